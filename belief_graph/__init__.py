@@ -1,0 +1,29 @@
+"""belief_graph: a Neo4j-native belief engine for the memory of AI agents.
+
+Public API::
+
+    from belief_graph import BeliefGraph, Settings, load_settings
+    with BeliefGraph.connect(space="default") as bg:
+        ...
+
+Importing this package has no side effects: no environment is read, no connection is opened.
+"""
+
+from .errors import BeliefGraphError
+from .facade import BeliefGraph
+from .models import Claim, ClaimStatus, Episode, RecallHit, WriteOp, WriteResult
+from .settings import Settings, load_settings
+
+__all__ = [
+    "BeliefGraph",
+    "BeliefGraphError",
+    "Claim",
+    "ClaimStatus",
+    "Episode",
+    "RecallHit",
+    "Settings",
+    "WriteOp",
+    "WriteResult",
+    "load_settings",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,177 @@
+"""The injected driver and the thin :class:`Graph` wrapper every repository talks through.
+
+* :func:`create_driver` is the one place a ``neo4j.Driver`` is built (from :class:`Neo4jSettings`).
+* :class:`Graph` runs registry queries by name: ``read``/``write`` for single-statement
+  auto-retried managed transactions, ``read_tx``/``write_tx`` for several statements in one
+  transaction (``with graph.write_tx() as tx: graph.run(tx, "claim.create", ...)``).
+* :func:`translate` is the one place ``neo4j.exceptions.*`` become :mod:`belief_graph.errors`.
+
+The database name is passed on every call (``database_``), never taken from a global; nothing in
+here assumes a single instance, so ``neo4j://`` routing URIs (Aura, clusters) work unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j import exceptions as neo4j_exc
+
+from .errors import (
+    AuthenticationFailed,
+    BeliefGraphError,
+    ConstraintViolation,
+    DatabaseError,
+    DatabaseUnavailable,
+    ValidationError,
+)
+from .registry import QueryRegistry, get_registry
+from .settings import Neo4jSettings
+
+__all__ = ["Graph", "Tx", "create_driver", "translate"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Tx = neo4j.ManagedTransaction
+
+
+def create_driver(settings: Neo4jSettings) -> neo4j.Driver:
+    """Build the driver. Does not connect; call :meth:`Graph.verify` for that."""
+    return neo4j.GraphDatabase.driver(
+        settings.uri,
+        auth=(settings.user, settings.password.get_secret_value()),
+        connection_timeout=settings.connection_timeout,
+        max_transaction_retry_time=settings.max_transaction_retry_time,
+        user_agent="belief-graph/0.1",
+        # "property key does not exist" on a fresh store is noise; deprecations and performance
+        # hints stay on (the EXPLAIN test fails on any deprecation in cypher/).
+        notifications_disabled_classifications=["UNRECOGNIZED", "GENERIC"],
+    )
+
+
+def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGraphError:
+    """Map a neo4j driver exception to the belief_graph error tree (caller does ``raise ... from``)."""
+    uri = settings.uri if settings else "?"
+    user = settings.user if settings else "?"
+    if isinstance(exc, BeliefGraphError):
+        return exc
+    if isinstance(exc, neo4j_exc.AuthError):
+        return AuthenticationFailed(uri, user)
+    if isinstance(exc, neo4j_exc.ServiceUnavailable | neo4j_exc.SessionExpired):
+        return DatabaseUnavailable(uri, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    if isinstance(exc, neo4j_exc.ConstraintError):
+        return ConstraintViolation(f"constraint violated: {getattr(exc, 'message', exc)}")
+    if isinstance(exc, neo4j_exc.CypherTypeError | neo4j_exc.CypherSyntaxError):
+        return DatabaseError(f"{type(exc).__name__}: {getattr(exc, 'message', exc)}")
+    if isinstance(exc, neo4j_exc.ClientError):
+        code = getattr(exc, "code", "") or ""
+        msg = getattr(exc, "message", None) or str(exc)
+        if "Statement.ArgumentError" in code or "Procedure.ProcedureCallFailed" in code:
+            return ValidationError(msg)
+        return DatabaseError(f"{code}: {msg}")
+    if isinstance(exc, neo4j_exc.Neo4jError | neo4j_exc.DriverError):
+        return DatabaseError(f"{type(exc).__name__}: {exc}")
+    if isinstance(exc, OSError):
+        return DatabaseUnavailable(uri, str(exc))
+    return DatabaseError(f"{type(exc).__name__}: {exc}")
+
+
+@contextlib.contextmanager
+def translated(settings: Neo4jSettings | None = None) -> Iterator[None]:
+    """Context manager: re-raise driver exceptions as belief_graph errors (``from`` the original)."""
+    try:
+        yield
+    except BeliefGraphError:
+        raise
+    except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError) as exc:
+        raise translate(exc, settings) from exc
+
+
+class Graph:
+    """Runs registry queries against one database. Thin on purpose: no domain logic here."""
+
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        settings: Neo4jSettings,
+        registry: QueryRegistry | None = None,
+    ) -> None:
+        self.driver = driver
+        self.settings = settings
+        self.database = settings.database
+        self.registry = registry if registry is not None else get_registry()
+
+    # -- connectivity ---------------------------------------------------------------------
+    def verify(self) -> dict[str, Any]:
+        """Connect and authenticate; return server info. Raises a typed error when it can't."""
+        with translated(self.settings):
+            self.driver.verify_connectivity()
+            info = self.driver.get_server_info()
+            return {"address": str(info.address), "agent": info.agent, "protocol": info.protocol_version}
+
+    def close(self) -> None:
+        self.driver.close()
+
+    # -- single statements (each its own auto-retried transaction) ------------------------
+    def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run a ``read`` registry query in a managed read transaction; rows as dicts."""
+        return self._execute(name, params, routing=neo4j.RoutingControl.READ, expect="read")
+
+    def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run a ``write`` registry query in its own managed write transaction."""
+        return self._execute(name, params, routing=neo4j.RoutingControl.WRITE, expect="write")
+
+    def _execute(
+        self, name: str, params: Mapping[str, Any], *, routing: neo4j.RoutingControl, expect: str
+    ) -> list[dict[str, Any]]:
+        query, bound = self.registry.bind(name, **params)
+        q = self.registry[name]
+        if expect == "read" and q.mode != "read":
+            raise ValidationError(f"query {name!r} is a {q.mode} query; use Graph.write")
+        with translated(self.settings):
+            records, _, _ = self.driver.execute_query(
+                query, bound, database_=self.database, routing_=routing
+            )
+        return [r.data() for r in records]
+
+    # -- several statements in one transaction ----------------------------------------------
+    def read_tx(self, work: Callable[[Tx], T], *, name: str = "read_tx") -> T:
+        """Run ``work(tx)`` in one managed read transaction (retried on transient errors).
+
+        ``name`` tags the transaction (visible in ``SHOW TRANSACTIONS`` as ``metadata.query``).
+        """
+        tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(work)
+        with translated(self.settings), self.driver.session(database=self.database) as session:
+            return session.execute_read(tagged)
+
+    def write_tx(self, work: Callable[[Tx], T], *, name: str = "write_tx") -> T:
+        """Run ``work(tx)`` in one managed write transaction: all or nothing, retried on transient errors.
+
+        ``work`` must be safe to retry (it may be called again after a deadlock/leader switch).
+        """
+        tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(work)
+        with translated(self.settings), self.driver.session(database=self.database) as session:
+            return session.execute_write(tagged)
+
+    def run(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run one registry query inside ``tx`` (from :meth:`read_tx`/:meth:`write_tx`)."""
+        q = self.registry[name]
+        bound = q.check_params(params)
+        result = tx.run(q.text, bound)
+        return [r.data() for r in result]
+
+    def run_autocommit(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Schema commands and ``CALL {} IN TRANSACTIONS`` need an auto-commit transaction."""
+        query, bound = self.registry.bind(name, **params)
+        with translated(self.settings), self.driver.session(database=self.database) as session:
+            return [r.data() for r in session.run(query, bound)]
+
+    def run_text(self, text: str, params: Mapping[str, Any] | None = None, *, name: str) -> list[dict[str, Any]]:
+        """Auto-commit one statement that is not in the registry (schema migration files only)."""
+        q = neo4j.Query(text, metadata={"app": "belief_graph", "query": name})  # type: ignore[arg-type]
+        with translated(self.settings), self.driver.session(database=self.database) as session:
+            return [r.data() for r in session.run(q, dict(params or {}))]

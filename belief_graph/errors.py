@@ -1,0 +1,213 @@
+"""The one error tree of belief_graph.
+
+Every error raised on purpose by the library is a :class:`BeliefGraphError`. Leaves carry
+structured fields so callers can react without parsing messages, and ``str(err)`` is one line
+that says what went wrong and what to do about it (the CLI prints exactly that line).
+
+::
+
+    BeliefGraphError
+    ├── ConfigurationError          malformed settings, bad environment variable values
+    ├── ValidationError             bad input to an API call (nothing was written)
+    │   └── EmbeddingDimensionError vector length differs from settings.embedding.dimension
+    ├── NotFoundError               something named does not exist in this space
+    │   ├── ClaimNotFound(claim_id)
+    │   ├── EpisodeNotFound(episode_id)
+    │   └── QueryNotFound(name)
+    ├── DatabaseError               Neo4j said no (translated in one place: ``driver.translate``)
+    │   ├── DatabaseUnavailable(uri)        cannot reach the server
+    │   ├── AuthenticationFailed(uri, user) wrong user or password
+    │   ├── ConstraintViolation             a uniqueness constraint refused the write
+    │   └── SchemaError                     migrations missing / indexes not ONLINE / drift
+    ├── RegistryError               a cypher/ file is malformed (header, params, mode)
+    ├── ServerError                 the local Neo4j server (belief-graph server ...)
+    │   ├── JavaNotFound
+    │   ├── MavenNotFound
+    │   ├── PortInUse(port)
+    │   ├── ServerStartFailed(log_tail)
+    │   └── ServerNotRunning
+    ├── EmbeddingError              the embedding backend failed or is not installed
+    └── DoctorFailed(checks)        ``doctor`` found at least one failing check
+
+Neo4j driver exceptions never escape the library untranslated: :func:`belief_graph.driver.translate`
+maps ``neo4j.exceptions.*`` to this tree with ``raise ... from exc`` so the cause stays attached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = [
+    "AuthenticationFailed",
+    "BeliefGraphError",
+    "ClaimNotFound",
+    "ConfigurationError",
+    "ConstraintViolation",
+    "DatabaseError",
+    "DatabaseUnavailable",
+    "DoctorFailed",
+    "EmbeddingDimensionError",
+    "EmbeddingError",
+    "EpisodeNotFound",
+    "JavaNotFound",
+    "MavenNotFound",
+    "NotFoundError",
+    "PortInUse",
+    "QueryNotFound",
+    "RegistryError",
+    "SchemaError",
+    "ServerError",
+    "ServerNotRunning",
+    "ServerStartFailed",
+    "ValidationError",
+]
+
+
+class BeliefGraphError(Exception):
+    """Base of every error belief_graph raises on purpose."""
+
+
+class ConfigurationError(BeliefGraphError):
+    """Settings could not be built (bad env var, bad value, missing secret)."""
+
+
+class ValidationError(BeliefGraphError):
+    """Bad input to an API call. Nothing was written."""
+
+
+class EmbeddingDimensionError(ValidationError):
+    def __init__(self, expected: int, got: int, where: str = "embedding") -> None:
+        self.expected = expected
+        self.got = got
+        super().__init__(
+            f"{where} has dimension {got}, settings say {expected} "
+            "(set BELIEF_GRAPH_EMBEDDING__DIMENSION to match the model and re-run `db init`)"
+        )
+
+
+class NotFoundError(BeliefGraphError):
+    """Something named does not exist in this memory space."""
+
+
+class ClaimNotFound(NotFoundError):
+    def __init__(self, claim_id: str, space: str | None = None) -> None:
+        self.claim_id = claim_id
+        self.space = space
+        where = f" in space {space!r}" if space else ""
+        super().__init__(f"no claim with id {claim_id!r}{where}")
+
+
+class EpisodeNotFound(NotFoundError):
+    def __init__(self, episode_id: str, space: str | None = None) -> None:
+        self.episode_id = episode_id
+        self.space = space
+        where = f" in space {space!r}" if space else ""
+        super().__init__(f"no episode with id {episode_id!r}{where}")
+
+
+class QueryNotFound(NotFoundError):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"no query named {name!r} in the registry (see cypher/)")
+
+
+class DatabaseError(BeliefGraphError):
+    """Neo4j refused or failed an operation."""
+
+
+class DatabaseUnavailable(DatabaseError):
+    def __init__(self, uri: str, detail: str = "") -> None:
+        self.uri = uri
+        tail = f": {detail}" if detail else ""
+        super().__init__(
+            f"cannot reach Neo4j at {uri}{tail} "
+            "(is it running? `belief-graph server start`, or set BELIEF_GRAPH_NEO4J__URI)"
+        )
+
+
+class AuthenticationFailed(DatabaseError):
+    def __init__(self, uri: str, user: str) -> None:
+        self.uri = uri
+        self.user = user
+        super().__init__(
+            f"Neo4j at {uri} refused user {user!r}: wrong user or password "
+            "(set BELIEF_GRAPH_NEO4J__USER / BELIEF_GRAPH_NEO4J__PASSWORD)"
+        )
+
+
+class ConstraintViolation(DatabaseError):
+    """A uniqueness constraint refused the write (the transaction was rolled back)."""
+
+
+class SchemaError(DatabaseError):
+    """The schema is missing, drifted, or an index is not ONLINE."""
+
+    def __init__(self, message: str, problems: Sequence[str] = ()) -> None:
+        self.problems = list(problems)
+        super().__init__(message)
+
+
+class RegistryError(BeliefGraphError):
+    """A cypher/ file is malformed: header, params, or mode."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+class ServerError(BeliefGraphError):
+    """The local Neo4j server could not be installed, started, or stopped."""
+
+
+class JavaNotFound(ServerError):
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(
+            "Java 17 or newer was not found "
+            "(install it, e.g. `apt-get install openjdk-17-jre-headless`, or set JAVA_HOME)"
+            + (f": {detail}" if detail else "")
+        )
+
+
+class MavenNotFound(ServerError):
+    def __init__(self) -> None:
+        super().__init__(
+            "Maven (`mvn`) was not found; it is needed once to fetch Neo4j from Maven Central "
+            "(install it, e.g. `apt-get install maven`)"
+        )
+
+
+class PortInUse(ServerError):
+    def __init__(self, port: int, host: str = "127.0.0.1") -> None:
+        self.port = port
+        self.host = host
+        super().__init__(
+            f"port {host}:{port} is already in use by another process "
+            "(stop it, or choose another port with BELIEF_GRAPH_SERVER__BOLT_PORT)"
+        )
+
+
+class ServerStartFailed(ServerError):
+    def __init__(self, reason: str, log_tail: str = "") -> None:
+        self.reason = reason
+        self.log_tail = log_tail
+        msg = f"Neo4j did not start: {reason}"
+        if log_tail:
+            msg += "\n--- last lines of the server log ---\n" + log_tail
+        super().__init__(msg)
+
+
+class ServerNotRunning(ServerError):
+    def __init__(self, detail: str = "") -> None:
+        super().__init__("the local Neo4j server is not running" + (f" ({detail})" if detail else ""))
+
+
+class EmbeddingError(BeliefGraphError):
+    """The embedding backend failed or is not installed."""
+
+
+class DoctorFailed(BeliefGraphError):
+    def __init__(self, failed: Sequence[Any]) -> None:
+        self.failed = list(failed)
+        names = ", ".join(str(getattr(c, "name", c)) for c in self.failed)
+        super().__init__(f"doctor: {len(self.failed)} check(s) failed: {names}")

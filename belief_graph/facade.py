@@ -1,0 +1,136 @@
+"""The :class:`BeliefGraph` facade: composes services for one memory space. Holds no logic.
+
+    from belief_graph import BeliefGraph
+
+    with BeliefGraph.connect(space="default") as bg:      # settings from BELIEF_GRAPH_* env vars
+        bg.assert_claim("user.risk_tolerance", "cautious",
+                        "The user is cautious with money", agent="user:alice")
+        print(bg.belief("user.risk_tolerance"))
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import SimpleNamespace, TracebackType
+from typing import Any
+
+from .driver import Graph, create_driver
+from .embeddings import Embedder, make_embedder
+from .models import Claim, ClaimInput, Episode, RecallHit, Value, WriteResult
+from .schema import SchemaReport, apply_migrations, stats, verify_schema
+from .services.beliefs import BeliefService
+from .services.doctor import DoctorReport, run_doctor
+from .settings import Settings, load_settings
+
+__all__ = ["BeliefGraph"]
+
+
+class BeliefGraph:
+    """One memory space on one Neo4j database. Use :meth:`connect` and close it (or use ``with``)."""
+
+    def __init__(self, graph: Graph, settings: Settings, space: str, embedder: Embedder) -> None:
+        self.graph = graph
+        self.settings = settings
+        self.space = space
+        self.embedder = embedder
+        self._beliefs = BeliefService(graph, space, embedder, settings.embedding.dimension)
+
+    @classmethod
+    def connect(
+        cls,
+        space: str | None = None,
+        *,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+        verify: bool = True,
+    ) -> BeliefGraph:
+        """Build from settings (read from the environment when not given) for an explicit space."""
+        s = settings if settings is not None else load_settings()
+        if space is not None:
+            s = s.model_copy(update={"space": load_settings(space=space).space})
+        emb = embedder if embedder is not None else make_embedder(s.embedding, s.llm)
+        driver = create_driver(s.neo4j)
+        graph = Graph(driver, s.neo4j)
+        try:
+            if verify:
+                graph.verify()
+        except Exception:
+            driver.close()
+            raise
+        return cls(graph, s, s.space, emb)
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def close(self) -> None:
+        self.graph.close()
+
+    def __enter__(self) -> BeliefGraph:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- schema and health ---------------------------------------------------------------------
+    def init_schema(self) -> list[int]:
+        return [m.version for m in apply_migrations(self.graph, dimension=self.settings.embedding.dimension)]
+
+    def verify_schema(self, wait_seconds: float = 60.0) -> SchemaReport:
+        return verify_schema(self.graph, dimension=self.settings.embedding.dimension, wait_seconds=wait_seconds)
+
+    def stats(self, all_spaces: bool = False) -> list[dict[str, Any]]:
+        return stats(self.graph, None if all_spaces else self.space)
+
+    def doctor(self, sample: int = 200) -> DoctorReport:
+        return run_doctor(self.graph, self.embedder, dimension=self.settings.embedding.dimension, sample=sample)
+
+    # -- writes ----------------------------------------------------------------------------------
+    def add_episode(
+        self, text: str, agent: str, conversation: str | None = None, at: datetime | None = None
+    ) -> Episode:
+        return self._beliefs.add_episode(text, agent, conversation=conversation, at=at)
+
+    def assert_claim(
+        self,
+        key: str | None,
+        value: Value,
+        text: str,
+        agent: str,
+        evidence: list[str] | None = None,
+        confidence: float | None = None,
+        valid_from: datetime | None = None,
+        kind: str = "semantic",
+    ) -> WriteResult:
+        data = _validated(
+            key=key, value=value, text=text, agent=agent, evidence=evidence or [],
+            confidence=confidence, valid_from=valid_from, kind=kind,
+        )
+        return self._beliefs.assert_claim(data)
+
+    # -- reads -----------------------------------------------------------------------------------
+    def claim(self, claim_id: str) -> Claim:
+        return self._beliefs.claim(claim_id)
+
+    def belief(self, key: str) -> Claim | None:
+        return self._beliefs.belief(key)
+
+    def recall(self, query: str, k: int = 5) -> list[RecallHit]:
+        return self._beliefs.recall(query, k=k)
+
+    def ogm(self) -> SimpleNamespace:
+        """neomodel classes bound to this instance's driver (exploration from Python)."""
+        from .ogm import bind
+
+        return bind(self.graph.driver, self.graph.database)
+
+
+def _validated(**fields: Any) -> ClaimInput:
+    from pydantic import ValidationError as PydanticValidationError
+
+    from .errors import ValidationError
+
+    try:
+        return ClaimInput(**fields)
+    except PydanticValidationError as exc:
+        msg = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise ValidationError(f"invalid claim: {msg}") from exc

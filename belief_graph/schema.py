@@ -1,0 +1,256 @@
+"""Schema as versioned code: ``schemas/V###__name.cypher`` applied by ``db init``, checked by ``db verify``.
+
+Each migration file has a small header (``// version:``, ``// description:``, ``// params:``) and
+one or more schema statements separated by ``;``. Every statement names what it creates, with
+``IF NOT EXISTS``, so re-applying is harmless. Schema commands cannot share a transaction with
+data writes, so each statement runs in its own auto-commit transaction and the migration is then
+recorded as a ``(:SchemaMigration {version, name, checksum, applied_at})`` node. A recorded
+migration whose file changed since (checksum differs) is reported as drift, never re-applied
+silently.
+
+The *expected* schema is read from the same files (names and kinds of every constraint and
+index), so ``db verify`` can never disagree with ``db init``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .driver import Graph
+from .errors import SchemaError
+from .registry import resource_dir, split_statements
+
+__all__ = [
+    "ExpectedObject",
+    "Migration",
+    "SchemaReport",
+    "apply_migrations",
+    "load_migrations",
+    "pending_migrations",
+    "stats",
+    "verify_schema",
+]
+
+_FILE_RE = re.compile(r"^V(\d{3})__([A-Za-z0-9_]+)\.cypher$")
+_OBJ_RE = re.compile(
+    r"CREATE\s+(?P<kind>CONSTRAINT|(?:(?P<itype>RANGE|FULLTEXT|VECTOR|TEXT|POINT|LOOKUP)\s+)?INDEX)\s+"
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class ExpectedObject:
+    name: str
+    kind: str  # "CONSTRAINT" or the index type: RANGE, FULLTEXT, VECTOR, ...
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    description: str
+    params: tuple[str, ...]
+    statements: tuple[str, ...]
+    checksum: str
+    path: str
+
+    @property
+    def expected(self) -> list[ExpectedObject]:
+        out = []
+        for st in self.statements:
+            m = _OBJ_RE.search(st)
+            if m:
+                kind = "CONSTRAINT" if m["kind"].upper() == "CONSTRAINT" else (m["itype"] or "RANGE").upper()
+                out.append(ExpectedObject(m["name"], kind))
+        return out
+
+
+def load_migrations(root: Path | None = None) -> list[Migration]:
+    """Parse every ``V###__*.cypher`` in ``schemas/`` (shipped in the wheel), sorted by version."""
+    base: Any = root if root is not None else resource_dir("schemas")
+    migrations: list[Migration] = []
+    seen: set[int] = set()
+    for path in sorted(base.iterdir(), key=lambda p: p.name):
+        if not path.name.endswith(".cypher"):
+            continue
+        m = _FILE_RE.match(path.name)
+        if not m:
+            raise SchemaError(f"{path.name}: migration files are named V###__name.cypher")
+        version = int(m[1])
+        if version in seen:
+            raise SchemaError(f"{path.name}: duplicate migration version {version}")
+        seen.add(version)
+        text = path.read_text(encoding="utf-8")
+        header: dict[str, str] = {}
+        body_lines = []
+        for line in text.splitlines():
+            s = line.strip()
+            hm = re.match(r"^//\s*(version|description|params):\s*(.*)$", s)
+            if hm:
+                header[hm[1]] = hm[2].strip()
+            elif s.startswith("//"):
+                continue
+            else:
+                body_lines.append(line)
+        if header.get("version") is None or int(header["version"]) != version:
+            raise SchemaError(f"{path.name}: header '// version: {version}' missing or different")
+        params = tuple(p.strip() for p in header.get("params", "").split(",") if p.strip())
+        statements = tuple(split_statements("\n".join(body_lines)))
+        migrations.append(
+            Migration(
+                version=version,
+                name=path.stem,
+                description=header.get("description", ""),
+                params=params,
+                statements=statements,
+                checksum=hashlib.sha256("\n".join(statements).encode()).hexdigest(),
+                path=str(path),
+            )
+        )
+    return migrations
+
+
+def _applied(graph: Graph) -> dict[int, dict[str, Any]]:
+    return {int(r["version"]): r for r in graph.read("schema.list_migrations")}
+
+
+def pending_migrations(graph: Graph, migrations: list[Migration] | None = None) -> list[Migration]:
+    migs = migrations if migrations is not None else load_migrations()
+    applied = _applied(graph)
+    return [m for m in migs if m.version not in applied]
+
+
+def apply_migrations(graph: Graph, *, dimension: int) -> list[Migration]:
+    """Apply pending migrations in order; returns those applied. Raises SchemaError on drift."""
+    migs = load_migrations()
+    applied = _applied(graph)
+    drift = [
+        f"{m.name}: applied with checksum {applied[m.version]['checksum'][:12]}, file now {m.checksum[:12]}"
+        for m in migs
+        if m.version in applied and applied[m.version]["checksum"] != m.checksum
+    ]
+    if drift:
+        raise SchemaError("schema drift: applied migrations changed since: " + "; ".join(drift), drift)
+    _check_vector_dimension(graph, dimension)
+    done = []
+    values: dict[str, Any] = {"dimension": dimension}
+    for m in migs:
+        if m.version in applied:
+            continue
+        params = {p: values[p] for p in m.params}
+        for i, st in enumerate(m.statements):
+            graph.run_text(st, params, name=f"schema.{m.name}.{i}")
+        graph.write(
+            "schema.record_migration",
+            version=m.version,
+            name=m.name,
+            checksum=m.checksum,
+            statements=len(m.statements),
+        )
+        done.append(m)
+    return done
+
+
+def _check_vector_dimension(graph: Graph, dimension: int) -> None:
+    """Refuse to run against vector indexes built for another dimension (nothing is written)."""
+    for idx in graph.read("schema.show_indexes"):
+        if idx["type"] == "VECTOR":
+            cfg = (idx.get("options") or {}).get("indexConfig") or {}
+            dim = cfg.get("vector.dimensions")
+            if dim is not None and int(dim) != dimension:
+                raise SchemaError(
+                    f"vector index {idx['name']} has dimension {dim}, settings say {dimension}: "
+                    "set BELIEF_GRAPH_EMBEDDING__DIMENSION to match, or drop the index and re-embed",
+                    [f"{idx['name']}: dimension {dim} != {dimension}"],
+                )
+
+
+@dataclass
+class SchemaReport:
+    ok: bool
+    applied: list[int] = field(default_factory=list)
+    pending: list[int] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    not_online: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    objects: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "applied": self.applied,
+            "pending": self.pending,
+            "missing": self.missing,
+            "not_online": self.not_online,
+            "problems": self.problems,
+            "objects": self.objects,
+        }
+
+
+def verify_schema(graph: Graph, *, dimension: int, wait_seconds: float = 60.0) -> SchemaReport:
+    """Compare SHOW CONSTRAINTS / SHOW INDEXES with the migration files; wait for ONLINE."""
+    migs = load_migrations()
+    applied = _applied(graph)
+    report = SchemaReport(ok=True)
+    report.applied = sorted(applied)
+    report.pending = [m.version for m in migs if m.version not in applied]
+    for m in migs:
+        if m.version in applied and applied[m.version]["checksum"] != m.checksum:
+            report.problems.append(f"{m.name} changed since it was applied (checksum differs)")
+
+    constraints = {r["name"]: r for r in graph.read("schema.show_constraints")}
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        indexes = {r["name"]: r for r in graph.read("schema.show_indexes")}
+        waiting = [
+            n for n, r in indexes.items() if r["state"] not in ("ONLINE", "FAILED") and n in _expected_names(migs)
+        ]
+        if not waiting or time.monotonic() >= deadline:
+            break
+        time.sleep(0.5)
+
+    for m in migs:
+        for obj in m.expected:
+            if obj.kind == "CONSTRAINT":
+                if obj.name not in constraints:
+                    report.missing.append(f"constraint {obj.name}")
+                continue
+            idx = indexes.get(obj.name)
+            if idx is None:
+                report.missing.append(f"{obj.kind.lower()} index {obj.name}")
+                continue
+            if idx["type"] != obj.kind:
+                report.problems.append(f"index {obj.name} is {idx['type']}, expected {obj.kind}")
+            if idx["state"] != "ONLINE":
+                report.not_online.append(f"{obj.name} ({idx['state']})")
+            if obj.kind == "VECTOR":
+                cfg = (idx.get("options") or {}).get("indexConfig") or {}
+                dim = cfg.get("vector.dimensions")
+                sim = str(cfg.get("vector.similarity_function", "")).lower()
+                if dim is not None and int(dim) != dimension:
+                    report.problems.append(f"{obj.name}: dimension {dim}, settings say {dimension}")
+                if sim != "cosine":
+                    report.problems.append(f"{obj.name}: similarity {sim or '?'}, expected cosine")
+    for name, r in sorted(indexes.items()):
+        report.objects.append(
+            {"name": name, "type": r["type"], "state": r["state"], "population": r.get("population")}
+        )
+    for name, r in sorted(constraints.items()):
+        report.objects.append({"name": name, "type": r["type"], "state": "ONLINE", "population": None})
+    report.ok = not (report.pending or report.missing or report.not_online or report.problems)
+    return report
+
+
+def _expected_names(migs: list[Migration]) -> set[str]:
+    return {o.name for m in migs for o in m.expected}
+
+
+def stats(graph: Graph, space: str | None) -> list[dict[str, Any]]:
+    """Counts by label and status (all spaces when ``space`` is None)."""
+    return graph.read("admin.count_by_label_status", space=space)

@@ -1,0 +1,1 @@
+"""Services: the engine's behaviour, composed from repositories inside explicit transactions."""

@@ -1,0 +1,11 @@
+// name: admin.sample_embedded_claims
+// mode: read
+// params: space, limit, dimension
+// description: up to $limit embedded claims of the right dimension (id, space, vector) to probe the vector index with
+// :param space => null
+// :param limit => 100
+// :param dimension => 384
+MATCH (c:Claim)
+WHERE ($space IS NULL OR c.space = $space) AND c.embedding IS NOT NULL AND size(c.embedding) = $dimension
+RETURN c.space AS space, c.id AS id, c.embedding AS embedding
+LIMIT $limit

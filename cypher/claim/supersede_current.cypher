@@ -1,0 +1,18 @@
+// name: claim.supersede_current
+// mode: write
+// params: space, key, old_id, new_id, at, reason
+// description: the new claim becomes the fact's one CURRENT belief; the old one is superseded with a revision
+// :param space => 'default'
+// :param key => 'user.risk_tolerance'
+// :param old_id => 'c-1'
+// :param new_id => 'c-2'
+// :param at => '2026-12-02T11:00:00Z'
+// :param reason => 'recency: newer claim on the same fact'
+MATCH (f:Fact {space: $space, key: $key})-[cur:CURRENT]->(old:Claim {space: $space, id: $old_id})
+MATCH (new:Claim {space: $space, id: $new_id})
+DELETE cur
+MERGE (f)-[:CURRENT]->(new)
+CREATE (new)-[:SUPERSEDES]->(old)
+SET old.status = 'superseded', old.valid_to = datetime($at)
+CREATE (old)-[:HAS_REVISION]->(:Revision {space: $space, id: $old_id + ':s:' + $new_id, claim: $old_id, status: 'superseded', at: datetime($at), reason: $reason, by: $new_id})
+RETURN old.id AS superseded, new.id AS current

@@ -1,0 +1,10 @@
+// name: retrieval.index_self_probe
+// mode: read
+// params: probes, k
+// description: for each probe {space, id, embedding}, is that claim among the k nearest neighbours of its own vector in claim_embedding?
+// :param probes => [{space: 'default', id: 'c-1', embedding: [0.1, 0.2]}]
+// :param k => 10
+UNWIND $probes AS p
+CALL db.index.vector.queryNodes('claim_embedding', $k, p.embedding) YIELD node
+WITH p, collect([node.space, node.id]) AS hits
+RETURN p.space AS space, p.id AS id, [p.space, p.id] IN hits AS found

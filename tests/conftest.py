@@ -1,0 +1,106 @@
+"""Shared fixtures. Integration tests run against a real Neo4j, chosen in this order:
+
+1. ``BELIEF_GRAPH_NEO4J__URI`` given explicitly -> that server;
+2. a Docker engine answers -> a ``testcontainers`` Neo4j (the image pinned in docker/docker-compose.yml);
+3. otherwise the local server (``belief-graph server start``), started here if it is not running.
+
+A missing database is a test *error*, never a skip: nothing claims database behaviour without one.
+Each test gets its own memory space and it is removed afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from belief_graph.driver import Graph, create_driver
+from belief_graph.settings import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+DOCKER_IMAGE = "neo4j:5.26.30-community"
+
+
+def _docker_engine() -> bool:
+    if not shutil.which("docker"):
+        return False
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture(scope="session")
+def base_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    """Settings pointing at a reachable real Neo4j (see module docstring)."""
+    if os.environ.get("BELIEF_GRAPH_NEO4J__URI"):
+        yield load_settings()
+        return
+    if _docker_engine():
+        from testcontainers.neo4j import Neo4jContainer
+
+        password = "belief-graph"
+        with Neo4jContainer(DOCKER_IMAGE, password=password) as c:
+            yield load_settings(neo4j={"uri": c.get_connection_url(), "password": password})
+        return
+    from belief_graph.server import LocalServer
+
+    s = load_settings()
+    server = LocalServer(s.server, s.neo4j)
+    started_here = not server.status().running
+    try:
+        server.start()
+    except Exception as exc:  # a failure, not a skip
+        pytest.fail(f"no Neo4j for integration tests: {exc}", pytrace=False)
+    yield s
+    if started_here and os.environ.get("BELIEF_GRAPH_TEST_KEEP_SERVER") != "1":
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def graph(base_settings: Settings) -> Iterator[Graph]:
+    g = Graph(create_driver(base_settings.neo4j), base_settings.neo4j)
+    g.verify()
+    from belief_graph.schema import apply_migrations
+
+    apply_migrations(g, dimension=base_settings.embedding.dimension)
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="session")
+def embedder():  # type: ignore[no-untyped-def]
+    from belief_graph.embeddings import LocalMiniLMEmbedder
+
+    return LocalMiniLMEmbedder()
+
+
+@pytest.fixture()
+def space(graph: Graph) -> Iterator[str]:
+    name = f"test-{uuid.uuid4().hex[:12]}"
+    yield name
+    graph.write("admin.delete_space", space=name)
+
+
+@pytest.fixture()
+def bg(base_settings: Settings, graph: Graph, embedder, space: str):  # type: ignore[no-untyped-def]
+    from belief_graph import BeliefGraph
+
+    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder) as b:
+        yield b
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests under tests/integration are marked ``integration``; under tests/unit ``unit``."""
+    for item in items:
+        p = str(item.fspath)
+        if "/integration/" in p:
+            item.add_marker(pytest.mark.integration)
+        elif "/unit/" in p and not item.get_closest_marker("cypher"):
+            item.add_marker(pytest.mark.unit)
