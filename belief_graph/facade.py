@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from types import SimpleNamespace, TracebackType
 from typing import Any
@@ -48,7 +49,7 @@ class BeliefGraph:
         s = settings if settings is not None else load_settings()
         if space is not None:
             s = s.model_copy(update={"space": load_settings(space=space).space})
-        emb = embedder if embedder is not None else make_embedder(s.embedding, s.llm)
+        emb = embedder if embedder is not None else _LazyEmbedder(s)
         driver = create_driver(s.neo4j)
         graph = Graph(driver, s.neo4j)
         try:
@@ -122,6 +123,35 @@ class BeliefGraph:
         from .ogm import bind
 
         return bind(self.graph.driver, self.graph.database)
+
+
+class _LazyEmbedder:
+    """Builds the configured embedder on first use, so admin commands (``db init``, ``server``)
+    never load a model or need an API key they do not use."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._inner: Embedder | None = None
+
+    @property
+    def inner(self) -> Embedder:
+        if self._inner is None:
+            self._inner = make_embedder(self._settings.embedding, self._settings.llm)
+        return self._inner
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
 
 
 def _validated(**fields: Any) -> ClaimInput:

@@ -1,0 +1,63 @@
+"""The ``belief-graph`` admin CLI. One module per command group; resources on the Typer context.
+
+Every command turns a :class:`~belief_graph.errors.BeliefGraphError` into one line on stderr and a
+non-zero exit code (1 for operational errors, 2 for bad input). Read commands take ``--json``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from ..errors import BeliefGraphError, ConfigurationError, ValidationError
+from . import db, demo, doctor, memory, server
+from .common import AppState
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="belief-graph",
+    help="Neo4j-native belief engine for the memory of AI agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(server.app, name="server")
+app.add_typer(db.app, name="db")
+app.add_typer(memory.app, name="memory")
+app.command("doctor")(doctor.doctor)
+app.command("demo")(demo.demo)
+
+
+@app.callback()
+def _root(
+    ctx: typer.Context,
+    space: str = typer.Option(None, "--space", help="Memory space (default: BELIEF_GRAPH_SPACE or 'default')."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Print more (timings, LLM and embedding usage)."),
+) -> None:
+    ctx.obj = AppState(space=space, verbose=verbose)
+
+
+def main() -> None:
+    try:
+        rv = app(standalone_mode=False)
+        # click returns the exit code of typer.Exit instead of exiting when not standalone
+        if isinstance(rv, int) and rv != 0:
+            sys.exit(rv)
+    except BeliefGraphError as exc:
+        code = 2 if isinstance(exc, ValidationError | ConfigurationError) else 1
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(code)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(1)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except Exception as exc:  # click usage errors
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise

@@ -1,0 +1,65 @@
+"""Shared CLI plumbing: lazily-built settings and engine on the Typer context, output helpers."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..facade import BeliefGraph
+from ..settings import Settings, load_settings
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+@dataclass
+class AppState:
+    space: str | None = None
+    verbose: bool = False
+    _settings: Settings | None = None
+    _bg: BeliefGraph | None = None
+    closers: list[Any] = field(default_factory=list)
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            overrides = {"space": self.space} if self.space else {}
+            self._settings = load_settings(**overrides)
+        return self._settings
+
+    def engine(self, verify: bool = True) -> BeliefGraph:
+        if self._bg is None:
+            self._bg = BeliefGraph.connect(settings=self.settings, verify=verify)
+        return self._bg
+
+    def close(self) -> None:
+        if self._bg is not None:
+            self._bg.close()
+            self._bg = None
+
+
+def state(ctx: typer.Context) -> AppState:
+    obj = ctx.find_root().obj
+    if not isinstance(obj, AppState):
+        obj = AppState()
+        ctx.find_root().obj = obj
+    ctx.call_on_close(obj.close)
+    return obj
+
+
+def print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, default=str, sort_keys=False))
+
+
+def table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
+    t = Table(title=title, show_lines=False)
+    for c in columns:
+        t.add_column(c)
+    for r in rows:
+        t.add_row(*["" if v is None else str(v) for v in r])
+    console.print(t)

