@@ -22,6 +22,8 @@ comment):
 ``autocommit``  optional, ``true``/``false``; ``true`` allows ``CALL {...} IN TRANSACTIONS``
                 (which cannot run inside an explicit transaction) and requires ``mode: write``;
                 the ``Graph`` wrapper runs such queries with ``session.run``
+``database``    optional; ``system`` for administration commands (``ALTER CURRENT USER``)
+                that Neo4j only runs against the system database; default: the configured one
 ``:param``      one paste-ready ``// :param name => value`` line per declared param
 
 :meth:`QueryRegistry.load` fails fast with :class:`~belief_graph.errors.RegistryError` (the file
@@ -74,7 +76,7 @@ _RESOURCES: Final = "_resources"
 _SUFFIX: Final = ".cypher"
 
 _REQUIRED_KEYS: Final = ("name", "mode", "params", "description")
-_KNOWN_KEYS: Final = frozenset({*_REQUIRED_KEYS, "autocommit"})
+_KNOWN_KEYS: Final = frozenset({*_REQUIRED_KEYS, "autocommit", "database"})
 _RESERVED_METADATA: Final = frozenset({"app", "query"})
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -391,6 +393,7 @@ class Query:
         autocommit: run with ``session.run`` (``CALL {...} IN TRANSACTIONS``), never in an
             explicit transaction.
         examples: the header's ``:param`` lines as ``(name, value expression)`` pairs.
+        database: ``"system"`` for administration commands, ``None`` for the configured database.
     """
 
     name: str
@@ -401,6 +404,7 @@ class Query:
     path: str
     autocommit: bool = False
     examples: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    database: Literal["system"] | None = None
 
     @property
     def is_read(self) -> bool:
@@ -555,6 +559,13 @@ def parse_query(source: str, relative_path: str, *, path: str | None = None) -> 
         if autocommit and mode != "write":
             raise fail("autocommit: true requires mode: write", ac_line)
 
+    database: Literal["system"] | None = None
+    if "database" in values:
+        db_line, db = values["database"]
+        if db != "system":
+            raise fail(f"database must be 'system' (or absent), got {db!r}", db_line)
+        database = "system"
+
     params_line, params_value = values["params"]
     params = tuple(p.strip() for p in params_value.split(",")) if params_value else ()
     for p in params:
@@ -629,6 +640,7 @@ def parse_query(source: str, relative_path: str, *, path: str | None = None) -> 
         path=where,
         autocommit=autocommit,
         examples=tuple((p, examples[p][1]) for p in params),
+        database=database,
     )
 
 

@@ -19,8 +19,8 @@ def _operators(plan: dict[str, Any]) -> list[str]:
     return ops
 
 
-def _summary(graph: Graph, text: str) -> Any:
-    with graph.driver.session(database=graph.database) as session:
+def _summary(graph: Graph, text: str, database: str | None = None) -> Any:
+    with graph.driver.session(database=database or graph.database) as session:
         return session.run("EXPLAIN " + text).consume()
 
 
@@ -33,7 +33,8 @@ def _explain(graph: Graph, text: str) -> list[str]:
 @pytest.mark.parametrize("name", REGISTRY.names())
 def test_explain_every_query(graph: Graph, name: str) -> None:
     """The server plans every query, and none uses a deprecated feature (future-proof for Cypher 25)."""
-    summary = _summary(graph, REGISTRY[name].text)
+    query = REGISTRY[name]
+    summary = _summary(graph, query.text, query.database)
     assert summary.plan is not None
     deprecated = [
         s.status_description

@@ -198,6 +198,8 @@ FAILURES: list[tuple[str, str, str, str]] = [
      header(extra="// autocommit: yes\n" + _BODY), "autocommit must be 'true' or 'false'"),
     ("autocommit-read", "claim/get_claim.cypher",
      header(extra="// autocommit: true\n" + _BODY), "requires mode: write"),
+    ("bad-database", "claim/get_claim.cypher",
+     header(extra="// database: neo4j\n" + _BODY), "database must be 'system'"),
     ("two-statements", "claim/get_claim.cypher",
      header() + "MATCH (c:Claim {id: $id}) RETURN c;\nRETURN 2;", "more than one statement"),
     ("empty-body", "claim/get_claim.cypher",
@@ -286,6 +288,18 @@ def test_autocommit_allows_in_transactions(write: WriteFile) -> None:
     query = QueryRegistry.load(path.parents[1])["admin.backfill_x"]
     assert query.autocommit and query.mode == "write"
     assert query.text == body
+
+
+def test_database_system_is_recorded(write: WriteFile) -> None:
+    body = "ALTER CURRENT USER SET PASSWORD FROM $old TO $new"
+    text = (
+        "// name: admin.change_x\n// mode: write\n// params: old, new\n// description: d\n"
+        "// database: system\n// :param old => 'a'\n// :param new => 'b'\n" + body
+    )
+    path = write("admin/change_x.cypher", text)
+    registry = QueryRegistry.load(path.parents[1])
+    assert registry["admin.change_x"].database == "system"
+    assert get_registry()["admin.ping"].database is None
 
 
 # --- write detection ignores strings, comments and names -----------------------------------------

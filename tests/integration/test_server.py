@@ -1,0 +1,209 @@
+"""The local Neo4j server for real: start, crash, recover, stop, and the ways a start fails.
+
+Each test gets its own temporary home on a free port (HTTP off), so it never touches the shared
+test server on 7687. The ~123 MB distribution is built once into the configured home
+(``load_settings().server.home``, as ``belief-graph server install`` would) and each temporary
+home links its ``dist/`` there. Like the rest of the integration suite, a missing Java/Maven is a
+failure, not a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from neo4j import GraphDatabase
+
+from belief_graph.errors import JavaNotFound, PortInUse, ServerStartFailed
+from belief_graph.server import LocalServer, find_java
+from belief_graph.settings import Neo4jSettings, ServerSettings, load_settings
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(sys.platform == "win32", reason="the local server is POSIX only"),
+]
+
+NEO4J = Neo4jSettings()  # user neo4j, password "belief-graph"
+AUTH = (NEO4J.user, NEO4J.password.get_secret_value())
+
+MakeServer = Callable[..., LocalServer]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def dist_root() -> Path:
+    """``<configured home>/dist`` with the distribution built (once; later runs are instant)."""
+    shared = load_settings().server
+    try:
+        find_java(shared.java_home)
+        LocalServer(shared).install()
+    except Exception as exc:
+        pytest.fail(f"cannot build the local Neo4j distribution: {exc}", pytrace=False)
+    return Path(shared.home).expanduser().resolve() / "dist"
+
+
+@pytest.fixture
+def make_server(tmp_path: Path, dist_root: Path) -> Iterator[MakeServer]:
+    """Factory for servers in a temp home sharing the built ``dist/``; all are stopped after."""
+    made: list[LocalServer] = []
+
+    def make(**overrides: Any) -> LocalServer:
+        home = tmp_path / "home"
+        home.mkdir(exist_ok=True)
+        if not (home / "dist").exists():
+            (home / "dist").symlink_to(dist_root, target_is_directory=True)
+        fields: dict[str, Any] = {
+            "home": home,
+            "bolt_port": _free_port(),
+            "http_port": 0,
+            "start_timeout": 90.0,
+        }
+        fields.update(overrides)
+        srv = LocalServer(ServerSettings(**fields), NEO4J)
+        made.append(srv)
+        return srv
+
+    yield make
+    for srv in made:
+        srv.stop()
+
+
+def _count_probes(uri: str, token: str) -> int:
+    with GraphDatabase.driver(uri, auth=AUTH) as drv:
+        records, _, _ = drv.execute_query(
+            "MATCH (p:ServerTestProbe {token: $token}) RETURN count(p) AS n", token=token
+        )
+        return int(records[0]["n"])
+
+
+def _write_probe(uri: str, token: str) -> None:
+    with GraphDatabase.driver(uri, auth=AUTH) as drv:
+        drv.execute_query("CREATE (:ServerTestProbe {token: $token})", token=token)
+
+
+def _no_run_files(srv: LocalServer) -> bool:
+    return not srv.layout.pid_file.exists() and not srv.layout.state_file.exists()
+
+
+@pytest.mark.timeout(300)
+def test_start_crash_recover_stop(make_server: MakeServer) -> None:
+    srv = make_server()
+    token = uuid.uuid4().hex
+
+    # fresh data dir: starts, and the initial neo4j/neo4j password is replaced by ours
+    st = srv.start()
+    assert st.running and st.ready and st.pid is not None, st
+    assert st.message.startswith("started in"), st.message
+    assert st.warnings == []
+    assert st.bolt_uri == srv.bolt_uri and st.http_url is None and st.version == "5.26.30"
+    assert srv.status().ready
+    _write_probe(srv.bolt_uri, token)
+
+    # idempotent start
+    again = srv.start()
+    assert again.message == "already running" and again.pid == st.pid
+
+    # clean stop and start: data survives
+    stopped = srv.stop()
+    assert not stopped.running and stopped.message.startswith("stopped in"), stopped
+    assert _no_run_files(srv)
+    st = srv.start()
+    assert st.ready and st.warnings == [], st
+    assert _count_probes(srv.bolt_uri, token) == 1
+    _write_probe(srv.bolt_uri, token)  # committed, not checkpointed: only in the tx log
+
+    # crash: kill -9 leaves a stale pid file and store_lock file behind
+    assert st.pid is not None
+    os.kill(st.pid, signal.SIGKILL)
+    os.waitpid(st.pid, 0)  # it is our child (posix_spawn): reap it
+    assert srv.layout.pid_file.exists()
+    assert srv.layout.store_lock.exists()
+
+    # the next start recovers: the transaction log is replayed, both nodes are there
+    st = srv.start()
+    assert st.ready and st.message.startswith("started in"), st
+    assert _count_probes(srv.bolt_uri, token) == 2
+    debug_log = (srv.layout.logs_dir / "debug.log").read_text()
+    assert "Recovery required from position" in debug_log  # a real replay, not a clean start
+
+    stopped = srv.stop()
+    assert not stopped.running and _no_run_files(srv)
+    status = srv.status()
+    assert not status.running and status.message == "not running"
+
+
+@pytest.mark.timeout(120)
+def test_stale_pid_file_after_crash_is_reported(make_server: MakeServer) -> None:
+    """status() after a kill -9 says so, and removes the pid file (no start needed)."""
+    srv = make_server()
+    srv.layout.run_dir.mkdir(parents=True, exist_ok=True)
+    srv.layout.pid_file.write_text("999999999\n")  # beyond pid_max: never alive
+    st = srv.status()
+    assert not st.running and st.message == "not running (stale pid file removed)"
+    assert _no_run_files(srv)
+
+
+@pytest.mark.timeout(120)
+def test_port_in_use(make_server: MakeServer) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen(1)
+        port = blocker.getsockname()[1]
+        srv = make_server(bolt_port=port)
+        with pytest.raises(PortInUse) as info:
+            srv.start()
+    assert info.value.port == port
+    assert _no_run_files(srv) and not srv.status().running
+
+
+@pytest.mark.timeout(120)
+def test_jvm_refuses_heap(make_server: MakeServer) -> None:
+    srv = make_server(heap="notasize")
+    t0 = time.monotonic()
+    with pytest.raises(ServerStartFailed) as info:
+        srv.start()
+    assert time.monotonic() - t0 < 60  # fails fast, no waiting for the timeout
+    assert "exited" in info.value.reason
+    assert "notasize" in info.value.reason  # the JVM's own line: "Invalid initial heap size"
+    assert "Invalid initial heap size" in info.value.log_tail
+    assert "last lines of the server log" in str(info.value)
+    assert _no_run_files(srv) and not srv.status().running
+
+
+@pytest.mark.timeout(120)
+def test_neo4j_refuses_conf(make_server: MakeServer) -> None:
+    """A value only Neo4j's config validation catches: the tail carries its exception."""
+    srv = make_server(pagecache="notasize")
+    with pytest.raises(ServerStartFailed) as info:
+        srv.start()
+    assert "server.memory.pagecache.size" in info.value.reason
+    assert "not a valid size" in info.value.log_tail
+    assert _no_run_files(srv) and not srv.status().running
+
+
+@pytest.mark.timeout(60)
+def test_java_not_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-java-here"))
+    empty = tmp_path / "jdk"
+    empty.mkdir()
+    srv = LocalServer(
+        ServerSettings(home=tmp_path / "home", java_home=empty, bolt_port=_free_port(), http_port=0),
+        NEO4J,
+    )
+    with pytest.raises(JavaNotFound, match="Java 17 or newer"):
+        srv.start()
+    assert _no_run_files(srv)
