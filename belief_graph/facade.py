@@ -118,6 +118,15 @@ class BeliefGraph:
     def recall(self, query: str, k: int = 5) -> list[RecallHit]:
         return self._beliefs.recall(query, k=k)
 
+    # -- LLM layer (issue 3) ---------------------------------------------------------------------
+
+    # -- conflict policy and disputes (issue 4) --------------------------------------------------
+
+    # -- justifications and reconsolidation (issue 5) ----------------------------------------------
+
+    # -- argumentation (issue 6) -------------------------------------------------------------------
+
+    # -- exploration -------------------------------------------------------------------------------
     def ogm(self) -> SimpleNamespace:
         """neomodel classes bound to this instance's driver (exploration from Python)."""
         from .ogm import bind

@@ -11,7 +11,7 @@ import sys
 import typer
 
 from ..errors import BeliefGraphError, ConfigurationError, ValidationError
-from . import db, demo, doctor, memory, server
+from . import bench, db, demo, doctor, memory, server
 from .common import AppState
 
 __all__ = ["app", "main"]
@@ -26,6 +26,7 @@ app = typer.Typer(
 app.add_typer(server.app, name="server")
 app.add_typer(db.app, name="db")
 app.add_typer(memory.app, name="memory")
+app.add_typer(bench.app, name="bench")
 app.command("doctor")(doctor.doctor)
 app.command("demo")(demo.demo)
 

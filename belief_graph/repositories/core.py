@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .driver import Graph, Tx
-from .models import Claim, Episode
+from ..driver import Graph, Tx
+from ..models import Claim, Episode
 
-__all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository"]
+__all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository", "Repo"]
 
 
-class _Repo:
+class Repo:
+    """Base: a graph and a space; ``_read``/``_write`` run in ``tx`` when given, else in their own."""
+
     def __init__(self, graph: Graph, space: str) -> None:
         self.graph = graph
         self.space = space
@@ -27,7 +29,7 @@ class _Repo:
         return self.graph.run(tx, name, **params) if tx is not None else self.graph.write(name, **params)
 
 
-class EpisodeRepository(_Repo):
+class EpisodeRepository(Repo):
     def create(
         self,
         *,
@@ -53,7 +55,7 @@ class EpisodeRepository(_Repo):
         return Episode.model_validate(rows[0])
 
 
-class ClaimRepository(_Repo):
+class ClaimRepository(Repo):
     def lock_fact(self, key: str, tx: Tx) -> Claim | None:
         """Take the fact's write lock (inside ``tx``) and return its current belief."""
         rows = self.graph.run(tx, "claim.lock_fact", space=self.space, key=key)
@@ -98,7 +100,7 @@ class ClaimRepository(_Repo):
         return [(Claim.from_record(r["claim"]), float(r["score"])) for r in rows]
 
 
-class AdminRepository(_Repo):
+class AdminRepository(Repo):
     def delete_space(self, space: str) -> int:
         rows = self.graph.write("admin.delete_space", space=space)
         return int(rows[0]["deleted"]) if rows else 0

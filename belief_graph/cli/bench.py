@@ -1,0 +1,11 @@
+"""``belief-graph bench ...``: benchmark and study commands.
+
+Each prints its numbers measured side by side in one run (ratios, not absolute thresholds), with
+``--json`` for tools. One module per benchmark (``cli/bench_<name>.py``) registers its command here.
+"""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(help="Benchmarks and studies (numbers measured side by side in one run).", no_args_is_help=True)

@@ -1,0 +1,9 @@
+"""Repositories: the only callers of the query registry. Records become pydantic models here.
+
+One module per area (``core`` for episodes/claims/admin; later areas add their own module);
+services receive a :class:`~belief_graph.driver.Graph` and use these, never ``cypher/`` directly.
+"""
+
+from .core import AdminRepository, ClaimRepository, EpisodeRepository, Repo
+
+__all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository", "Repo"]
