@@ -9,10 +9,14 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     BeliefGraphError
     ├── ConfigurationError          malformed settings, bad environment variable values
     ├── ValidationError             bad input to an API call (nothing was written)
-    │   └── EmbeddingDimensionError vector length differs from settings.embedding.dimension
+    │   ├── EmbeddingDimensionError vector length differs from settings.embedding.dimension
+    │   └── FormatError(path, line, expected)  a malformed input file (ICCMA, perspectives, replay)
     ├── NotFoundError               something named does not exist in this space
     │   ├── ClaimNotFound(claim_id)
     │   ├── EpisodeNotFound(episode_id)
+    │   ├── DisputeNotFound(dispute_id)
+    │   ├── AuditNotFound(audit_id)
+    │   ├── FrameworkNotFound(name)
     │   └── QueryNotFound(name)
     ├── DatabaseError               Neo4j said no (translated in one place: ``driver.translate``)
     │   ├── DatabaseUnavailable(uri)        cannot reach the server
@@ -27,6 +31,9 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   ├── ServerStartFailed(log_tail)
     │   └── ServerNotRunning
     ├── EmbeddingError              the embedding backend failed or is not installed
+    ├── LLMError                    a chat model call failed (nothing was written)
+    │   ├── LLMUnavailable          no usable model: missing key / package / replay entry, HTTP failure
+    │   └── EncodingError(job, raw, errors)  output still invalid after the bounded repair retries
     └── DoctorFailed(checks)        ``doctor`` found at least one failing check
 
 Neo4j driver exceptions never escape the library untranslated: :func:`belief_graph.driver.translate`
@@ -46,10 +53,17 @@ __all__ = [
     "ConstraintViolation",
     "DatabaseError",
     "DatabaseUnavailable",
+    "AuditNotFound",
+    "DisputeNotFound",
     "DoctorFailed",
     "EmbeddingDimensionError",
     "EmbeddingError",
+    "EncodingError",
     "EpisodeNotFound",
+    "FormatError",
+    "FrameworkNotFound",
+    "LLMError",
+    "LLMUnavailable",
     "JavaNotFound",
     "MavenNotFound",
     "NotFoundError",
@@ -86,6 +100,17 @@ class EmbeddingDimensionError(ValidationError):
         )
 
 
+class FormatError(ValidationError):
+    """A malformed input file. ``str()`` is ``path:line: message (expected ...)``."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None, expected: str | None = None) -> None:
+        self.path = path
+        self.line = line
+        self.expected = expected
+        where = f"{path}:{line}: " if path and line else (f"{path}: " if path else (f"line {line}: " if line else ""))
+        super().__init__(f"{where}{message}" + (f" (expected {expected})" if expected else ""))
+
+
 class NotFoundError(BeliefGraphError):
     """Something named does not exist in this memory space."""
 
@@ -104,6 +129,30 @@ class EpisodeNotFound(NotFoundError):
         self.space = space
         where = f" in space {space!r}" if space else ""
         super().__init__(f"no episode with id {episode_id!r}{where}")
+
+
+class DisputeNotFound(NotFoundError):
+    def __init__(self, dispute_id: str, space: str | None = None) -> None:
+        self.dispute_id = dispute_id
+        self.space = space
+        where = f" in space {space!r}" if space else ""
+        super().__init__(f"no dispute with id {dispute_id!r}{where}")
+
+
+class AuditNotFound(NotFoundError):
+    def __init__(self, audit_id: str, space: str | None = None) -> None:
+        self.audit_id = audit_id
+        self.space = space
+        where = f" in space {space!r}" if space else ""
+        super().__init__(f"no audit with id {audit_id!r}{where}")
+
+
+class FrameworkNotFound(NotFoundError):
+    def __init__(self, name: str, space: str | None = None) -> None:
+        self.name = name
+        self.space = space
+        where = f" in space {space!r}" if space else ""
+        super().__init__(f"no argumentation framework named {name!r}{where}")
 
 
 class QueryNotFound(NotFoundError):
@@ -204,6 +253,27 @@ class ServerNotRunning(ServerError):
 
 class EmbeddingError(BeliefGraphError):
     """The embedding backend failed or is not installed."""
+
+
+class LLMError(BeliefGraphError):
+    """A chat model call failed. Nothing derived from it was written."""
+
+
+class LLMUnavailable(LLMError):
+    """No usable chat model: missing API key or package, no replay entry, or the endpoint failed."""
+
+
+class EncodingError(LLMError):
+    """The model's output stayed invalid (malformed JSON, schema violation, refusal, empty,
+    timeout) after the bounded repair retries. ``raw`` holds the last raw output."""
+
+    def __init__(self, job: str, reason: str, raw: str | None = None, errors: Sequence[str] = (), attempts: int = 0) -> None:
+        self.job = job
+        self.reason = reason
+        self.raw = raw
+        self.errors = list(errors)
+        self.attempts = attempts
+        super().__init__(f"LLM job {job!r} gave no valid output after {attempts} attempt(s): {reason}")
 
 
 class DoctorFailed(BeliefGraphError):
