@@ -172,6 +172,6 @@ class Graph:
 
     def run_text(self, text: str, params: Mapping[str, Any] | None = None, *, name: str) -> list[dict[str, Any]]:
         """Auto-commit one statement that is not in the registry (schema migration files only)."""
-        q = neo4j.Query(text, metadata={"app": "belief_graph", "query": name})  # type: ignore[arg-type]
+        q = neo4j.Query(text, metadata={"app": "belief_graph", "query": name})
         with translated(self.settings), self.driver.session(database=self.database) as session:
             return [r.data() for r in session.run(q, dict(params or {}))]

@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 
-class ScalarProperty(Property):  # type: ignore[misc]
+class ScalarProperty(Property[Any]):
     """A claim ``value``: any Neo4j scalar (string, number, boolean), stored as is."""
 
     form_field_class = "CharField"
@@ -66,12 +66,12 @@ class ScalarProperty(Property):  # type: ignore[misc]
         return value
 
 
-class AttackRel(StructuredRel):  # type: ignore[misc]
+class AttackRel(StructuredRel):
     reason = StringProperty()
     by = StringProperty()
 
 
-class Agent(StructuredNode):  # type: ignore[misc]
+class Agent(StructuredNode):
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     kind = StringProperty(choices={"user": "user", "agent": "agent", "system": "system"})
@@ -79,7 +79,7 @@ class Agent(StructuredNode):  # type: ignore[misc]
     claims = RelationshipTo("Claim", "ASSERTED")
 
 
-class Episode(StructuredNode):  # type: ignore[misc]
+class Episode(StructuredNode):
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     text = StringProperty()
@@ -89,7 +89,7 @@ class Episode(StructuredNode):  # type: ignore[misc]
     supports = RelationshipTo("Justification", "PREMISE_OF")
 
 
-class Fact(StructuredNode):  # type: ignore[misc]
+class Fact(StructuredNode):
     space = StringProperty(required=True)
     key = StringProperty(required=True)
     writes = IntegerProperty()
@@ -97,7 +97,7 @@ class Fact(StructuredNode):  # type: ignore[misc]
     versions = RelationshipFrom("Claim", "VERSION_OF")
 
 
-class Claim(StructuredNode):  # type: ignore[misc]
+class Claim(StructuredNode):
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     key = StringProperty()
@@ -125,7 +125,7 @@ class Interpretation(Claim):
     concepts = RelationshipTo("Concept", "INSTANCE_OF")
 
 
-class Justification(StructuredNode):  # type: ignore[misc]
+class Justification(StructuredNode):
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     rule = StringProperty()
@@ -135,7 +135,7 @@ class Justification(StructuredNode):  # type: ignore[misc]
     premise_episodes = RelationshipFrom("Episode", "PREMISE_OF")
 
 
-class Revision(StructuredNode):  # type: ignore[misc]
+class Revision(StructuredNode):
     space = StringProperty()
     uid = StringProperty(required=True, db_property="id")
     claim = StringProperty()
@@ -145,7 +145,7 @@ class Revision(StructuredNode):  # type: ignore[misc]
     reason = StringProperty()
 
 
-class Audit(StructuredNode):  # type: ignore[misc]
+class Audit(StructuredNode):
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     reason = StringProperty()
@@ -157,7 +157,7 @@ class Audit(StructuredNode):  # type: ignore[misc]
     reinstated = RelationshipTo("Claim", "REINSTATED")
 
 
-class Perspective(StructuredNode):  # type: ignore[misc]
+class Perspective(StructuredNode):
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     name = StringProperty()
@@ -166,7 +166,7 @@ class Perspective(StructuredNode):  # type: ignore[misc]
     proposals = RelationshipTo("Proposal", "PROPOSED")
 
 
-class Concept(StructuredNode):  # type: ignore[misc]
+class Concept(StructuredNode):
     space = StringProperty(required=True)
     perspective = StringProperty(required=True)
     name = StringProperty(required=True)
@@ -174,7 +174,7 @@ class Concept(StructuredNode):  # type: ignore[misc]
     embedding = ArrayProperty(FloatProperty())
 
 
-class Deliberation(StructuredNode):  # type: ignore[misc]
+class Deliberation(StructuredNode):
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     query = StringProperty()
@@ -183,7 +183,7 @@ class Deliberation(StructuredNode):  # type: ignore[misc]
     proposals = RelationshipFrom("Proposal", "ANSWERS")
 
 
-class Proposal(StructuredNode):  # type: ignore[misc]
+class Proposal(StructuredNode):
     space = StringProperty()
     uid = StringProperty(required=True, db_property="id")
     perspective = StringProperty()
@@ -193,7 +193,7 @@ class Proposal(StructuredNode):  # type: ignore[misc]
     attacks = RelationshipTo("Proposal", "ATTACKS", model=AttackRel)
 
 
-class Dispute(StructuredNode):  # type: ignore[misc]
+class Dispute(StructuredNode):
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     key = StringProperty()
@@ -203,14 +203,14 @@ class Dispute(StructuredNode):  # type: ignore[misc]
     challenger = RelationshipTo("Claim", "CHALLENGER")
 
 
-class AuthorityRule(StructuredNode):  # type: ignore[misc]
+class AuthorityRule(StructuredNode):
     space = StringProperty(required=True)
     agent = StringProperty()
     pattern = StringProperty(required=True)
     weight = FloatProperty()
 
 
-class PolicyRule(StructuredNode):  # type: ignore[misc]
+class PolicyRule(StructuredNode):
     space = StringProperty(required=True)
     pattern = StringProperty(required=True)
     strategy = StringProperty()
