@@ -10,6 +10,7 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     ├── ConfigurationError          malformed settings, bad environment variable values
     ├── ValidationError             bad input to an API call (nothing was written)
     │   ├── EmbeddingDimensionError vector length differs from settings.embedding.dimension
+    │   ├── UnknownAgent(agent)     strict agents: the writer was never registered
     │   └── FormatError(path, line, expected)  a malformed input file (ICCMA, perspectives, replay)
     ├── NotFoundError               something named does not exist in this space
     │   ├── ClaimNotFound(claim_id)
@@ -74,6 +75,7 @@ __all__ = [
     "ServerError",
     "ServerNotRunning",
     "ServerStartFailed",
+    "UnknownAgent",
     "ValidationError",
 ]
 
@@ -109,6 +111,16 @@ class FormatError(ValidationError):
         self.expected = expected
         where = f"{path}:{line}: " if path and line else (f"{path}: " if path else (f"line {line}: " if line else ""))
         super().__init__(f"{where}{message}" + (f" (expected {expected})" if expected else ""))
+
+
+class UnknownAgent(ValidationError):
+    def __init__(self, agent: str, space: str | None = None) -> None:
+        self.agent = agent
+        self.space = space
+        where = f" in space {space!r}" if space else ""
+        super().__init__(
+            f"unknown agent {agent!r}{where}: register it first (bg.add_agent / `belief-graph agents add`)"
+        )
 
 
 class NotFoundError(BeliefGraphError):

@@ -17,7 +17,22 @@ from typing import Any
 
 from .driver import Graph, create_driver
 from .embeddings import Embedder, make_embedder
-from .models import Claim, ClaimInput, Episode, RecallHit, Value, WriteResult
+from .models import (
+    AgentInfo,
+    AuthorityRule,
+    Claim,
+    ClaimInput,
+    Dispute,
+    Episode,
+    Explanation,
+    KeyInfo,
+    PolicyRule,
+    RecallHit,
+    Strategy,
+    Value,
+    Version,
+    WriteResult,
+)
 from .schema import SchemaReport, apply_migrations, stats, verify_schema
 from .services.beliefs import BeliefService
 from .services.doctor import DoctorReport, run_doctor
@@ -34,7 +49,7 @@ class BeliefGraph:
         self.settings = settings
         self.space = space
         self.embedder = embedder
-        self._beliefs = BeliefService(graph, space, embedder, settings.embedding.dimension)
+        self._beliefs = BeliefService(graph, space, embedder, settings.embedding.dimension, settings.policy)
 
     @classmethod
     def connect(
@@ -121,6 +136,58 @@ class BeliefGraph:
     # -- LLM layer (issue 3) ---------------------------------------------------------------------
 
     # -- conflict policy and disputes (issue 4) --------------------------------------------------
+    def history(self, key: str) -> list[Version]:
+        """Every version of a fact, oldest first, with status, agent, time and why it changed."""
+        return self._beliefs.history(key)
+
+    def as_of(self, key: str, at: datetime) -> Claim | None:
+        """What memory believed about ``key`` at time ``at`` (timezone-aware)."""
+        return self._beliefs.as_of(key, at)
+
+    def explain(self, claim_id: str) -> Explanation:
+        """Why memory says what a claim says: agent, justifications, versions, disputes, audits."""
+        return self._beliefs.explain(claim_id)
+
+    def set_policy(self, pattern: str, strategy: str, **auto_rules: Any) -> PolicyRule:
+        """Conflict strategy for a key pattern (``user.schedule.*``); ``auto_rules``: ``auto_authority_gap``,
+        ``auto_corroboration``, ``auto_age_days``, ``auto_age_winner``."""
+        return self._beliefs.set_policy(pattern, strategy, **auto_rules)
+
+    def set_authority(self, agent: str, pattern: str, weight: float) -> AuthorityRule:
+        """Authority weight (0..1) of an agent (or ``*``) on a key pattern."""
+        return self._beliefs.set_authority(agent, pattern, weight)
+
+    def policies(self) -> tuple[list[PolicyRule], list[AuthorityRule]]:
+        return self._beliefs.policies.policies(), self._beliefs.policies.authorities()
+
+    def policy_for(self, key: str) -> tuple[Strategy, PolicyRule | None]:
+        return self._beliefs.policy_for(key)
+
+    def disputes(self, status: str | None = "open", key: str | None = None) -> list[Dispute]:
+        return self._beliefs.disputes_list(status, key)
+
+    def resolve_dispute(self, dispute_id: str, winner: str, by: str, reason: str) -> Dispute:
+        """Winner (``incumbent``/``challenger`` or a claim id) becomes current, the loser superseded."""
+        return self._beliefs.resolve_dispute(dispute_id, winner, by, reason)
+
+    def auto_resolve(self) -> list[Dispute]:
+        """Apply the declared auto-resolution rules to every open dispute."""
+        return self._beliefs.auto_resolve()
+
+    def add_agent(self, agent: str, kind: str = "agent", description: str | None = None) -> AgentInfo:
+        return self._beliefs.add_agent(agent, kind, description)
+
+    def agents(self) -> list[AgentInfo]:
+        return self._beliefs.agent_repo.all()
+
+    def register_key(self, key: str, description: str) -> KeyInfo:
+        """Add a known fact key with a description (the key registry used for key resolution)."""
+        return self._beliefs.register_key(key, description)
+
+    def keys(self, prefix: str | None = None) -> list[KeyInfo]:
+        return self._beliefs.facts.find(prefix)
+
+
 
     # -- justifications and reconsolidation (issue 5) ----------------------------------------------
 

@@ -11,7 +11,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
+    "AgentInfo",
+    "AuthorityRule",
     "Claim",
+    "Dispute",
+    "Explanation",
+    "KeyInfo",
+    "PolicyRule",
+    "Revision",
+    "Strategy",
+    "Version",
     "ClaimStatus",
     "Episode",
     "RecallHit",
@@ -80,13 +89,134 @@ class Claim(BaseModel):
         return cls.model_validate({k: v for k, v in rec.items() if v is not None or k in ("value",)})
 
 
+class Strategy(StrEnum):
+    recency = "recency"
+    authority = "authority"
+    consensus = "consensus"
+    argumentation = "argumentation"
+    llm_judge = "llm_judge"
+
+
+class Dispute(BaseModel):
+    """A conflict that policy could not settle (or that was settled later, with the trail)."""
+
+    model_config = ConfigDict(frozen=True)
+    id: str
+    key: str
+    status: Literal["open", "resolved"]
+    strategy: str | None = None
+    reason: str | None = None
+    incumbent: Claim
+    challenger: Claim
+    winner: str | None = None
+    resolved_by: str | None = None
+    resolution: str | None = None
+    rule: str | None = None
+    at: str | None = None
+    resolved_at: str | None = None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Dispute:
+        d = {k: v for k, v in row["dispute"].items() if v is not None}
+        return cls.model_validate(
+            {**d, "incumbent": Claim.from_record(row["incumbent"]), "challenger": Claim.from_record(row["challenger"])}
+        )
+
+
 class WriteResult(BaseModel):
-    """What one write did: the operation, the claim, what it superseded."""
+    """What one write did: the operation, the claim, what it superseded, the dispute it opened."""
 
     op: WriteOp
     claim: Claim
     superseded: Claim | None = None
     reason: str = ""
+    strategy: str | None = None
+    dispute: Dispute | None = None
+    resolved: list[Dispute] = Field(default_factory=list)
+    """Disputes on this key that an auto-resolution rule settled during this write."""
+    warnings: list[str] = Field(default_factory=list)
+
+
+class PolicyRule(BaseModel):
+    pattern: str
+    strategy: Strategy
+    specificity: int = 0
+    auto_authority_gap: float | None = None
+    auto_corroboration: int | None = None
+    auto_age_days: float | None = None
+    auto_age_winner: Literal["incumbent", "challenger"] | None = None
+
+
+class AuthorityRule(BaseModel):
+    agent: str
+    pattern: str
+    weight: float
+    specificity: int = 0
+
+
+class AgentInfo(BaseModel):
+    id: str
+    kind: str | None = None
+    description: str | None = None
+    registered: bool = False
+
+
+class KeyInfo(BaseModel):
+    key: str
+    description: str | None = None
+    value_type: str | None = None
+    value: Value = None
+    current: str | None = None
+
+
+class Revision(BaseModel):
+    status: str
+    at: str | None = None
+    reason: str | None = None
+    by: str | None = None
+    audit: str | None = None
+
+
+class Version(BaseModel):
+    """One version of a fact in its history."""
+
+    claim: Claim
+    revisions: list[Revision]
+    current: bool = False
+    superseded_by: str | None = None
+    supersedes: str | None = None
+
+
+class Explanation(BaseModel):
+    """Why memory says what a claim says."""
+
+    claim: Claim
+    current: bool
+    justifications: list[dict[str, Any]]
+    revisions: list[Revision]
+    disputes: list[dict[str, Any]]
+    superseded_by: str | None = None
+    supersedes: str | None = None
+    versions: list[Version] = Field(default_factory=list)
+    audits: list[dict[str, Any]] = Field(default_factory=list)
+
+    def text(self) -> str:
+        """A short human-readable account."""
+        c = self.claim
+        lines = [f"{c.text!r} ({c.key or 'no key'} = {c.value!r}) by {c.agent}: {c.status}"
+                 + (", the current belief" if self.current and c.status == "active" else "")]
+        for j in self.justifications:
+            prem = ", ".join(f"{p.get('kind')} {p.get('id')}" for p in j.get("premises", [])) or "no premises"
+            lines.append(f"  justified ({j.get('rule')}{', by ' + j['agent'] if j.get('agent') else ''}) by {prem}")
+        for r in self.revisions:
+            lines.append(f"  {r.at}: {r.status} - {r.reason}")
+        for d in self.disputes:
+            lines.append(f"  dispute {d.get('id')} ({d.get('role', '').lower()}): {d.get('status')} - {d.get('reason')}")
+        for a in self.audits:
+            lines.append(f"  audit {a.get('id')}: {a.get('reason')} ({a.get('action', a.get('mode'))})")
+        if self.superseded_by:
+            lines.append(f"  superseded by {self.superseded_by}")
+        return "\n".join(lines)
 
 
 class RecallHit(BaseModel):

@@ -41,7 +41,8 @@ class Neo4jSettings(BaseModel):
     password: SecretStr = SecretStr("belief-graph")
     database: str = "neo4j"
     connection_timeout: float = Field(default=10.0, gt=0)
-    max_transaction_retry_time: float = Field(default=15.0, ge=0)
+    max_transaction_retry_time: float = Field(default=60.0, ge=0)
+    """Managed transactions (every write) are retried on deadlocks and other transient errors this long."""
 
     @field_validator("uri")
     @classmethod
@@ -89,6 +90,36 @@ class LLMSettings(BaseModel):
     timeout: float = Field(default=60.0, gt=0)
     temperature: float = Field(default=0.0, ge=0, le=2)
     max_retries: int = Field(default=2, ge=0)
+    """The HTTP client's own retries (429, 5xx, connection errors) per model call."""
+    # LLM layer (issue 3): see docs/llm.md
+    provider: Literal["auto", "openai", "replay"] = "auto"
+    """``auto``: OpenAI (or ``base_url``) when an API key is configured, else replay of ``replay_file``."""
+    structured_output: Literal["json_schema", "function_calling", "json_mode"] = "json_schema"
+    strict_schema: bool = True
+    repair_attempts: int = Field(default=2, ge=0, le=10)
+    """Extra calls after an invalid answer or a timeout, before EncodingError."""
+    max_batch: int = Field(default=32, gt=0)
+    """Items per call for batch jobs (extract, classify, disambiguate, encode)."""
+    replay_file: Path | None = None
+    """Recorded answers to replay; default: the demo file shipped with the package."""
+    record_file: Path | None = None
+    """With a real endpoint: also record every answer into this replay file."""
+
+
+class PolicySettings(BaseModel):
+    """Conflict policy defaults (rules per key pattern live in the graph: ``set_policy``)."""
+
+    default_strategy: Literal["recency", "authority", "consensus", "argumentation", "llm_judge"] = "recency"
+    default_authority: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Weight of an agent no authority rule covers (a documented fallback; writes report a warning)."""
+    strict_agents: bool = False
+    """When true, writes by agents never registered with ``add_agent`` are refused (``UnknownAgent``)."""
+    key_align_threshold: float = Field(default=0.86, ge=0.0, le=1.0)
+    """Key resolution: a new key whose text is at least this close to an active claim's is aligned."""
+    key_ask_threshold: float = Field(default=0.72, ge=0.0, le=1.0)
+    """Key resolution: between this and the align threshold the LLM decides; below, the key is kept."""
+    key_candidates: int = Field(default=8, ge=1, le=100)
+    """At most this many known keys are offered to a prompt (chosen by vector similarity)."""
 
 
 class Settings(BaseSettings):
@@ -103,6 +134,7 @@ class Settings(BaseSettings):
     server: ServerSettings = Field(default_factory=ServerSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
+    policy: PolicySettings = Field(default_factory=PolicySettings)
 
     @field_validator("space")
     @classmethod

@@ -11,7 +11,7 @@ import sys
 import typer
 
 from ..errors import BeliefGraphError, ConfigurationError, ValidationError
-from . import bench, db, demo, doctor, memory, server
+from . import agents, bench, db, demo, disputes, doctor, memory, policy, server
 from .common import AppState
 
 __all__ = ["app", "main"]
@@ -26,6 +26,9 @@ app = typer.Typer(
 app.add_typer(server.app, name="server")
 app.add_typer(db.app, name="db")
 app.add_typer(memory.app, name="memory")
+app.add_typer(policy.app, name="policy")
+app.add_typer(disputes.app, name="disputes")
+app.add_typer(agents.app, name="agents")
 app.add_typer(bench.app, name="bench")
 app.command("doctor")(doctor.doctor)
 app.command("demo")(demo.demo)

@@ -7,6 +7,7 @@ import time
 import typer
 
 from ..facade import BeliefGraph
+from ..models import WriteResult
 from ..repositories import AdminRepository
 from .common import console, state, table
 
@@ -19,7 +20,7 @@ def demo(
                                 help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI)."),
     stop: bool = typer.Option(False, "--stop", help="Stop the local server when done."),
 ) -> None:
-    """A first tour: one current belief per fact, its history, and semantic recall."""
+    """A first tour: a user changing her mind, two agents disagreeing, and semantic recall."""
     st = state(ctx)
     s = st.settings
     srv = None
@@ -41,31 +42,14 @@ def demo(
             console.print(f"  embedder: {bg.embedder.name} (dimension {bg.embedder.dimension})")
             AdminRepository(bg.graph, DEMO_SPACE).delete_space(DEMO_SPACE)
 
-            console.rule("the user changes their mind")
-            ep1 = bg.add_episode("I'm pretty cautious with money, I hate picking individual stocks.", "user:alice")
-            r1 = bg.assert_claim("user.risk_tolerance", "cautious",
-                                 "The user is cautious with money and dislikes individual stocks",
-                                 agent="user:alice", evidence=[ep1.id])
-            ep2 = bg.add_episode("Honestly, after the raise I want to be aggressive: growth funds, crypto, all in.", "user:alice")
-            r2 = bg.assert_claim("user.risk_tolerance", "aggressive",
-                                 "The user now wants an aggressive, growth-oriented investment strategy",
-                                 agent="user:alice", evidence=[ep2.id])
-            r3 = bg.assert_claim("user.risk_tolerance", "aggressive",
-                                 "The user wants aggressive investments", agent="user:alice")
-            bg.assert_claim("user.timezone", "Europe/Lisbon", "The user lives in Lisbon (Europe/Lisbon time zone)",
-                            agent="agent:scheduler")
+            story_mind_change(bg)
+            story_agents_disagree(bg)
             bg.assert_claim("project.deadline", "2027-03-31", "The project's launch deadline is 31 March 2027",
                             agent="agent:pm")
-            for r in (r1, r2, r3):
-                sup = f", superseded {r.superseded.value!r}" if r.superseded else ""
-                console.print(f"  {r.op.value:<10} {r.claim.key} = {r.claim.value!r}{sup}  ({r.reason})")
-            cur = bg.belief("user.risk_tolerance")
-            old = bg.claim(r1.claim.id)
-            console.print(f"  current belief: {cur.value if cur else None!r}; first version is now {old.status.value!r}")
 
             console.rule("semantic recall (Neo4j vector index)")
             for q in ("how much investment risk is she comfortable with?", "when is the launch due?",
-                      "what time zone should meetings use?"):
+                      "what food should we order for her?"):
                 hits = bg.recall(q, k=2)
                 table(q, ["score", "key", "value", "text"],
                       [[f"{h.score:.3f}", h.claim.key, h.claim.value, h.claim.text] for h in hits])
@@ -78,3 +62,51 @@ def demo(
             console.print("local Neo4j stopped")
         elif srv is not None:
             console.print("the local Neo4j keeps running; stop it with `belief-graph server stop`")
+
+
+def _op(r: WriteResult) -> str:
+    sup = f", superseded {r.superseded.value!r} of {r.superseded.agent}" if r.superseded else ""
+    return f"  {r.op.value:<10} {r.claim.key} = {r.claim.value!r} by {r.claim.agent}{sup}  ({r.reason})"
+
+
+def story_mind_change(bg: BeliefGraph) -> None:
+    """Story 1: Priya changes her mind; memory keeps one current belief per fact, with history."""
+    console.rule("story 1: Priya changes her mind")
+    sessions = [
+        ("I'm pretty cautious with money, and I don't like individual stocks.", "cautious",
+         "Priya is cautious with money and dislikes individual stocks"),
+        ("After the promotion I want to be aggressive: individual tech stocks.", "aggressive",
+         "Priya wants an aggressive strategy with individual tech stocks"),
+    ]
+    for i, (said, value, statement) in enumerate(sessions, 1):
+        ep = bg.add_episode(said, "user:priya", conversation=f"session-{i}")
+        console.print(f"  session {i}, Priya: {said!r}")
+        console.print(_op(bg.assert_claim("user.risk_appetite", value, statement, agent="user:priya", evidence=[ep.id])))
+    console.print("  session 3, the advisor agent asks: what is her appetite for investment risk?")
+    hit = next((h for h in bg.recall("what is her appetite for investment risk?", k=3)
+                if h.claim.key == "user.risk_appetite"), None)
+    console.print(f"  memory answers from the one current belief: {hit.claim.text if hit else None!r}")
+    table("history of user.risk_appetite (oldest first)", ["value", "status", "agent", "why it changed"], [
+        [v.claim.value, v.claim.status.value + (" (current)" if v.current else ""), v.claim.agent,
+         v.revisions[-1].reason if v.revisions else ""] for v in bg.history("user.risk_appetite")])
+
+
+def story_agents_disagree(bg: BeliefGraph) -> None:
+    """Story 2: two agents disagree; an authority rule parks a dispute, an unconfigured key uses recency."""
+    console.rule("story 2: two agents disagree")
+    bg.set_policy("user.timezone", "authority")
+    bg.set_authority("agent:calendar", "user.timezone", 0.9)
+    bg.set_authority("agent:chat", "user.*", 0.2)
+    console.print("  policy: user.timezone is decided by authority (calendar 0.9, chat 0.2 on user.*)")
+    console.print(_op(bg.assert_claim("user.timezone", "America/Los_Angeles", "The user is on Pacific time",
+                                      agent="agent:calendar")))
+    r = bg.assert_claim("user.timezone", "America/New_York", "The user is on Eastern time", agent="agent:chat")
+    console.print(_op(r))
+    cur = bg.belief("user.timezone")
+    console.print(f"  current belief: {cur.value if cur else None!r}; open disputes: {len(bg.disputes('open'))} "
+                  f"(resolve with `belief-graph --space {bg.space} disputes resolve ...`)")
+    console.print("  no rule for user.food: the default strategy, recency, applies")
+    console.print(_op(bg.assert_claim("user.food", "Italian", "The user loves Italian food", agent="agent:chat")))
+    console.print(_op(bg.assert_claim("user.food", "Japanese only", "The user now hates Italian, only eats Japanese",
+                                      agent="agent:concierge")))
+    console.print(f"  disputes still open: {len(bg.disputes('open'))} (recency settled user.food without one)")

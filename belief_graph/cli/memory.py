@@ -97,3 +97,74 @@ def recall(
     else:
         table(f"recall: {query}", ["score", "key", "value", "text"],
               [[f"{h.score:.3f}", h.claim.key, h.claim.value, h.claim.text] for h in hits])
+
+
+@app.command("history")
+def history(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--json")) -> None:
+    """Every version of a fact, oldest first: value, status, agent, time and why it changed."""
+    versions = state(ctx).engine().history(key)
+    if json_:
+        print_json([v.model_dump(mode="json") for v in versions])
+        return
+    rows = []
+    for v in versions:
+        last = v.revisions[-1] if v.revisions else None
+        rows.append([
+            ("* " if v.current else "  ") + v.claim.id, v.claim.value, v.claim.status.value, v.claim.agent,
+            v.claim.created_at, last.reason if last else "",
+        ])
+    table(f"history {key}", ["id (* = current)", "value", "status", "agent", "created", "why (last change)"], rows)
+
+
+@app.command("as-of")
+def as_of(
+    ctx: typer.Context,
+    key: str,
+    at: str = typer.Argument(..., help="ISO time with offset, e.g. 2026-11-30T12:00:00+00:00"),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """What memory believed about a fact at a given time (exit 1 when nothing)."""
+    from datetime import datetime
+
+    from ..errors import ValidationError
+
+    try:
+        t = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValidationError(f"not an ISO time: {at!r} (e.g. 2026-11-30T12:00:00+00:00)") from None
+    c = state(ctx).engine().as_of(key, t)
+    if json_:
+        print_json(c.model_dump(mode="json") if c else None)
+    elif c:
+        table(f"{key} as of {at}", ["id", "key", "value", "status now", "agent", "text"], [_claim_row(c)])
+    else:
+        console.print(f"no belief for {key} at {at}")
+    if c is None:
+        raise typer.Exit(1)
+
+
+@app.command("explain")
+def explain(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False, "--json")) -> None:
+    """Why memory says X: agent, evidence and justifications, versions, disputes, audits."""
+    ex = state(ctx).engine().explain(claim_id)
+    if json_:
+        print_json(ex.model_dump(mode="json"))
+    else:
+        console.print(ex.text(), markup=False, highlight=False)
+
+
+@app.command("keys")
+def keys(ctx: typer.Context, prefix: str = typer.Option(None, "--prefix"), json_: bool = typer.Option(False, "--json")) -> None:
+    """Known fact keys with description and current value."""
+    ks = state(ctx).engine().keys(prefix)
+    if json_:
+        print_json([k.model_dump(mode="json") for k in ks])
+    else:
+        table("keys", ["key", "value", "type", "description"], [[k.key, k.value, k.value_type, k.description] for k in ks])
+
+
+@app.command("register-key")
+def register_key(ctx: typer.Context, key: str, description: str, json_: bool = typer.Option(False, "--json")) -> None:
+    """Add a known key with a description (used to resolve extracted keys)."""
+    k = state(ctx).engine().register_key(key, description)
+    print_json(k.model_dump(mode="json")) if json_ else console.print(f"registered {k.key}")

@@ -5,5 +5,16 @@ services receive a :class:`~belief_graph.driver.Graph` and use these, never ``cy
 """
 
 from .core import AdminRepository, ClaimRepository, EpisodeRepository, Repo
+from .policy import AgentRepository, DisputeRepository, FactRepository, PolicyRepository, VersionRepository
 
-__all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository", "Repo"]
+__all__ = [
+    "AdminRepository",
+    "AgentRepository",
+    "ClaimRepository",
+    "DisputeRepository",
+    "EpisodeRepository",
+    "FactRepository",
+    "PolicyRepository",
+    "Repo",
+    "VersionRepository",
+]

@@ -62,6 +62,15 @@ class ClaimRepository(Repo):
         cur = rows[0]["current"] if rows else None
         return Claim.from_record(cur) if cur else None
 
+    def lock_fact_info(self, key: str, tx: Tx) -> dict[str, Any]:
+        """Take the fact's write lock; ``{"current": Claim | None, "value_type": str | None}``."""
+        rows = self.graph.run(tx, "claim.lock_fact", space=self.space, key=key)
+        cur = rows[0]["current"] if rows else None
+        return {
+            "current": Claim.from_record(cur) if cur else None,
+            "value_type": rows[0]["value_type"] if rows else None,
+        }
+
     def find_premises(self, ids: Sequence[str], tx: Tx | None = None) -> dict[str, str]:
         rows = self._read(tx, "claim.find_premises", space=self.space, ids=list(ids))
         return {r["id"]: r["kind"] for r in rows}

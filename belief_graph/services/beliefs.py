@@ -12,14 +12,46 @@ supersession commit together or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from ..driver import Graph, Tx
 from ..embeddings import Embedder
-from ..errors import ClaimNotFound, EmbeddingDimensionError, ValidationError
-from ..models import Claim, ClaimInput, Episode, RecallHit, WriteOp, WriteResult, new_id, utcnow
-from ..repositories import ClaimRepository, EpisodeRepository
+from ..errors import ClaimNotFound, DisputeNotFound, EmbeddingDimensionError, UnknownAgent, ValidationError
+from ..models import (
+    KEY_RE,
+    AgentInfo,
+    AuthorityRule,
+    Claim,
+    ClaimInput,
+    ClaimStatus,
+    Dispute,
+    Episode,
+    Explanation,
+    KeyInfo,
+    PolicyRule,
+    RecallHit,
+    Strategy,
+    Value,
+    Version,
+    WriteOp,
+    WriteResult,
+    new_id,
+    utcnow,
+)
+from ..repositories import (
+    AgentRepository,
+    ClaimRepository,
+    DisputeRepository,
+    EpisodeRepository,
+    FactRepository,
+    PolicyRepository,
+    VersionRepository,
+)
+from ..settings import PolicySettings
+from .policy import Decision, authority_weights, compile_pattern, consensus_support, validate_strategy, validate_weight
+from .policy import _norm as _norm
 
 __all__ = ["BeliefService"]
 
@@ -28,14 +60,63 @@ def _iso(t: datetime | None) -> str:
     return (t or utcnow()).isoformat()
 
 
+def _parse_dt(s: str) -> datetime:
+    return datetime.fromisoformat(s.replace("Z", "+00:00"))
+
+
+def _same(a: Value, b: Value) -> bool:
+    """Same fact value: strings compare trimmed and case-insensitively, numbers by value."""
+    if a is None or b is None:
+        return False
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, str) and isinstance(b, str):
+        return _norm(a) == _norm(b)
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return float(a) == float(b)
+    return False
+
+
+def _value_type(value: Value) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    raise ValidationError(f"a fact value is a string, number or boolean, got {type(value).__name__}")
+
+
+def _checked_key(key: str) -> str:
+    if not isinstance(key, str) or len(key) > 256 or not KEY_RE.match(key):
+        raise ValidationError(f"malformed fact key {key!r}: dotted names like 'user.timezone' (letters, digits, _ and -)")
+    return key
+
+
+Decider = Callable[["BeliefService", str, Claim, ClaimInput, Tx], Decision]
+ExplainHook = Callable[["BeliefService", Explanation], None]
+
+
 class BeliefService:
-    def __init__(self, graph: Graph, space: str, embedder: Embedder, dimension: int) -> None:
+    def __init__(
+        self, graph: Graph, space: str, embedder: Embedder, dimension: int, policy: PolicySettings | None = None
+    ) -> None:
         self.graph = graph
         self.space = space
         self.embedder = embedder
         self.dimension = dimension
+        self.policy = policy or PolicySettings()
         self.claims = ClaimRepository(graph, space)
         self.episodes = EpisodeRepository(graph, space)
+        self.policies = PolicyRepository(graph, space)
+        self.disputes = DisputeRepository(graph, space)
+        self.agent_repo = AgentRepository(graph, space)
+        self.facts = FactRepository(graph, space)
+        self.versions = VersionRepository(graph, space)
+        self.deciders: dict[str, Decider] = {}
+        """Strategies built from other components (``argumentation``, ``llm_judge``) plug in here."""
+        self.explain_hooks: list[ExplainHook] = []
+        """Other components add to an explanation (e.g. the audits of reconsolidation)."""
 
     # -- episodes ---------------------------------------------------------------------------
     def add_episode(
@@ -56,20 +137,16 @@ class BeliefService:
 
     # -- structured writes --------------------------------------------------------------------
     def assert_claim(self, data: ClaimInput) -> WriteResult:
+        """Write one structured claim: pass 1 against the writer's own belief, pass 2 (after ADD)
+        against another agent's by the key's strategy. One transaction; bad input writes nothing."""
+        if data.key is not None and data.value is not None:
+            _value_type(data.value)  # reject lists/maps before anything else
         vector = self._embed(data.text)
         claim_id = new_id()
         now = utcnow().isoformat()
         valid_from = _iso(data.valid_from)
 
-        def work(tx: Tx) -> WriteResult:
-            if data.evidence:
-                found = self.claims.find_premises(data.evidence, tx=tx)
-                missing = [e for e in data.evidence if e not in found]
-                if missing:
-                    raise ValidationError(f"unknown evidence id(s) in space {self.space!r}: {', '.join(missing)}")
-            current = self.claims.lock_fact(data.key, tx) if data.key is not None else None
-            if current is not None and current.value == data.value and data.value is not None:
-                return WriteResult(op=WriteOp.NOOP, claim=current, reason="same value as the current belief")
+        def create(tx: Tx, status: str, reason: str) -> None:
             self.claims.create(
                 tx,
                 id=claim_id,
@@ -85,27 +162,334 @@ class BeliefService:
                 embedding=vector,
                 evidence=list(data.evidence),
                 justification_id=new_id(),
-                reason="asserted",
+                reason=reason,
+                status=status,
             )
-            op, reason = WriteOp.ADD, "new fact" if data.key else "claim without a fact key"
-            if data.key is not None:
+
+        def work(tx: Tx) -> WriteResult:
+            self._check_writer(data.agent, tx)
+            if data.evidence:
+                found = self.claims.find_premises(data.evidence, tx=tx)
+                missing = [e for e in data.evidence if e not in found]
+                if missing:
+                    raise ValidationError(f"unknown evidence id(s) in space {self.space!r}: {', '.join(missing)}")
+            if data.key is None:
+                create(tx, "active", "asserted")
+                return WriteResult(op=WriteOp.ADD, claim=self._get(claim_id, tx), reason="claim without a fact key")
+            key = data.key
+            locked = self.claims.lock_fact_info(key, tx)
+            current: Claim | None = locked["current"]
+            self._check_value_type(key, data.value, locked["value_type"], tx)
+            active = current if current is not None and current.status == ClaimStatus.active else None
+
+            # pass 1: the writer's own belief
+            if active is not None and _same(active.value, data.value):
+                if active.agent == data.agent:
+                    return WriteResult(op=WriteOp.NOOP, claim=active, reason="same value as the current belief")
+                self.versions.corroborate(
+                    tx, id=active.id, agent=data.agent, agent_kind=data.agent_kind,
+                    justification_id=new_id(), evidence=list(data.evidence), at=now,
+                )
+                resolved = self._auto_resolve_key(key, tx, now)
+                return WriteResult(
+                    op=WriteOp.NOOP, claim=self._get(active.id, tx), resolved=resolved,
+                    reason=f"same value as the current belief of {active.agent}: recorded as corroboration",
+                )
+            own = self._own_disputed(key, data.agent, tx)
+            if own is not None and _same(own.value, data.value):
+                return WriteResult(op=WriteOp.NOOP, claim=own, reason="same value as this agent's disputed claim")
+            if active is not None and active.agent == data.agent:
+                create(tx, "active", "asserted")
+                reason = "the same agent changed the value"
+                self.claims.supersede(key, active.id, claim_id, now, reason, tx)
+                return WriteResult(
+                    op=WriteOp.UPDATE, claim=self._get(claim_id, tx), superseded=self._get(active.id, tx), reason=reason
+                )
+            if active is None:
+                create(tx, "active", "asserted")
                 if current is None:
-                    self.claims.set_current(data.key, claim_id, tx)
-                else:
-                    same_agent = current.agent == data.agent
-                    op = WriteOp.UPDATE if same_agent else WriteOp.SUPERSEDED
-                    reason = (
-                        "the same agent changed the value"
-                        if same_agent
-                        else "recency: newer claim from another agent supersedes"
-                    )
-                    self.claims.supersede(data.key, current.id, claim_id, now, reason, tx)
-            created = self.claims.get(claim_id, tx=tx)
-            assert created is not None
-            superseded = self.claims.get(current.id, tx=tx) if current is not None else None
-            return WriteResult(op=op, claim=created, superseded=superseded, reason=reason)
+                    self.claims.set_current(key, claim_id, tx)
+                    return WriteResult(op=WriteOp.ADD, claim=self._get(claim_id, tx), reason="new fact")
+                reason = f"new version: the previous one is {current.status}"
+                self.claims.supersede(key, current.id, claim_id, now, reason, tx)
+                return WriteResult(
+                    op=WriteOp.ADD, claim=self._get(claim_id, tx), superseded=self._get(current.id, tx), reason=reason
+                )
+
+            # pass 2: another agent's active belief conflicts; the key's strategy decides
+            rule = self.policies.match_policy(key, tx)
+            strategy = rule.strategy if rule is not None else Strategy(self.policy.default_strategy)
+            decision = self._decide(strategy, key, active, data, tx)
+            if decision.challenger_wins:
+                create(tx, "active", "asserted")
+                reason = f"{strategy.value}: {decision.reason}"
+                self.claims.supersede(key, active.id, claim_id, now, reason, tx)
+                return WriteResult(
+                    op=WriteOp.SUPERSEDED, claim=self._get(claim_id, tx), superseded=self._get(active.id, tx),
+                    reason=reason, strategy=strategy.value, warnings=decision.warnings,
+                )
+            reason = f"{strategy.value}: {decision.reason}"
+            create(tx, "disputed", reason)
+            dispute_id = new_id()
+            self.disputes.create(
+                tx, id=dispute_id, key=key, incumbent=active.id, challenger=claim_id,
+                strategy=strategy.value, reason=reason, at=now,
+            )
+            resolved = self._auto_resolve_key(key, tx, now)
+            dispute = self.disputes.get(dispute_id, tx)
+            assert dispute is not None
+            return WriteResult(
+                op=WriteOp.DISPUTED, claim=self._get(claim_id, tx), reason=reason, strategy=strategy.value,
+                dispute=dispute, resolved=resolved, warnings=decision.warnings,
+            )
 
         return self.graph.write_tx(work, name="beliefs.assert_claim")
+
+    # -- pass 2 strategies -------------------------------------------------------------------------
+    def _decide(self, strategy: Strategy, key: str, incumbent: Claim, data: ClaimInput, tx: Tx) -> Decision:
+        if strategy is Strategy.recency:
+            return Decision(True, f"the newer claim of {data.agent} supersedes {incumbent.agent}'s")
+        if strategy is Strategy.authority:
+            weights, warnings = authority_weights(
+                self.policies.match_authority(key, [data.agent, incumbent.agent], tx), self.policy.default_authority
+            )
+            wc, wi = weights[data.agent], weights[incumbent.agent]
+            if wc > wi:
+                return Decision(True, f"{data.agent} ({wc:g}) out-weighs {incumbent.agent} ({wi:g})", warnings)
+            return Decision(None, f"{data.agent} ({wc:g}) does not out-weigh {incumbent.agent} ({wi:g})", warnings)
+        if strategy is Strategy.consensus:
+            positions = [(r["agent"], r["value"]) for r in self.versions.positions(key, tx)]
+            positions.append((data.agent, data.value))
+            weights, warnings = authority_weights(
+                self.policies.match_authority(key, sorted({a for a, _ in positions}), tx), self.policy.default_authority
+            )
+            support = consensus_support(positions, weights)
+            sc, si = support.get(_norm(data.value), 0.0), support.get(_norm(incumbent.value), 0.0)
+            if sc > si:
+                return Decision(True, f"{data.value!r} has more weighted support ({sc:g}) than {incumbent.value!r} ({si:g})", warnings)
+            return Decision(None, f"{data.value!r} has no more weighted support ({sc:g}) than {incumbent.value!r} ({si:g})", warnings)
+        decide = self.deciders.get(strategy.value)
+        if decide is None:
+            raise ValidationError(
+                f"strategy {strategy.value!r} for key {key!r} needs a component this engine was built without"
+            )
+        return decide(self, key, incumbent, data, tx)
+
+    # -- disputes ----------------------------------------------------------------------------------
+    def _own_disputed(self, key: str, agent: str, tx: Tx) -> Claim | None:
+        for d in self.disputes.find(status="open", key=key, tx=tx):
+            if d.challenger.agent == agent:
+                return d.challenger
+        return None
+
+    def resolve_dispute(self, dispute_id: str, winner: str, by: str, reason: str) -> Dispute:
+        """Settle a dispute by hand: the winner becomes current, the loser superseded, all recorded."""
+        if not by or not by.strip():
+            raise ValidationError("resolve_dispute needs 'by' (who decided)")
+        if not reason or not reason.strip():
+            raise ValidationError("resolve_dispute needs a reason")
+
+        def work(tx: Tx) -> Dispute:
+            d = self.disputes.get(dispute_id, tx)
+            if d is None:
+                raise DisputeNotFound(dispute_id, self.space)
+            if d.status != "open":
+                raise ValidationError(f"dispute {dispute_id!r} is already resolved (winner {d.winner})")
+            ids = {"incumbent": d.incumbent.id, "challenger": d.challenger.id}
+            winner_id = ids.get(winner, winner)
+            if winner_id not in ids.values():
+                raise ValidationError(
+                    f"winner must be 'incumbent', 'challenger' or one of the dispute's claims "
+                    f"({d.incumbent.id}, {d.challenger.id}), got {winner!r}"
+                )
+            self._settle(tx, d, winner_id, by=by, reason=reason, rule="manual", now=utcnow().isoformat())
+            out = self.disputes.get(dispute_id, tx)
+            assert out is not None
+            return out
+
+        return self.graph.write_tx(work, name="beliefs.resolve_dispute")
+
+    def auto_resolve(self) -> list[Dispute]:
+        """Apply the declared auto-resolution rules to every open dispute (one transaction per key)."""
+        keys = sorted({d.key for d in self.disputes.find(status="open")})
+        out: list[Dispute] = []
+        for key in keys:
+            def work(tx: Tx, key: str = key) -> list[Dispute]:
+                self.claims.lock_fact_info(key, tx)
+                return self._auto_resolve_key(key, tx, utcnow().isoformat())
+
+            out += self.graph.write_tx(work, name="beliefs.auto_resolve")
+        return out
+
+    def _auto_resolve_key(self, key: str, tx: Tx, now: str) -> list[Dispute]:
+        rule = self.policies.match_policy(key, tx)
+        if rule is None or (
+            rule.auto_authority_gap is None and rule.auto_corroboration is None and rule.auto_age_days is None
+        ):
+            return []
+        settled: list[Dispute] = []
+        for d in self.disputes.find(status="open", key=key, tx=tx):
+            verdict = self._auto_verdict(rule, d, key, tx, now)
+            if verdict is None:
+                continue
+            winner_id, why, name = verdict
+            self._settle(tx, d, winner_id, by="policy", reason=why, rule=name, now=now)
+            done = self.disputes.get(d.id, tx)
+            assert done is not None
+            settled.append(done)
+        return settled
+
+    def _auto_verdict(self, rule: PolicyRule, d: Dispute, key: str, tx: Tx, now: str) -> tuple[str, str, str] | None:
+        inc, ch = d.incumbent, d.challenger
+        if rule.auto_corroboration is not None:
+            agents_by_value: dict[object, set[str]] = {}
+            for r in self.versions.positions(key, tx):
+                agents_by_value.setdefault(_norm(r["value"]), set()).add(r["agent"])
+            nc = len(agents_by_value.get(_norm(ch.value), set()))
+            ni = len(agents_by_value.get(_norm(inc.value), set()))
+            if nc >= rule.auto_corroboration and nc > ni:
+                return ch.id, f"corroborated by {nc} agents (rule: >= {rule.auto_corroboration})", "corroboration"
+        if rule.auto_authority_gap is not None:
+            weights, _ = authority_weights(
+                self.policies.match_authority(key, [inc.agent, ch.agent], tx), self.policy.default_authority
+            )
+            gap = weights[ch.agent] - weights[inc.agent]
+            if gap >= rule.auto_authority_gap:
+                return ch.id, f"authority gap {gap:g} >= {rule.auto_authority_gap:g}", "authority_gap"
+            if -gap >= rule.auto_authority_gap:
+                return inc.id, f"authority gap {-gap:g} >= {rule.auto_authority_gap:g} for the incumbent", "authority_gap"
+        if rule.auto_age_days is not None and d.at is not None:
+            age = (datetime.fromisoformat(now) - _parse_dt(d.at)).total_seconds() / 86400.0
+            if age >= rule.auto_age_days:
+                side = rule.auto_age_winner or "incumbent"
+                winner = inc.id if side == "incumbent" else ch.id
+                return winner, f"open {age:.1f} days (rule: {rule.auto_age_days:g}, {side} wins)", "age"
+        return None
+
+    def _settle(self, tx: Tx, d: Dispute, winner_id: str, *, by: str, reason: str, rule: str, now: str) -> None:
+        locked = self.claims.lock_fact_info(d.key, tx)
+        current: Claim | None = locked["current"]
+        why = f"dispute {d.id} resolved by {by}: {reason}"
+        if winner_id == d.challenger.id:
+            if current is not None and current.id != winner_id:
+                self.claims.supersede(d.key, current.id, winner_id, now, why, tx)
+            self.versions.change_status(
+                tx, id=winner_id, status="active", at=now, reason=why, by=by, revision_id=new_id()
+            )
+        else:
+            self.versions.change_status(
+                tx, id=d.challenger.id, status="superseded", at=now, reason=why, by=by, revision_id=new_id()
+            )
+        self.disputes.close(tx, id=d.id, winner=winner_id, by=by, reason=reason, rule=rule, at=now)
+
+    def disputes_list(self, status: str | None = None, key: str | None = None) -> list[Dispute]:
+        if status is not None and status not in ("open", "resolved"):
+            raise ValidationError(f"dispute status is 'open' or 'resolved', got {status!r}")
+        return self.disputes.find(status=status, key=key)
+
+    # -- policy ------------------------------------------------------------------------------------
+    def set_policy(
+        self,
+        pattern: str,
+        strategy: str,
+        *,
+        auto_authority_gap: float | None = None,
+        auto_corroboration: int | None = None,
+        auto_age_days: float | None = None,
+        auto_age_winner: str | None = None,
+    ) -> PolicyRule:
+        regex, specificity = compile_pattern(pattern)
+        strat = validate_strategy(strategy)
+        if auto_authority_gap is not None:
+            validate_weight(auto_authority_gap)
+        if auto_corroboration is not None and (isinstance(auto_corroboration, bool) or not isinstance(auto_corroboration, int) or auto_corroboration < 2):
+            raise ValidationError("auto_corroboration is a number of agents, at least 2")
+        if auto_age_days is not None and (not isinstance(auto_age_days, int | float) or auto_age_days < 0):
+            raise ValidationError("auto_age_days must be a non-negative number of days")
+        if auto_age_winner not in (None, "incumbent", "challenger"):
+            raise ValidationError("auto_age_winner is 'incumbent' or 'challenger'")
+        return self.policies.set_policy(
+            pattern=pattern, regex=regex, specificity=specificity, strategy=strat.value,
+            auto_authority_gap=auto_authority_gap, auto_corroboration=auto_corroboration,
+            auto_age_days=auto_age_days, auto_age_winner=auto_age_winner, at=utcnow().isoformat(),
+        )
+
+    def set_authority(self, agent: str, pattern: str, weight: float) -> AuthorityRule:
+        if not agent or not agent.strip() or len(agent) > 256:
+            raise ValidationError("agent must be a non-empty id (or '*' for every agent)")
+        regex, specificity = compile_pattern(pattern)
+        w = validate_weight(weight)
+        return self.policies.set_authority(
+            agent=agent, pattern=pattern, regex=regex, specificity=specificity, weight=w, at=utcnow().isoformat()
+        )
+
+    def policy_for(self, key: str) -> tuple[Strategy, PolicyRule | None]:
+        rule = self.policies.match_policy(_checked_key(key))
+        return (rule.strategy if rule else Strategy(self.policy.default_strategy)), rule
+
+    def authority_for(self, agent: str, key: str) -> tuple[float, bool]:
+        """``(weight, explicit)``: the weight for agent on key, and whether a rule (not the default) gave it."""
+        w = self.policies.match_authority(_checked_key(key), [agent])[agent]
+        return (w, True) if w is not None else (self.policy.default_authority, False)
+
+    # -- agents and keys ---------------------------------------------------------------------------
+    def add_agent(self, agent: str, kind: str = "agent", description: str | None = None) -> AgentInfo:
+        if not agent or not agent.strip() or len(agent) > 256 or agent == "*":
+            raise ValidationError("agent ids are 1-256 characters and not '*'")
+        if kind not in ("user", "agent", "system"):
+            raise ValidationError(f"agent kind is 'user', 'agent' or 'system', got {kind!r}")
+        return self.agent_repo.register(id=agent, kind=kind, description=description, at=utcnow().isoformat())
+
+    def _check_writer(self, agent: str, tx: Tx) -> None:
+        if self.policy.strict_agents and agent not in self.agent_repo.registered([agent], tx):
+            raise UnknownAgent(agent, self.space)
+
+    def _check_value_type(self, key: str, value: Value, known: str | None, tx: Tx) -> None:
+        if value is None:
+            return
+        vt = _value_type(value)
+        if known is None:
+            self.facts.set_value_type(key, vt, tx)
+        elif known != vt:
+            raise ValidationError(f"fact {key!r} holds {known} values; got {vt} {value!r}")
+
+    def register_key(self, key: str, description: str) -> KeyInfo:
+        key = _checked_key(key)
+        if not description or not description.strip():
+            raise ValidationError("a key description must not be blank")
+        vec = self._embed(f"{key}: {description}")
+        return self.facts.register(key=key, description=description, embedding=vec, at=utcnow().isoformat())
+
+    def similar_keys(self, text: str, k: int = 8) -> list[tuple[str, str | None, float]]:
+        if not text.strip():
+            raise ValidationError("text must not be blank")
+        return self.facts.similar(self._embed(text, query_mode=True), k=k)
+
+    # -- versions ----------------------------------------------------------------------------------
+    def history(self, key: str) -> list[Version]:
+        return self.versions.history(_checked_key(key))
+
+    def as_of(self, key: str, at: datetime) -> Claim | None:
+        if not isinstance(at, datetime):
+            raise ValidationError("as_of needs a datetime")
+        if at.tzinfo is None:
+            raise ValidationError("as_of needs a timezone-aware datetime (e.g. datetime.now(UTC))")
+        return self.versions.as_of(_checked_key(key), at.isoformat())
+
+    def explain(self, claim_id: str) -> Explanation:
+        ex = self.versions.explain(claim_id)
+        if ex is None:
+            raise ClaimNotFound(claim_id, self.space)
+        if ex.claim.key is not None:
+            ex.versions = self.versions.history(ex.claim.key)
+        for hook in self.explain_hooks:
+            hook(self, ex)
+        return ex
+
+    def _get(self, claim_id: str, tx: Tx) -> Claim:
+        c = self.claims.get(claim_id, tx=tx)
+        assert c is not None, claim_id
+        return c
 
     # -- reads ----------------------------------------------------------------------------------
     def claim(self, claim_id: str) -> Claim:

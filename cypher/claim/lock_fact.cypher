@@ -11,5 +11,5 @@ ON CREATE SET f.created_at = datetime()
 SET f.writes = coalesce(f.writes, 0) + 1
 WITH f
 OPTIONAL MATCH (f)-[:CURRENT]->(c:Claim)
-RETURN f.key AS key, f.writes AS writes, c {.id, .key, .value, .text, .kind, .agent, .status, .confidence,
+RETURN f.key AS key, f.writes AS writes, f.value_type AS value_type, c {.id, .key, .value, .text, .kind, .agent, .status, .confidence,
        created_at: toString(c.created_at), valid_from: toString(c.valid_from)} AS current

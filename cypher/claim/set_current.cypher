@@ -9,4 +9,5 @@ MATCH (f:Fact {space: $space, key: $key})
 WHERE NOT (f)-[:CURRENT]->()
 MATCH (c:Claim {space: $space, id: $id})
 CREATE (f)-[:CURRENT]->(c)
+SET c.active_key = f.key
 RETURN c.id AS current

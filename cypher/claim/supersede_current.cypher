@@ -13,6 +13,9 @@ MATCH (new:Claim {space: $space, id: $new_id})
 DELETE cur
 MERGE (f)-[:CURRENT]->(new)
 CREATE (new)-[:SUPERSEDES]->(old)
-SET old.status = 'superseded', old.valid_to = datetime($at)
-CREATE (old)-[:HAS_REVISION]->(:Revision {space: $space, id: $old_id + ':s:' + $new_id, claim: $old_id, status: 'superseded', at: datetime($at), reason: $reason, by: $new_id})
+// A current claim that already lost its support (withdrawn/retracted) keeps that status.
+WITH f, old, new, CASE WHEN old.status = 'active' THEN 'superseded' ELSE old.status END AS old_status
+REMOVE old.active_key
+SET old.status = old_status, old.valid_to = datetime($at), new.status = 'active', new.active_key = f.key
+CREATE (old)-[:HAS_REVISION]->(:Revision {space: $space, id: $old_id + ':s:' + $new_id, claim: $old_id, status: old_status, at: datetime($at), reason: $reason, by: $new_id})
 RETURN old.id AS superseded, new.id AS current

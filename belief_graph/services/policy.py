@@ -1,0 +1,97 @@
+"""Conflict policy: which strategy decides a key, how much authority an agent has, and disputes.
+
+Patterns are dotted keys where ``*`` stands for any non-empty run of characters
+(``user.schedule.*`` matches ``user.schedule.monday`` and ``user.schedule.monday.am``; ``*``
+alone matches every key). When several patterns match, the most specific wins: an exact key beats
+any wildcard, then the pattern with more literal characters. Authority rules are per agent (or
+``*`` for every agent); an exact agent beats ``*`` before pattern specificity is compared.
+
+Each pattern is compiled once, when it is declared, into an anchored regular expression stored on
+the rule, so matching is one indexed read plus ``=~`` over the space's rules, in Cypher.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import ValidationError
+from ..models import Strategy
+
+__all__ = ["Decision", "authority_weights", "compile_pattern", "consensus_support"]
+
+_SEGMENT = re.compile(r"^(?:\*|[A-Za-z0-9_][A-Za-z0-9_\-]*\*?|\*[A-Za-z0-9_\-]+)$")
+_EXACT_BONUS = 1000
+
+
+def compile_pattern(pattern: str) -> tuple[str, int]:
+    """``(regex, specificity)`` for a key pattern; raises ValidationError on a malformed one."""
+    if not isinstance(pattern, str) or not pattern or len(pattern) > 256:
+        raise ValidationError("a key pattern is a dotted key with optional '*' wildcards, e.g. 'user.schedule.*'")
+    if pattern != "*" and not all(_SEGMENT.match(seg) for seg in pattern.split(".")):
+        raise ValidationError(
+            f"malformed key pattern {pattern!r}: use dotted names of letters, digits, '_' and '-', "
+            "with '*' as a wildcard (e.g. 'user.schedule.*')"
+        )
+    literal = pattern.replace("*", "")
+    regex = ".+".join(re.escape(part) for part in pattern.split("*"))
+    specificity = len(literal) + (_EXACT_BONUS if "*" not in pattern else 0)
+    return regex, specificity
+
+
+def validate_weight(weight: float) -> float:
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0.0 <= float(weight) <= 1.0:
+        raise ValidationError(f"authority weight must be a number between 0 and 1, got {weight!r}")
+    return float(weight)
+
+
+def validate_strategy(strategy: str) -> Strategy:
+    try:
+        return Strategy(strategy)
+    except ValueError:
+        raise ValidationError(
+            f"unknown strategy {strategy!r}: one of {', '.join(s.value for s in Strategy)}"
+        ) from None
+
+
+@dataclass
+class Decision:
+    """The outcome of pass 2 for a challenger against the incumbent."""
+
+    challenger_wins: bool | None  # None: undecided -> dispute
+    reason: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def authority_weights(
+    matched: dict[str, float | None], default: float
+) -> tuple[dict[str, float], list[str]]:
+    """Fill agents no rule covers with the documented default weight (and say so)."""
+    weights: dict[str, float] = {}
+    warnings: list[str] = []
+    for agent, w in matched.items():
+        if w is None:
+            weights[agent] = default
+            warnings.append(
+                f"no authority rule covers agent {agent!r} on this key: using the default weight {default} "
+                "(declare one with set_authority)"
+            )
+        else:
+            weights[agent] = w
+    return weights, warnings
+
+
+def consensus_support(positions: list[tuple[str, object]], weights: dict[str, float]) -> dict[object, float]:
+    """Weighted count of distinct agents per value (each agent counts once, for its latest position)."""
+    latest: dict[str, object] = {}
+    for agent, value in positions:
+        latest[agent] = value
+    support: dict[object, float] = {}
+    for agent, value in latest.items():
+        key = _norm(value)
+        support[key] = support.get(key, 0.0) + weights.get(agent, 0.0)
+    return support
+
+
+def _norm(value: object) -> object:
+    return value.strip().casefold() if isinstance(value, str) else value

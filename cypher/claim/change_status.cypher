@@ -1,0 +1,17 @@
+// name: claim.change_status
+// mode: write
+// params: space, id, status, at, reason, by, revision_id
+// description: set a claim's status with an immutable Revision; only an active current claim keeps active_key
+// :param space => 'default'
+// :param id => 'c1'
+// :param status => 'superseded'
+// :param at => '2026-01-01T00:00:00Z'
+// :param reason => 'dispute resolved'
+// :param by => 'user:admin'
+// :param revision_id => 'c1:r1'
+MATCH (c:Claim {space: $space, id: $id})
+OPTIONAL MATCH (f:Fact)-[:CURRENT]->(c)
+SET c.status = $status
+SET c.active_key = CASE WHEN $status = 'active' AND f IS NOT NULL THEN f.key ELSE null END
+CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $revision_id, claim: $id, status: $status, at: datetime($at), reason: $reason, by: $by})
+RETURN c {.id, .key, .value, .text, .kind, .agent, .status, .confidence, created_at: toString(c.created_at), valid_from: toString(c.valid_from), valid_to: toString(c.valid_to)} AS claim

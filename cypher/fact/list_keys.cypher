@@ -1,0 +1,11 @@
+// name: fact.list_keys
+// mode: read
+// params: space, prefix
+// description: known fact keys (optionally under a prefix) with description and current value
+// :param space => 'default'
+// :param prefix => null
+MATCH (f:Fact {space: $space})
+WHERE $prefix IS NULL OR f.key STARTS WITH $prefix
+OPTIONAL MATCH (f)-[:CURRENT]->(c:Claim {status: 'active'})
+RETURN f.key AS key, f.description AS description, f.value_type AS value_type, c.value AS value, c.id AS current
+ORDER BY key

@@ -1,0 +1,8 @@
+// name: policy.list_authority_rules
+// mode: read
+// params: space
+// description: every authority rule of the space
+// :param space => 'default'
+MATCH (r:AuthorityRule {space: $space})
+RETURN r {.agent, .pattern, .weight, .specificity} AS rule
+ORDER BY r.agent, r.specificity DESC, r.pattern
