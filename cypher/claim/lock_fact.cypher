@@ -4,12 +4,27 @@
 // description: take the write lock on a fact (creating it) and return its current belief, if any
 // :param space => 'default'
 // :param key => 'user.risk_tolerance'
-// Concurrent writers to one key serialize on the SET below: it takes the Fact node's exclusive
-// lock, and the CURRENT edge is read only after the lock is held, inside the same transaction.
+// Concurrent writers to one key serialize on the exclusive lock of the fact's FactLock node (the
+// SET below), and the CURRENT edge is read only after it is held, inside the same transaction.
+// Why not lock the Fact itself: it becomes a dense node (a VERSION_OF edge per version), and a
+// writer waiting for a dense node's lock already holds a shared relationship-group lock on it,
+// which deadlocks with the lock holder deleting the old CURRENT edge. FactLock has no edges.
+// MERGE only when the lock node is new: on an existing node MERGE takes a shared lock first, and
+// two writers holding it both deadlock when upgrading to the exclusive lock the SET needs.
+OPTIONAL MATCH (existing:FactLock {space: $space, key: $key})
+CALL (existing) {
+  WITH existing WHERE existing IS NULL
+  MERGE (l:FactLock {space: $space, key: $key})
+  RETURN l
+  UNION
+  WITH existing WHERE existing IS NOT NULL
+  RETURN existing AS l
+}
+SET l.writes = coalesce(l.writes, 0) + 1
+WITH l
 MERGE (f:Fact {space: $space, key: $key})
 ON CREATE SET f.created_at = datetime()
-SET f.writes = coalesce(f.writes, 0) + 1
-WITH f
+WITH f, l
 OPTIONAL MATCH (f)-[:CURRENT]->(c:Claim)
-RETURN f.key AS key, f.writes AS writes, f.value_type AS value_type, c {.id, .key, .value, .text, .kind, .agent, .status, .confidence,
+RETURN f.key AS key, l.writes AS writes, f.value_type AS value_type, c {.id, .key, .value, .text, .kind, .agent, .status, .confidence,
        created_at: toString(c.created_at), valid_from: toString(c.valid_from)} AS current
