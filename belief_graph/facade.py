@@ -17,6 +17,8 @@ from typing import Any
 
 from .driver import Graph, create_driver
 from .embeddings import Embedder, make_embedder
+from .embeddings import CountingEmbedder
+from .llm import ChatModel, LLMClient, LLMUsage, UsageReport, make_client
 from .models import (
     AgentInfo,
     AuthorityRule,
@@ -44,11 +46,16 @@ __all__ = ["BeliefGraph"]
 class BeliefGraph:
     """One memory space on one Neo4j database. Use :meth:`connect` and close it (or use ``with``)."""
 
-    def __init__(self, graph: Graph, settings: Settings, space: str, embedder: Embedder) -> None:
+    def __init__(
+        self, graph: Graph, settings: Settings, space: str, embedder: Embedder, chat_model: ChatModel | None = None
+    ) -> None:
         self.graph = graph
         self.settings = settings
         self.space = space
+        embedder = embedder if isinstance(embedder, CountingEmbedder) else CountingEmbedder(embedder)  # issue 3: usage
         self.embedder = embedder
+        self._chat_model = chat_model  # issue 3: None = built from settings.llm on first use
+        self._llm: LLMClient | None = None
         self._beliefs = BeliefService(graph, space, embedder, settings.embedding.dimension, settings.policy)
 
     @classmethod
@@ -59,6 +66,7 @@ class BeliefGraph:
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         verify: bool = True,
+        chat_model: ChatModel | None = None,
     ) -> BeliefGraph:
         """Build from settings (read from the environment when not given) for an explicit space."""
         s = settings if settings is not None else load_settings()
@@ -73,7 +81,7 @@ class BeliefGraph:
         except Exception:
             driver.close()
             raise
-        return cls(graph, s, s.space, emb)
+        return cls(graph, s, s.space, emb, chat_model=chat_model)
 
     # -- lifecycle -------------------------------------------------------------------------
     def close(self) -> None:
@@ -134,6 +142,24 @@ class BeliefGraph:
         return self._beliefs.recall(query, k=k)
 
     # -- LLM layer (issue 3) ---------------------------------------------------------------------
+    @property
+    def llm(self) -> LLMClient:
+        """The LLM job runner (extract, classify, disambiguate, encode, critique, judge, propose,
+        answer): the ``chat_model`` given to :meth:`connect`, else built on first use from
+        ``settings.llm`` (OpenAI with an API key, otherwise replay of the shipped demo file)."""
+        if self._llm is None:
+            self._llm = make_client(self.settings.llm, self._chat_model)
+        return self._llm
+
+    def llm_usage(self) -> UsageReport:
+        """Chat-model calls per job (tokens, latency, failures) and embedding calls of this engine."""
+        llm = self._llm.usage() if self._llm is not None else LLMUsage()
+        model = self._llm.model_name if self._llm is not None else None
+        emb = self.embedder.usage if isinstance(self.embedder, CountingEmbedder) else None
+        inner = self.embedder.inner if isinstance(self.embedder, CountingEmbedder) else self.embedder
+        unbuilt = isinstance(inner, _LazyEmbedder) and inner._inner is None  # do not load a model to name it
+        name = None if unbuilt else inner.name
+        return UsageReport(llm=llm, embedding=emb, model=model, embedder=name)
 
     # -- conflict policy and disputes (issue 4) --------------------------------------------------
     def history(self, key: str) -> list[Version]:

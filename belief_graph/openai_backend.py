@@ -1,19 +1,31 @@
 """The OpenAI side of belief_graph: the one module that imports ``langchain_openai``.
 
-Imported lazily (by :func:`belief_graph.embeddings.make_embedder`), so the library works without
-the ``openai`` extra installed (``pip install 'belief-graph[openai]'``).
+Imported lazily (by :func:`belief_graph.embeddings.make_embedder` and
+:func:`belief_graph.llm.make_chat_model`), so the library works without the ``openai`` extra
+installed (``pip install 'belief-graph[openai]'``).
+
+* :class:`OpenAIEmbedder` — embeddings through ``langchain_openai.OpenAIEmbeddings``.
+* :class:`OpenAIChatModel` — the :class:`~belief_graph.llm.protocol.ChatModel` of every LLM job,
+  through ``langchain_openai.ChatOpenAI`` with structured output.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any, Literal
 
 import numpy as np
-from langchain_openai import OpenAIEmbeddings
+import openai
+from langchain_openai import ChatOpenAI, OpenAIEmbeddings
+from pydantic import BaseModel
 
-from .errors import EmbeddingDimensionError, EmbeddingError
+from .errors import EmbeddingDimensionError, EmbeddingError, LLMUnavailable
+from .llm.protocol import ChatRequest, ModelTimeout, RawResponse, output_json_schema
 
-__all__ = ["OpenAIEmbedder"]
+__all__ = ["OpenAIChatModel", "OpenAIEmbedder"]
+
+StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
 
 
 def _sends_dimensions(model: str) -> bool:
@@ -113,3 +125,148 @@ class OpenAIEmbedder:
 
     def __repr__(self) -> str:
         return f"OpenAIEmbedder(model={self._model!r}, dimension={self._dimension})"
+
+
+# --------------------------------------------------------------------------------------------
+# Chat
+# --------------------------------------------------------------------------------------------
+
+_LC_ROLE = {"system": "system", "user": "human", "assistant": "ai"}
+
+
+class OpenAIChatModel:
+    """OpenAI or any OpenAI-compatible server (vLLM, Ollama, LM Studio) through ``ChatOpenAI``.
+
+    Implements :class:`belief_graph.llm.protocol.ChatModel`. Each request asks for structured
+    output with ``with_structured_output(..., include_raw=True)`` so the raw answer, the token
+    usage and a refusal are always available; the runner validates the raw text itself.
+
+    ``structured_output`` picks how the schema reaches the server:
+
+    * ``json_schema`` (default): ``response_format={"type": "json_schema", ...}`` with the
+      schema of :func:`~belief_graph.llm.protocol.output_json_schema` (``strict`` as given).
+      The schema is passed as a dict, not the pydantic class: with a class, the OpenAI SDK
+      parses the answer itself and raises on invalid JSON, losing the raw output and the
+      token usage that the repair loop and the accounting need.
+    * ``function_calling``: one forced tool call whose arguments are the answer (servers
+      without ``response_format`` support).
+    * ``json_mode``: ``response_format={"type": "json_object"}``; the schema is only in the
+      prompt.
+
+    ``max_retries`` are the OpenAI client's own retries (HTTP 408/409/429/5xx and connection
+    errors, with backoff honouring ``retry-after``). After them, a timeout becomes
+    :class:`~belief_graph.llm.protocol.ModelTimeout` (the runner may retry it) and every other
+    failure :class:`~belief_graph.errors.LLMUnavailable`.
+    """
+
+    is_replay = False
+
+    def __init__(
+        self,
+        *,
+        model: str = "gpt-4o-mini",
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float | None = 60.0,
+        temperature: float = 0.0,
+        max_retries: int = 2,
+        structured_output: StructuredMethod = "json_schema",
+        strict: bool = True,
+    ) -> None:
+        if structured_output not in ("json_schema", "function_calling", "json_mode"):
+            raise ValueError(f"unknown structured_output {structured_output!r}")
+        self._model = model
+        self._base_url = base_url
+        self._method: StructuredMethod = structured_output
+        self._strict = strict
+        # A local server usually needs no key, but the client insists on one.
+        key = api_key if api_key else ("not-needed" if base_url else None)
+        try:
+            self._llm = ChatOpenAI(
+                model=model,
+                api_key=key,  # type: ignore[arg-type]  # None: OPENAI_API_KEY from the env
+                base_url=base_url,
+                timeout=timeout,
+                temperature=temperature,
+                max_retries=max_retries,
+            )
+        except Exception as exc:  # pydantic / openai raise their own types
+            raise LLMUnavailable(
+                f"cannot set up the chat model {model!r}: {exc} "
+                "(set BELIEF_GRAPH_LLM__API_KEY, or BELIEF_GRAPH_LLM__BASE_URL for a local server)"
+            ) from exc
+        self._runnables: dict[type[BaseModel], Any] = {}
+
+    @property
+    def name(self) -> str:
+        return self._model
+
+    @property
+    def description(self) -> str:
+        where = self._base_url or "api.openai.com"
+        return f"{self._model} at {where} (structured output: {self._method})"
+
+    def _runnable(self, schema: type[BaseModel]) -> Any:
+        r = self._runnables.get(schema)
+        if r is None:
+            if self._method == "json_schema":
+                fmt = {"name": schema.__name__, "schema": output_json_schema(schema), "strict": self._strict}
+                r = self._llm.with_structured_output(fmt, method="json_schema", include_raw=True)
+            else:
+                r = self._llm.with_structured_output(schema, method=self._method, include_raw=True)
+            self._runnables[schema] = r
+        return r
+
+    def invoke(self, request: ChatRequest) -> RawResponse:
+        messages = [(_LC_ROLE[m.role], m.content) for m in request.messages]
+        where = self._base_url or "api.openai.com"
+        try:
+            out = self._runnable(request.schema).invoke(messages)
+        except openai.APITimeoutError as exc:
+            raise ModelTimeout(f"{self._model} at {where} timed out") from exc
+        except openai.APIConnectionError as exc:
+            raise LLMUnavailable(f"cannot reach the chat model at {where}: {exc}") from exc
+        except openai.APIStatusError as exc:
+            hint = ""
+            if exc.status_code == 400 and self._method != "json_mode":
+                hint = " (if the server does not support it, set BELIEF_GRAPH_LLM__STRUCTURED_OUTPUT=json_mode)"
+            elif exc.status_code in (401, 403):
+                hint = " (check BELIEF_GRAPH_LLM__API_KEY)"
+            raise LLMUnavailable(
+                f"chat model {self._model} at {where} answered HTTP {exc.status_code}: {exc.message}{hint}"
+            ) from exc
+        except openai.OpenAIError as exc:
+            raise LLMUnavailable(f"chat model {self._model} at {where} failed: {exc}") from exc
+        raw = out["raw"]
+        err = out.get("parsing_error")
+        refusal = raw.additional_kwargs.get("refusal")
+        if not refusal and err is not None and type(err).__name__ == "OpenAIRefusalError":
+            refusal = str(err)
+        usage = getattr(raw, "usage_metadata", None) or {}
+        return RawResponse(
+            text=self._text(raw),
+            refusal=refusal or None,
+            tokens_in=usage.get("input_tokens"),
+            tokens_out=usage.get("output_tokens"),
+            model=(raw.response_metadata or {}).get("model_name") or self._model,
+        )
+
+    def _text(self, raw: Any) -> str | None:
+        """The raw answer: the tool-call arguments for function calling, else the content."""
+        if self._method == "function_calling":
+            for call in getattr(raw, "tool_calls", None) or []:
+                return json.dumps(call.get("args", {}), ensure_ascii=False)
+            for call in getattr(raw, "invalid_tool_calls", None) or []:
+                args = call.get("args")
+                return args if isinstance(args, str) else None
+        content = raw.content
+        if isinstance(content, list):
+            content = "".join(
+                part if isinstance(part, str) else str(part.get("text", ""))
+                for part in content
+                if isinstance(part, str) or part.get("type") == "text"
+            )
+        return content if isinstance(content, str) else None
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatModel(model={self._model!r}, base_url={self._base_url!r}, method={self._method!r})"

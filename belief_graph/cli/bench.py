@@ -9,3 +9,7 @@ from __future__ import annotations
 import typer
 
 app = typer.Typer(help="Benchmarks and studies (numbers measured side by side in one run).", no_args_is_help=True)
+
+from . import bench_llm  # noqa: E402  (issue 3)
+
+app.command("llm")(bench_llm.bench_llm)

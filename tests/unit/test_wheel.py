@@ -18,12 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from belief_graph.llm import load_prompts
 from belief_graph.registry import QueryRegistry
 
 pytestmark = [pytest.mark.slow, pytest.mark.cypher]
 
 REPO = Path(__file__).resolve().parents[2]
-RESOURCES = ("cypher", "schemas")
+RESOURCES = ("cypher", "schemas", "prompts")
 
 _PROBE = """
 import json, sys
@@ -34,12 +35,15 @@ print(json.dumps({
     "cypher": str(r.resource_dir("cypher")),
     "schemas": str(r.resource_dir("schemas")),
     "names": r.get_registry().names(),
+    "prompts_dir": str(r.resource_dir("prompts")),
+    "prompts": {n: p.version for n, p in __import__("belief_graph.llm", fromlist=["x"]).get_prompts().items()},
+    "replay_model": __import__("belief_graph.llm", fromlist=["x"]).ReplayModel.load().name,
 }))
 """
 
 
 def _resource_files() -> set[str]:
-    """Wheel paths every file under cypher/ and schemas/ must have."""
+    """Wheel paths every file under cypher/, schemas/ and prompts/ must have."""
     return {
         f"belief_graph/_resources/{path.relative_to(REPO).as_posix()}"
         for name in RESOURCES
@@ -95,7 +99,9 @@ def test_wheel_contains_every_cypher_and_schema_file(wheel: Path) -> None:
     shipped = {n for n in names if n.startswith("belief_graph/_resources/") and not n.endswith("/")}
     assert shipped == expected, f"unexpected resources: {sorted(shipped - expected)}"
     assert "belief_graph/registry.py" in names
-    assert not any(n.startswith(("cypher/", "schemas/")) for n in names), "top-level resources"
+    assert not any(n.startswith(("cypher/", "schemas/", "prompts/")) for n in names), "top-level resources"
+    assert any(n.startswith("belief_graph/_resources/prompts/") for n in expected)
+    assert "belief_graph/llm/demo_replay.json" in names, "the demo replay file ships in the wheel"
 
 
 def test_registry_loads_from_the_unpacked_wheel(wheel: Path, tmp_path: Path) -> None:
@@ -111,6 +117,9 @@ def test_registry_loads_from_the_unpacked_wheel(wheel: Path, tmp_path: Path) -> 
     assert Path(str(data["cypher"])) == site / "belief_graph" / "_resources" / "cypher"
     assert Path(str(data["schemas"])) == site / "belief_graph" / "_resources" / "schemas"
     assert data["names"] == QueryRegistry.load(REPO / "cypher").names()
+    assert Path(str(data["prompts_dir"])) == site / "belief_graph" / "_resources" / "prompts"
+    assert data["prompts"] == {n: p.version for n, p in load_prompts(REPO / "prompts").items()}
+    assert data["replay_model"] == "stub-scripted"
 
 
 def test_registry_loads_from_the_zipped_wheel(wheel: Path, tmp_path: Path) -> None:
@@ -119,3 +128,5 @@ def test_registry_loads_from_the_zipped_wheel(wheel: Path, tmp_path: Path) -> No
     assert str(data["module"]).startswith(str(wheel)), data["module"]
     assert str(data["cypher"]).startswith(str(wheel)), data["cypher"]
     assert data["names"] == QueryRegistry.load(REPO / "cypher").names()
+    assert str(data["prompts_dir"]).startswith(str(wheel)), data["prompts_dir"]
+    assert data["prompts"] == {n: p.version for n, p in load_prompts(REPO / "prompts").items()}

@@ -1,0 +1,126 @@
+"""``belief-graph llm``: the LLM layer from the shell — prompts, model, replay files, one-off jobs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ..errors import ValidationError
+from ..llm import LLMClient, ReplayFile, demo_replay_path, get_prompts, make_client, resolve_provider
+from ..llm.usage import UsageReport
+from .common import console, err_console, print_json, state, table
+
+app = typer.Typer(help="The LLM layer: prompts, configured model, replay files, one-off jobs.", no_args_is_help=True)
+
+
+def print_usage(report: UsageReport) -> None:
+    """Print a usage report on stderr (what ``--verbose`` shows when a command ends)."""
+    for line in report.lines():
+        err_console.print(line, highlight=False, markup=False)
+
+
+@app.command("prompts")
+def prompts(json_: bool = typer.Option(False, "--json")) -> None:
+    """The prompt files (one per job) with their versions."""
+    ps = get_prompts()
+    rows = [{"name": p.name, "version": p.version, "description": p.description,
+             "inputs": list(p.inputs), "path": p.path} for p in ps.values()]
+    if json_:
+        print_json(rows)
+    else:
+        table("prompts", ["name", "version", "inputs", "description"],
+              [[r["name"], r["version"], ", ".join(r["inputs"]), r["description"]] for r in rows])
+
+
+@app.command("info")
+def info(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
+    """Which chat model the settings select (nothing is contacted)."""
+    s = state(ctx).settings.llm
+    client = make_client(s)
+    data = {
+        "provider": s.provider,
+        "resolved": resolve_provider(s),
+        "model": client.model_name,
+        "description": client.describe(),
+        "replay": client.is_replay,
+        "base_url": s.base_url,
+        "structured_output": s.structured_output,
+        "repair_attempts": s.repair_attempts,
+        "max_batch": s.max_batch,
+        "record_file": str(s.record_file) if s.record_file else None,
+    }
+    if json_:
+        print_json(data)
+    else:
+        for k, v in data.items():
+            console.print(f"{k:>18}: {v}", highlight=False, markup=False)
+
+
+@app.command("replay-info")
+def replay_info(
+    file: Path = typer.Option(None, "--file", help="Replay file (default: the shipped demo file)."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """What a replay file holds: its source, model and recorded responses per job."""
+    path = file if file is not None else demo_replay_path()
+    rf = ReplayFile.load(path)
+    data = {"path": str(path), "meta": rf.meta, "entries": len(rf.entries), "jobs": rf.jobs()}
+    if json_:
+        print_json(data)
+    else:
+        console.print(f"{data['path']}: {data['entries']} responses of model {rf.meta.get('model')!r}",
+                      highlight=False, markup=False)
+        console.print(f"source: {rf.meta.get('source')}", highlight=False, markup=False)
+        table("entries per job", ["job", "responses"], [[k, v] for k, v in rf.jobs().items()])
+
+
+@app.command("record-demo")
+def record_demo_cmd(
+    out: Path = typer.Option(None, "--out", help="Where to write (default: the package's demo_replay.json)."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Re-record the demo replay file from the hand-written demo answers through a local stub
+    (the full ChatOpenAI client path; NOT a real model — the file's meta says so)."""
+    from ..llm.demo import record_demo
+
+    target = out if out is not None else Path(str(demo_replay_path()))
+    summary = record_demo(target)
+    if json_:
+        print_json(summary)
+    else:
+        console.print(f"recorded {summary['entries']} responses into {summary['path']}: {summary['jobs']}",
+                      highlight=False, markup=False)
+
+
+@app.command("run")
+def run(
+    ctx: typer.Context,
+    job: str = typer.Argument(..., help="extract, classify, disambiguate, encode, critique, judge, propose, answer."),
+    input_: str = typer.Option("-", "--input", help="JSON file with the job's inputs ('-' for stdin)."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Run one job with the configured model and print the validated output and its provenance."""
+    st = state(ctx)
+    raw = sys.stdin.read() if input_ == "-" else Path(input_).read_text(encoding="utf-8")
+    try:
+        inputs: Any = json.loads(raw)
+    except ValueError as exc:
+        raise ValidationError(f"--input is not JSON: {exc}") from exc
+    if not isinstance(inputs, dict):
+        raise ValidationError("--input must hold a JSON object with the job's input fields")
+    client: LLMClient = make_client(st.settings.llm)
+    try:
+        result = client.run(job, inputs)
+    finally:
+        if st.verbose:
+            print_usage(UsageReport(llm=client.usage(), model=client.model_name))
+    data = {"output": result.output.model_dump(mode="json"), "provenance": result.provenance.model_dump(mode="json")}
+    if json_:
+        print_json(data)
+    else:
+        console.print(f"{job} by {client.describe()}", highlight=False, markup=False)
+        console.print_json(json.dumps(data["output"]))

@@ -1,0 +1,536 @@
+"""The job runner: render a prompt, call the model, validate, repair, count, record provenance.
+
+:class:`LLMClient` is the one place the engine talks to a chat model::
+
+    client = LLMClient(model)                      # any ChatModel: OpenAI, replay, scripted
+    r = client.extract([Turn(id="e1", agent="user:alice", text="I moved to Lisbon")])
+    r.output.facts            # list[ExtractedFact], validated
+    r.provenance.as_properties()   # {'llm_job': 'extract', 'llm_prompt': 'extract@1', ...}
+
+    client.run_then("extract", inputs, write=lambda r: store(r.output))   # write only if valid
+
+Per job call:
+
+1. the inputs are validated against the job's input model (bad input: ``ValidationError``,
+   no call made);
+2. the job's prompt is rendered (``prompts/<job>.md``) with the inputs and the output schema;
+3. the model answers; the raw text is decoded as strict JSON (one surrounding Markdown code
+   fence is tolerated), validated by the output pydantic model and by the job's own checks
+   (ids must come from the input, one answer per batch item, ...);
+4. an invalid answer (malformed JSON, schema violation, failed check, refusal, empty answer) is
+   sent back with the validation errors (``prompts/repair.md``) — at most ``repair_attempts``
+   times; a provider timeout is retried within the same budget; then
+   :class:`~belief_graph.errors.EncodingError` carries the last raw output and every error.
+   ``LLMUnavailable`` (no model, HTTP failure after the client's own retries, no replay entry)
+   propagates at once.
+
+Every model call — retries and failures included — is recorded in the :class:`UsageMeter`.
+Batch jobs larger than ``max_batch`` items are split into several calls and merged; an empty
+batch makes no call. Nothing here writes to the graph: callers write only what a returned
+:class:`JobResult` holds, so an error leaves the graph unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+from pydantic import ValidationError as PydanticValidationError
+
+from ..errors import ConfigurationError, EncodingError, LLMError, LLMUnavailable, ValidationError
+from .jobs import (
+    Answer,
+    AnswerInput,
+    BeliefView,
+    Classifications,
+    ClassifyItem,
+    Contender,
+    Critique,
+    EncodeInput,
+    Encoding,
+    Extraction,
+    JobSpec,
+    Judgement,
+    KeyChoices,
+    KeyItem,
+    Observation,
+    PerspectiveView,
+    Proposal,
+    ProposalView,
+    Turn,
+    job_spec,
+    JOBS,
+)
+from .prompts import REPAIR_PROMPT, Prompt, get_prompts
+from .protocol import ChatMessage, ChatModel, ChatRequest, ModelTimeout, RawResponse, output_json_schema
+from .usage import CallRecord, LLMUsage, Outcome, UsageMeter
+
+__all__ = ["JobResult", "LLMClient", "Provenance", "alias_map"]
+
+O = TypeVar("O", bound=BaseModel)
+R = TypeVar("R")
+
+_FENCE = re.compile(r"^```[A-Za-z0-9_-]*\s*\n(.*)\n\s*```$", re.DOTALL)
+_MAX_ERRORS = 12
+
+
+class Provenance(BaseModel):
+    """Which prompt and model produced an output (record it on what you write)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    job: str
+    prompt: str
+    prompt_version: str
+    model: str
+    calls: int
+    prompt_hashes: tuple[str, ...] = ()
+
+    @property
+    def prompt_ref(self) -> str:
+        return f"{self.prompt}@{self.prompt_version}"
+
+    def as_properties(self) -> dict[str, str]:
+        """Flat properties for a graph node (``llm_job``, ``llm_prompt``, ``llm_model``)."""
+        return {"llm_job": self.job, "llm_prompt": self.prompt_ref, "llm_model": self.model}
+
+
+@dataclass(frozen=True)
+class JobResult(Generic[O]):
+    """A validated output and its provenance."""
+
+    job: str
+    output: O
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    outcome: Outcome
+    output: BaseModel | None
+    problem: str
+    text: str | None
+
+
+class LLMClient:
+    """Runs LLM jobs on one :class:`~belief_graph.llm.protocol.ChatModel` (see module docs).
+
+    ``repair_attempts``: extra calls allowed after an invalid answer or a timeout (so at most
+    ``1 + repair_attempts`` calls per job and batch chunk). ``max_batch``: items per call for
+    batch jobs. ``meter``: where calls are counted (a fresh one by default).
+    """
+
+    def __init__(
+        self,
+        model: ChatModel,
+        *,
+        prompts: Mapping[str, Prompt] | None = None,
+        repair_attempts: int = 2,
+        max_batch: int = 32,
+        meter: UsageMeter | None = None,
+    ) -> None:
+        if repair_attempts < 0:
+            raise ConfigurationError("repair_attempts must be >= 0")
+        if max_batch < 1:
+            raise ConfigurationError("max_batch must be >= 1")
+        self.model = model
+        self.prompts = dict(prompts) if prompts is not None else get_prompts()
+        missing = sorted((set(JOBS) | {REPAIR_PROMPT}) - set(self.prompts))
+        if missing:
+            raise ConfigurationError(f"no prompt file for {missing} (expected prompts/<job>.md)")
+        for name, spec in JOBS.items():
+            declared = set(self.prompts[name].inputs)
+            fields = set(spec.input_model.model_fields)
+            if declared != fields:
+                raise ConfigurationError(
+                    f"prompt {self.prompts[name].path}: inputs {sorted(declared)} differ from the "
+                    f"job's input fields {sorted(fields)}"
+                )
+        self.repair_attempts = repair_attempts
+        self.max_batch = max_batch
+        self.meter = meter if meter is not None else UsageMeter()
+
+    # -- information -----------------------------------------------------------------------------
+    @property
+    def model_name(self) -> str:
+        return self.model.name
+
+    def describe(self) -> str:
+        """One line saying which model answers (replay models say where their answers come from)."""
+        desc = getattr(self.model, "description", None)
+        return str(desc) if desc else self.model.name
+
+    @property
+    def is_replay(self) -> bool:
+        return bool(getattr(self.model, "is_replay", False))
+
+    def usage(self) -> LLMUsage:
+        """Per-job call counts, tokens and latency so far (a snapshot)."""
+        return self.meter.snapshot()
+
+    # -- generic ---------------------------------------------------------------------------------
+    def run(self, job: str, inputs: BaseModel | Mapping[str, Any]) -> JobResult[Any]:
+        """Run ``job`` on ``inputs`` (its input model or a mapping of its fields).
+
+        Returns a :class:`JobResult` with a validated output, or raises ``ValidationError``
+        (bad inputs, before any call), ``EncodingError`` (still invalid after the repair
+        retries) or ``LLMUnavailable``.
+        """
+        spec = job_spec(job)
+        inp = _coerce(spec, inputs)
+        prompt = self.prompts[spec.name]
+        if not spec.batched:
+            out, hashes, calls = self._call(spec, prompt, inp)
+            return self._result(spec, prompt, out, hashes, calls)
+        assert spec.batch_field is not None and spec.output_field is not None
+        items = list(getattr(inp, spec.batch_field))
+        merged: list[Any] = []
+        all_hashes: list[str] = []
+        total_calls = 0
+        for start in range(0, len(items), self.max_batch):
+            chunk = inp.model_copy(update={spec.batch_field: items[start : start + self.max_batch]})
+            out, hashes, calls = self._call(spec, prompt, chunk)
+            merged.extend(getattr(out, spec.output_field))
+            all_hashes += hashes
+            total_calls += calls
+        output = spec.output_model.model_validate({spec.output_field: merged})
+        return self._result(spec, prompt, output, all_hashes, total_calls)
+
+    def run_then(
+        self, job: str, inputs: BaseModel | Mapping[str, Any], write: Callable[[JobResult[Any]], R]
+    ) -> R:
+        """Run ``job`` and pass the valid result to ``write``; ``write`` never sees an invalid
+        output (on any error it is not called, so nothing is written)."""
+        return write(self.run(job, inputs))
+
+    # -- typed jobs ------------------------------------------------------------------------------
+    def extract(self, turns: Sequence[Turn | Mapping[str, Any]], known_keys: Iterable[str] = ()) -> JobResult[Extraction]:
+        """Facts from conversation turns (one call per ``max_batch`` turns)."""
+        return self.run("extract", {"turns": list(turns), "known_keys": list(known_keys)})
+
+    def classify(self, items: Sequence[ClassifyItem | Mapping[str, Any]]) -> JobResult[Classifications]:
+        """NOOP/UPDATE/REPLACE/ADD for each new claim against its candidate claims."""
+        return self.run("classify", {"items": list(items)})
+
+    def disambiguate(
+        self, items: Sequence[KeyItem | Mapping[str, Any]], known_keys: Iterable[str] = ()
+    ) -> JobResult[KeyChoices]:
+        """Pick a known fact key (or coin a new one) for each statement."""
+        return self.run("disambiguate", {"items": list(items), "known_keys": list(known_keys)})
+
+    def encode(
+        self,
+        perspective: PerspectiveView | Mapping[str, Any],
+        observations: Sequence[Observation | Mapping[str, Any]],
+    ) -> JobResult[Encoding]:
+        """Interpret all ``observations`` from one perspective (one call per ``max_batch``)."""
+        return self.run("encode", {"perspective": perspective, "observations": list(observations)})
+
+    def encode_many(
+        self,
+        perspectives: Sequence[PerspectiveView | Mapping[str, Any]],
+        observations: Sequence[Observation | Mapping[str, Any]],
+        *,
+        workers: int = 1,
+    ) -> dict[str, JobResult[Encoding]]:
+        """Encode the same observations for several perspectives: one call per perspective
+        (and batch chunk), never one per observation x perspective. ``workers > 1`` runs the
+        perspectives concurrently. Keyed by perspective id. All inputs are validated first."""
+        inputs = [
+            _coerce(job_spec("encode"), {"perspective": p, "observations": list(observations)})
+            for p in perspectives
+        ]
+        ids = [i.perspective.id for i in inputs if isinstance(i, EncodeInput)]
+        if len(set(ids)) != len(ids):
+            raise ValidationError(f"perspective ids must be unique, got {ids}")
+        if workers <= 1 or len(inputs) <= 1:
+            results = [self.run("encode", i) for i in inputs]
+        else:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                results = list(pool.map(lambda i: self.run("encode", i), inputs))
+        return dict(zip(ids, results, strict=True))
+
+    def critique(
+        self,
+        perspective: PerspectiveView | Mapping[str, Any],
+        question: str,
+        proposals: Sequence[ProposalView | Mapping[str, Any]],
+    ) -> JobResult[Critique]:
+        """Attacks of one perspective on the other perspectives' proposals."""
+        return self.run("critique", {"perspective": perspective, "question": question, "proposals": list(proposals)})
+
+    def judge(
+        self,
+        question: str,
+        contenders: Sequence[Contender | Mapping[str, Any]],
+        evidence: Sequence[BeliefView | Mapping[str, Any]] = (),
+    ) -> JobResult[Judgement]:
+        """Pick the winner of a dispute (or ``None`` when undecidable), with a rationale."""
+        return self.run("judge", {"question": question, "contenders": list(contenders), "evidence": list(evidence)})
+
+    def propose(
+        self,
+        perspective: PerspectiveView | Mapping[str, Any],
+        question: str,
+        beliefs: Sequence[BeliefView | Mapping[str, Any]],
+    ) -> JobResult[Proposal]:
+        """A perspective's answer to a deliberation question, citing its beliefs."""
+        return self.run("propose", {"perspective": perspective, "question": question, "beliefs": list(beliefs)})
+
+    def answer(self, question: str, beliefs: Sequence[BeliefView | Mapping[str, Any]]) -> JobResult[Answer]:
+        """A grounded answer from a working context (``'unknown'`` when nothing supports one)."""
+        return self.run("answer", {"question": question, "beliefs": list(beliefs)})
+
+    # -- internals -------------------------------------------------------------------------------
+    def _result(
+        self, spec: JobSpec, prompt: Prompt, output: BaseModel, hashes: list[str], calls: int
+    ) -> JobResult[Any]:
+        prov = Provenance(
+            job=spec.name,
+            prompt=prompt.name,
+            prompt_version=prompt.version,
+            model=self.model.name,
+            calls=calls,
+            prompt_hashes=tuple(hashes),
+        )
+        return JobResult(spec.name, output, prov)
+
+    def _call(self, spec: JobSpec, prompt: Prompt, inp: BaseModel) -> tuple[BaseModel, list[str], int]:
+        """One job call with repair retries. Returns (output, [first prompt hash], calls made)."""
+        values = inp.model_dump(mode="json")
+        items = len(values.get(spec.batch_field, [])) if spec.batch_field else 1
+        aliases = _Aliases()
+        shown = aliases.inputs(values)
+        seen_inp = spec.input_model.model_validate(shown)  # what the model sees: checks use it
+        schema_text = json.dumps(output_json_schema(spec.output_model), ensure_ascii=False)
+        messages = list(prompt.render({**shown, "output_schema": schema_text}))
+        repair = self.prompts[REPAIR_PROMPT]
+        errors: list[str] = []
+        last_text: str | None = None
+        last_outcome: Outcome = "invalid"
+        first_hash = ""
+        attempts = 1 + self.repair_attempts
+        for attempt in range(1, attempts + 1):
+            req = ChatRequest(
+                job=spec.name,
+                messages=tuple(messages),
+                schema=spec.output_model,
+                inputs=values,
+                prompt=prompt.name,
+                prompt_version=prompt.version,
+                attempt=attempt,
+                aliases=dict(aliases.to_alias),
+            )
+            if attempt == 1:
+                first_hash = req.key(self.model.name)
+            started = time.perf_counter()
+            try:
+                raw = self.model.invoke(req)
+            except ModelTimeout as exc:
+                self._record(spec, prompt, attempt, "timeout", started, items, None)
+                errors.append(f"attempt {attempt}: timeout: {exc}")
+                last_outcome = "timeout"
+                continue
+            except LLMError:
+                self._record(spec, prompt, attempt, "unavailable", started, items, None)
+                raise
+            verdict = _validate(spec, seen_inp, raw)
+            self._record(spec, prompt, attempt, verdict.outcome, started, items, raw)
+            if verdict.output is not None:
+                return aliases.outputs(spec, verdict.output), [first_hash], attempt
+            errors.append(f"attempt {attempt}: {verdict.outcome}: {verdict.problem}")
+            last_text = verdict.text
+            last_outcome = verdict.outcome
+            if attempt < attempts:
+                messages.append(ChatMessage("assistant", verdict.text or raw.refusal or ""))
+                messages.extend(repair.render({"errors": verdict.problem}))
+        reason = errors[-1].split(": ", 1)[1] if errors else last_outcome
+        raise EncodingError(spec.name, reason, raw=last_text, errors=errors, attempts=attempts)
+
+    def _record(
+        self,
+        spec: JobSpec,
+        prompt: Prompt,
+        attempt: int,
+        outcome: Outcome,
+        started: float,
+        items: int,
+        raw: RawResponse | None,
+    ) -> None:
+        self.meter.record(
+            CallRecord(
+                job=spec.name,
+                model=self.model.name,
+                prompt=prompt.ref,
+                attempt=attempt,
+                outcome=outcome,
+                seconds=time.perf_counter() - started,
+                items=items,
+                tokens_in=raw.tokens_in if raw is not None else None,
+                tokens_out=raw.tokens_out if raw is not None else None,
+            )
+        )
+
+
+# Prefix of the aliases of the ids found under each input field (``turns`` -> t1, t2, ...).
+_ALIAS_PREFIX = {
+    "turns": "t",
+    "items": "i",
+    "candidates": "c",
+    "observations": "o",
+    "perspective": "p",
+    "proposals": "r",
+    "contenders": "c",
+    "beliefs": "b",
+    "evidence": "b",
+}
+
+
+class _Aliases:
+    """Short, run-independent aliases for the ids in a prompt (``t1``, ``c2``, ``p1``).
+
+    Ids are client-generated UUIDs: shown as-is they cost tokens, invite copying mistakes and
+    make every prompt unique, so a recorded answer could never be replayed in another run. The
+    prompt shows aliases in order of appearance; answers are validated against the aliased
+    inputs (errors fed back name the aliases the model saw) and mapped back to real ids.
+    """
+
+    def __init__(self) -> None:
+        self.to_alias: dict[str, str] = {}
+        self.to_real: dict[str, str] = {}
+        self._counts: dict[str, int] = {}
+
+    def alias(self, real: str, prefix: str) -> str:
+        a = self.to_alias.get(real)
+        if a is None:
+            n = self._counts.get(prefix, 0) + 1
+            self._counts[prefix] = n
+            a = f"{prefix}{n}"
+            self.to_alias[real] = a
+            self.to_real[a] = real
+        return a
+
+    def inputs(self, values: dict[str, Any]) -> dict[str, Any]:
+        def walk(node: Any, prefix: str) -> Any:
+            if isinstance(node, dict):
+                out: dict[str, Any] = {}
+                for k, v in node.items():
+                    if k == "id" and isinstance(v, str):
+                        out[k] = self.alias(v, prefix)
+                    elif k == "perspective" and isinstance(v, str):  # a proposal's author
+                        out[k] = self.alias(v, "p")
+                    else:
+                        out[k] = walk(v, _ALIAS_PREFIX.get(k, prefix))
+                return out
+            if isinstance(node, list):
+                return [walk(v, prefix) for v in node]
+            return node
+
+        result: dict[str, Any] = walk(values, "x")
+        return result
+
+    def outputs(self, spec: JobSpec, output: BaseModel) -> BaseModel:
+        if not spec.output_ids:
+            return output
+
+        def real(v: Any) -> Any:
+            return self.to_real.get(v, v) if isinstance(v, str) else v
+
+        def walk(node: Any) -> Any:
+            if isinstance(node, dict):
+                return {
+                    k: ([real(x) for x in v] if isinstance(v, list) else real(v))
+                    if k in spec.output_ids
+                    else walk(v)
+                    for k, v in node.items()
+                }
+            if isinstance(node, list):
+                return [walk(v) for v in node]
+            return node
+
+        return spec.output_model.model_validate(walk(output.model_dump(mode="json")))
+
+
+def alias_map(job: str, inputs: BaseModel | Mapping[str, Any]) -> dict[str, str]:
+    """Real id -> alias as the prompt of ``job`` on ``inputs`` shows them (one batch chunk)."""
+    spec = job_spec(job)
+    aliases = _Aliases()
+    aliases.inputs(_coerce(spec, inputs).model_dump(mode="json"))
+    return dict(aliases.to_alias)
+
+
+def _coerce(spec: JobSpec, inputs: BaseModel | Mapping[str, Any]) -> BaseModel:
+    """Validate ``inputs`` against the job's input model; ``ValidationError`` before any call."""
+    try:
+        if isinstance(inputs, spec.input_model):
+            inp: BaseModel = inputs
+        elif isinstance(inputs, BaseModel):
+            inp = spec.input_model.model_validate(inputs.model_dump())
+        else:
+            inp = spec.input_model.model_validate(_plain(inputs))
+    except PydanticValidationError as exc:
+        raise ValidationError(f"invalid inputs for LLM job {spec.name!r}: {_format_errors(exc)}") from exc
+    if spec.batch_field is not None:
+        ids = [getattr(x, "id", None) for x in getattr(inp, spec.batch_field)]
+        dup = sorted({i for i in ids if i is not None and ids.count(i) > 1})
+        if dup:
+            raise ValidationError(f"invalid inputs for LLM job {spec.name!r}: duplicate ids {dup}")
+    return inp
+
+
+def _plain(value: Any) -> Any:
+    """Pydantic models anywhere inside a mapping/list become dicts (so nested views validate)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump()
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _format_errors(exc: PydanticValidationError) -> str:
+    parts = []
+    for err in exc.errors(include_url=False)[:_MAX_ERRORS]:
+        loc = ".".join(str(p) for p in err["loc"]) or "(root)"
+        parts.append(f"{loc}: {err['msg']}")
+    more = exc.error_count() - _MAX_ERRORS
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def _validate(spec: JobSpec, inp: BaseModel, raw: RawResponse) -> _Verdict:
+    """Decode and validate one raw answer (never raises)."""
+    text = raw.text
+    if raw.refusal:
+        return _Verdict("refusal", None, f"the model refused: {raw.refusal!r}. Answer with the JSON object; "
+                        "use empty lists or null where nothing applies.", text)
+    if raw.parsed is None and (text is None or not text.strip()):
+        return _Verdict("empty", None, "the answer was empty: reply with one JSON object.", text)
+    data: Any
+    if text is not None and text.strip():
+        body = text.strip()
+        fenced = _FENCE.match(body)
+        if fenced:
+            body = fenced.group(1).strip()
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError as exc:
+            return _Verdict("invalid", None, f"malformed JSON: {exc}", text)
+    else:
+        data = dict(raw.parsed or {})
+    if not isinstance(data, dict):
+        return _Verdict("invalid", None, f"expected a JSON object, got {type(data).__name__}", text)
+    try:
+        output = spec.output_model.model_validate(data)
+    except PydanticValidationError as exc:
+        return _Verdict("invalid", None, f"schema violation: {_format_errors(exc)}", text)
+    problems = spec.check(inp, output)
+    if problems:
+        return _Verdict("invalid", None, "invalid content: " + "; ".join(problems[:_MAX_ERRORS]), text)
+    return _Verdict("ok", output, "", text)
