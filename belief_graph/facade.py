@@ -37,6 +37,7 @@ from .models import (
 )
 from .schema import SchemaReport, apply_migrations, stats, verify_schema
 from .services.beliefs import BeliefService
+from .services.remember import RememberResult, RememberService, llm_prejudge
 from .services.doctor import DoctorReport, run_doctor
 from .settings import Settings, load_settings
 
@@ -57,6 +58,8 @@ class BeliefGraph:
         self._chat_model = chat_model  # issue 3: None = built from settings.llm on first use
         self._llm: LLMClient | None = None
         self._beliefs = BeliefService(graph, space, embedder, settings.embedding.dimension, settings.policy)
+        self._beliefs.prejudge = llm_prejudge(lambda: self.llm)  # the llm_judge strategy (issue 4)
+        self._remember = RememberService(self._beliefs, lambda: self.llm)
 
     @classmethod
     def connect(
@@ -162,6 +165,17 @@ class BeliefGraph:
         return UsageReport(llm=llm, embedding=emb, model=model, embedder=name)
 
     # -- conflict policy and disputes (issue 4) --------------------------------------------------
+    def remember(
+        self,
+        messages_or_text: str | Sequence[str | dict[str, Any]],
+        agent: str,
+        conversation: str | None = None,
+        at: datetime | None = None,
+    ) -> RememberResult:
+        """Extract typed, self-contained facts from the latest turn with the LLM and write them
+        through the same path as :meth:`assert_claim` (one transaction, provenance on each claim)."""
+        return self._remember.remember(messages_or_text, agent, conversation=conversation, at=at)
+
     def history(self, key: str) -> list[Version]:
         """Every version of a fact, oldest first, with status, agent, time and why it changed."""
         return self._beliefs.history(key)

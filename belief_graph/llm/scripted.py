@@ -9,7 +9,8 @@ Replies are keyed by job and (optionally) by inputs::
     m.respond("encode", lambda inputs: {...})                  # computed from the inputs
 
 For one call the most specific rule wins: a rule whose ``inputs`` equal the request's inputs on
-every given field, then a job-wide sequence, then a responder function. A sequence is consumed
+every given field, then a job-wide sequence, then a responder function; among equally specific
+rules the most recently added one wins. A sequence is consumed
 one reply per call and its last reply repeats. A reply is the raw text the "model" produced
 (``str``), a JSON-ready ``dict`` or pydantic model (serialised to JSON text), a
 :class:`Refusal`, a :class:`Timeout`, an :class:`Unavailable`, or a full
@@ -139,7 +140,8 @@ class ScriptedModel:
         def rank(r: _Rule) -> int:  # keyed on inputs, then job-wide replies, then functions
             return 2 if r.fn is not None else (0 if r.inputs is not None else 1)
 
-        return min(candidates, key=rank) if candidates else None
+        # among equally specific rules the most recently added wins (a test can re-script a job)
+        return min(reversed(candidates), key=rank) if candidates else None
 
     def invoke(self, request: ChatRequest) -> RawResponse:
         with self._lock:

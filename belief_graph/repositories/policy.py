@@ -78,6 +78,18 @@ class FactRepository(Repo):
     def find(self, prefix: str | None = None, tx: Tx | None = None) -> list[KeyInfo]:
         return [KeyInfo.model_validate(r) for r in self._read(tx, "fact.list_keys", space=self.space, prefix=prefix)]
 
+    def existing(self, keys: Sequence[str], tx: Tx | None = None) -> set[str]:
+        return {r["key"] for r in self._read(tx, "fact.existing_keys", space=self.space, keys=list(keys))}
+
+    def similar_claims(
+        self, embedding: Sequence[float], k: int, agent: str | None = None, tx: Tx | None = None
+    ) -> list[tuple[Claim, float]]:
+        rows = self._read(
+            tx, "retrieval.similar_active_claims", space=self.space, embedding=list(embedding), k=k,
+            fetch=max(50, 20 * k), agent=agent,
+        )
+        return [(Claim.from_record(r["claim"]), float(r["score"])) for r in rows]
+
     def similar(self, embedding: Sequence[float], k: int, tx: Tx | None = None) -> list[tuple[str, str | None, float]]:
         rows = self._read(
             tx, "fact.similar_keys", space=self.space, embedding=list(embedding), k=k, fetch=max(50, 10 * k)

@@ -94,6 +94,12 @@ def _checked_key(key: str) -> str:
 
 
 Decider = Callable[["BeliefService", str, Claim, ClaimInput, Tx], Decision]
+PreJudge = Callable[["BeliefService", str, Claim, ClaimInput], Decision]
+
+
+class _StaleVerdict(Exception):
+    """The incumbent changed between a pre-transaction verdict and the transaction."""
+
 ExplainHook = Callable[["BeliefService", Explanation], None]
 
 
@@ -115,6 +121,8 @@ class BeliefService:
         self.versions = VersionRepository(graph, space)
         self.deciders: dict[str, Decider] = {}
         """Strategies built from other components (``argumentation``, ``llm_judge``) plug in here."""
+        self.prejudge: PreJudge | None = None
+        """Model-backed strategies decide here, before the transaction (``llm_judge``)."""
         self.explain_hooks: list[ExplainHook] = []
         """Other components add to an explanation (e.g. the audits of reconsolidation)."""
 
@@ -136,15 +144,66 @@ class BeliefService:
         )
 
     # -- structured writes --------------------------------------------------------------------
-    def assert_claim(self, data: ClaimInput) -> WriteResult:
+    def assert_claim(
+        self,
+        data: ClaimInput,
+        *,
+        props: dict[str, Any] | None = None,
+        op_hint: WriteOp | None = None,
+    ) -> WriteResult:
         """Write one structured claim: pass 1 against the writer's own belief, pass 2 (after ADD)
-        against another agent's by the key's strategy. One transaction; bad input writes nothing."""
+        against another agent's by the key's strategy. One transaction; bad input writes nothing.
+
+        ``props``: extra scalar properties stored on the new claim (LLM provenance);
+        ``op_hint``: ``REPLACE`` reports a same-agent change classified as a contradiction.
+        Strategies that need a model call (``llm_judge``) are decided before the transaction and
+        re-checked inside it; if the belief changed in between, the write is decided again.
+        """
+        prepared = self.prepare(data)
+        for _ in range(3):
+            verdicts = self._pre_verdicts(data)
+            try:
+                return self.graph.write_tx(
+                    lambda tx: self.write_prepared(tx, prepared, props=props, op_hint=op_hint, verdicts=verdicts),
+                    name="beliefs.assert_claim",
+                )
+            except _StaleVerdict:
+                continue
+        raise ValidationError(f"the belief for {data.key!r} kept changing while it was being judged; retry the write")
+
+    def prepare(self, data: ClaimInput) -> dict[str, Any]:
+        """Validate and embed outside any transaction (no model call holds a lock)."""
         if data.key is not None and data.value is not None:
             _value_type(data.value)  # reject lists/maps before anything else
-        vector = self._embed(data.text)
-        claim_id = new_id()
-        now = utcnow().isoformat()
+        return {"data": data, "vector": self._embed(data.text), "id": new_id(), "now": utcnow().isoformat()}
+
+    def _pre_verdicts(self, data: ClaimInput) -> dict[str, Decision]:
+        """Decisions that need a model call, made against the belief as read now (keyed by incumbent)."""
+        if data.key is None or self.prejudge is None:
+            return {}
+        rule = self.policies.match_policy(data.key)
+        strategy = rule.strategy if rule is not None else Strategy(self.policy.default_strategy)
+        if strategy is not Strategy.llm_judge:
+            return {}
+        cur = self.claims.belief(data.key)
+        if cur is None or cur.agent == data.agent or _same(cur.value, data.value):
+            return {}
+        return {cur.id: self.prejudge(self, data.key, cur, data)}
+
+    def write_prepared(
+        self,
+        tx: Tx,
+        prepared: dict[str, Any],
+        *,
+        props: dict[str, Any] | None = None,
+        op_hint: WriteOp | None = None,
+        verdicts: dict[str, Decision] | None = None,
+    ) -> WriteResult:
+        """The write itself, inside the caller's transaction (``remember`` writes several)."""
+        data: ClaimInput = prepared["data"]
+        vector, claim_id, now = prepared["vector"], prepared["id"], prepared["now"]
         valid_from = _iso(data.valid_from)
+        judged = verdicts or {}
 
         def create(tx: Tx, status: str, reason: str) -> None:
             self.claims.create(
@@ -164,6 +223,7 @@ class BeliefService:
                 justification_id=new_id(),
                 reason=reason,
                 status=status,
+                props=dict(props or {}),
             )
 
         def work(tx: Tx) -> WriteResult:
@@ -201,9 +261,11 @@ class BeliefService:
             if active is not None and active.agent == data.agent:
                 create(tx, "active", "asserted")
                 reason = "the same agent changed the value"
+                if op_hint is WriteOp.REPLACE:
+                    reason = "the same agent contradicted its earlier value"
                 self.claims.supersede(key, active.id, claim_id, now, reason, tx)
                 return WriteResult(
-                    op=WriteOp.UPDATE, claim=self._get(claim_id, tx), superseded=self._get(active.id, tx), reason=reason
+                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE, claim=self._get(claim_id, tx), superseded=self._get(active.id, tx), reason=reason
                 )
             if active is None:
                 create(tx, "active", "asserted")
@@ -219,7 +281,7 @@ class BeliefService:
             # pass 2: another agent's active belief conflicts; the key's strategy decides
             rule = self.policies.match_policy(key, tx)
             strategy = rule.strategy if rule is not None else Strategy(self.policy.default_strategy)
-            decision = self._decide(strategy, key, active, data, tx)
+            decision = self._decide(strategy, key, active, data, tx, judged)
             if decision.challenger_wins:
                 create(tx, "active", "asserted")
                 reason = f"{strategy.value}: {decision.reason}"
@@ -235,6 +297,11 @@ class BeliefService:
                 tx, id=dispute_id, key=key, incumbent=active.id, challenger=claim_id,
                 strategy=strategy.value, reason=reason, at=now,
             )
+            if decision.challenger_wins is False:  # decided for the incumbent: a settled dispute keeps the trail
+                opened = self.disputes.get(dispute_id, tx)
+                assert opened is not None
+                self._settle(tx, opened, active.id, by=decision.by or strategy.value, reason=decision.reason,
+                             rule=strategy.value, now=now)
             resolved = self._auto_resolve_key(key, tx, now)
             dispute = self.disputes.get(dispute_id, tx)
             assert dispute is not None
@@ -243,10 +310,13 @@ class BeliefService:
                 dispute=dispute, resolved=resolved, warnings=decision.warnings,
             )
 
-        return self.graph.write_tx(work, name="beliefs.assert_claim")
+        return work(tx)
 
     # -- pass 2 strategies -------------------------------------------------------------------------
-    def _decide(self, strategy: Strategy, key: str, incumbent: Claim, data: ClaimInput, tx: Tx) -> Decision:
+    def _decide(
+        self, strategy: Strategy, key: str, incumbent: Claim, data: ClaimInput, tx: Tx,
+        judged: dict[str, Decision] | None = None,
+    ) -> Decision:
         if strategy is Strategy.recency:
             return Decision(True, f"the newer claim of {data.agent} supersedes {incumbent.agent}'s")
         if strategy is Strategy.authority:
@@ -268,6 +338,11 @@ class BeliefService:
             if sc > si:
                 return Decision(True, f"{data.value!r} has more weighted support ({sc:g}) than {incumbent.value!r} ({si:g})", warnings)
             return Decision(None, f"{data.value!r} has no more weighted support ({sc:g}) than {incumbent.value!r} ({si:g})", warnings)
+        if strategy is Strategy.llm_judge and self.prejudge is not None:
+            verdict = (judged or {}).get(incumbent.id)
+            if verdict is None:
+                raise _StaleVerdict(incumbent.id)
+            return verdict
         decide = self.deciders.get(strategy.value)
         if decide is None:
             raise ValidationError(

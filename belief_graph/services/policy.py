@@ -58,9 +58,10 @@ def validate_strategy(strategy: str) -> Strategy:
 class Decision:
     """The outcome of pass 2 for a challenger against the incumbent."""
 
-    challenger_wins: bool | None  # None: undecided -> dispute
+    challenger_wins: bool | None  # None: undecided -> dispute; False: the incumbent stays (recorded as a settled dispute)
     reason: str
     warnings: list[str] = field(default_factory=list)
+    by: str | None = None  # who decided when not a plain rule (e.g. the judging model)
 
 
 def authority_weights(

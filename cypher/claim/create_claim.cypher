@@ -1,6 +1,6 @@
 // name: claim.create_claim
 // mode: write
-// params: space, id, key, value, text, kind, agent, agent_kind, confidence, created_at, valid_from, embedding, evidence, justification_id, reason, status
+// params: space, id, key, value, text, kind, agent, agent_kind, confidence, created_at, valid_from, embedding, evidence, justification_id, reason, status, props
 // description: create one active claim with its first revision, its writer and (optionally) one AND-justification from evidence ids
 // :param space => 'default'
 // :param id => 'c-1'
@@ -18,12 +18,14 @@
 // :param justification_id => 'j-1'
 // :param reason => 'asserted'
 // :param status => 'active'
+// :param props => {}
 MERGE (a:Agent {space: $space, id: $agent})
 ON CREATE SET a.kind = $agent_kind
 CREATE (c:Claim {space: $space, id: $id})
 SET c.key = $key, c.value = $value, c.text = $text, c.kind = $kind, c.agent = $agent,
     c.status = $status, c.confidence = $confidence, c.created_at = datetime($created_at),
     c.valid_from = datetime($valid_from), c.embedding = $embedding
+SET c += $props
 CREATE (a)-[:ASSERTED]->(c)
 CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $id + ':r0', claim: $id, status: $status, at: datetime($created_at), reason: $reason})
 WITH c

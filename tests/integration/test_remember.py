@@ -1,0 +1,140 @@
+"""``remember`` (LLM extraction through the structured write path) and the ``llm_judge`` strategy,
+with a scripted chat model against the real Neo4j."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from belief_graph import BeliefGraph, WriteOp
+from belief_graph.errors import EncodingError
+from belief_graph.llm import ScriptedModel
+
+
+def _count(bg: BeliefGraph) -> int:
+    rows = bg.graph.driver.execute_query("MATCH (n {space: $s}) RETURN count(n) AS n", s=bg.space).records
+    return int(rows[0]["n"])
+
+
+def _facts(*facts: dict[str, Any]):  # type: ignore[no-untyped-def]
+    """An extract responder: the given facts, sourced from the latest turn."""
+
+    def respond(inputs: Any) -> dict[str, Any]:
+        src = inputs["turns"][-1]["id"]
+        return {"facts": [{"source": src, "kind": "semantic", "confidence": 0.9, **f} for f in facts]}
+
+    return respond
+
+
+@pytest.fixture()
+def model() -> ScriptedModel:
+    return ScriptedModel()
+
+
+@pytest.fixture()
+def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
+    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
+        yield b
+
+
+def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    model.respond("extract", _facts({"key": "user.risk_appetite", "value": "cautious",
+                                     "text": "Priya is cautious with money and dislikes individual stocks"}))
+    r1 = mbg.remember("I'm pretty cautious with money, I don't like individual stocks.", agent="user:priya")
+    assert [x.op for x in r1.results] == [WriteOp.ADD] and r1.keys[0].how == "new"
+    assert r1.episode.text.startswith("I'm pretty cautious")
+    model.respond("extract", _facts({"key": "user.risk_appetite", "value": "aggressive",
+                                     "text": "Priya wants an aggressive strategy with individual tech stocks"}))
+    model.respond("classify", lambda inp: {"items": [
+        {"item": it["id"], "action": "REPLACE", "relation": "conflict", "target_id": it["candidates"][0]["id"],
+         "rationale": "she reversed her stance"} for it in inp["items"]]})
+    r2 = mbg.remember([{"role": "assistant", "content": "How do you feel about risk now?"},
+                       {"role": "user", "content": "Honestly I want to be aggressive: individual tech stocks."}],
+                      agent="user:priya", conversation="s2")
+    assert [x.op for x in r2.results] == [WriteOp.REPLACE] and r2.keys[0].how == "known"
+    assert r2.results[0].superseded is not None and r2.results[0].superseded.value == "cautious"
+    assert mbg.belief("user.risk_appetite").value == "aggressive"  # type: ignore[union-attr]
+    # provenance: which prompt and model produced the claim; evidence: the episode
+    rows = mbg.graph.driver.execute_query(
+        "MATCH (e:Episode)-[:PREMISE_OF]->(:Justification)-[:JUSTIFIES]->(c:Claim {space: $s, id: $id}) "
+        "RETURN c.llm_prompt AS p, c.llm_model AS m, c.llm_classify_prompt AS cp, e.id AS e",
+        s=mbg.space, id=r2.results[0].claim.id).records
+    assert rows[0]["p"].startswith("extract@") and rows[0]["m"] == "scripted"
+    assert rows[0]["cp"].startswith("classify@") and rows[0]["e"] == r2.episode.id
+    usage = mbg.llm_usage().llm.jobs
+    assert usage["extract"].calls == 2 and usage["classify"].calls == 1
+    # the model says it is the same belief in other words: NOOP, nothing but the episode is written
+    model.respond("extract", _facts({"key": "user.risk_appetite", "value": "high",
+                                     "text": "Priya has a high appetite for risk"}))
+    model.respond("classify", lambda inp: {"items": [
+        {"item": it["id"], "action": "NOOP", "relation": "same", "target_id": it["candidates"][0]["id"],
+         "rationale": "same stance"} for it in inp["items"]]})
+    r3 = mbg.remember("I like high risk.", agent="user:priya")
+    assert r3.results == [] and r3.skipped and r3.skipped[0]["rationale"] == "same stance"
+    assert len(mbg.history("user.risk_appetite")) == 2
+
+
+def test_key_resolution_align_ask_keep(base_settings, graph, embedder, space, model) -> None:  # type: ignore[no-untyped-def]
+    def connect(align: float, ask: float) -> BeliefGraph:
+        pol = base_settings.policy.model_copy(update={"key_align_threshold": align, "key_ask_threshold": ask})
+        s = base_settings.model_copy(update={"policy": pol})
+        return BeliefGraph.connect(space=space, settings=s, embedder=embedder, chat_model=model)
+
+    model.respond("classify", lambda inp: {"items": [
+        {"item": it["id"], "action": "UPDATE", "relation": "conflict", "target_id": it["candidates"][0]["id"],
+         "rationale": "moved"} for it in inp["items"]]})
+    with connect(0.8, 0.5) as bg:
+        bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="user:a")
+        model.respond("extract", _facts({"key": "user.location", "value": "Lisbon", "text": "The user lives in Lisbon"}))
+        r = bg.remember("I live in Lisbon now.", agent="user:a")
+        assert r.keys[0].how == "aligned" and r.keys[0].key == "user.city" and r.keys[0].score >= 0.8  # type: ignore[operator]
+        assert r.results[0].op == WriteOp.UPDATE and bg.belief("user.city").value == "Lisbon"  # type: ignore[union-attr]
+        assert bg.keys(prefix="user.location") == []
+    with connect(0.999, 0.3) as bg:   # the borderline band: the model decides, with capped candidates
+        model.respond("extract", _facts({"key": "user.home_town", "value": "Braga", "text": "The user lives in Braga"}))
+        model.respond("disambiguate", lambda inp: {"items": [
+            {"item": it["id"], "key": "user.city", "is_new": False, "rationale": "same fact"} for it in inp["items"]]})
+        r = bg.remember("I moved to Braga.", agent="user:a")
+        assert r.keys[0].how == "asked" and r.keys[0].key == "user.city"
+        req = model.calls_for("disambiguate")[-1]
+        assert len(req.inputs["known_keys"]) <= base_settings.policy.key_candidates
+        assert bg.belief("user.city").value == "Braga"  # type: ignore[union-attr]
+    with connect(0.999, 0.998) as bg:   # below the band: the new key is kept
+        model.respond("extract", _facts({"key": "user.pet", "value": "cat", "text": "The user has a cat"}))
+        r = bg.remember("I have a cat.", agent="user:a")
+        assert r.keys[0].how in ("kept", "new") and bg.belief("user.pet").value == "cat"  # type: ignore[union-attr]
+        assert len(model.calls_for("disambiguate")) == 1
+
+
+def test_invalid_output_writes_nothing(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.assert_claim("user.seed", "x", "seed", agent="user:a")
+    n = _count(mbg)
+    model.add("extract", '{"facts": [', "not json", {"facts": [{"source": "turn-0"}]})
+    with pytest.raises(EncodingError):
+        mbg.remember("I live in Porto.", agent="user:a")
+    assert _count(mbg) == n
+
+
+def test_llm_judge_strategy(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.set_policy("user.diet", "llm_judge")
+    a = mbg.assert_claim("user.diet", "vegetarian", "The user is vegetarian", agent="agent-a")
+    model.add("judge", {"winner": "challenger", "rationale": "the newer statement is more specific"})
+    b = mbg.assert_claim("user.diet", "vegan", "The user is vegan since May", agent="agent-b")
+    assert b.op == WriteOp.SUPERSEDED and "more specific" in b.reason and b.strategy == "llm_judge"
+    assert mbg.claim(a.claim.id).status.value == "superseded"
+    revs = mbg.explain(a.claim.id).revisions
+    assert "llm_judge" in (revs[-1].reason or "") and "more specific" in (revs[-1].reason or "")
+    # the model keeps the incumbent: a settled dispute records who decided and why
+    model.add("judge", {"winner": b.claim.id, "rationale": "agent-c is guessing"})
+    c = mbg.assert_claim("user.diet", "pescatarian", "The user eats fish", agent="agent-c")
+    assert c.op == WriteOp.DISPUTED and c.dispute is not None and c.dispute.status == "resolved"
+    assert c.dispute.rule == "llm_judge" and "guessing" in (c.dispute.resolution or "")
+    assert mbg.belief("user.diet").value == "vegan"  # type: ignore[union-attr]
+    # undecidable: an open dispute with the rationale
+    model.add("judge", {"winner": None, "rationale": "both plausible"})
+    d = mbg.assert_claim("user.diet", "omnivore", "The user eats everything", agent="agent-d")
+    assert d.op == WriteOp.DISPUTED and d.dispute is not None and d.dispute.status == "open"
+    assert "both plausible" in d.reason
+    assert mbg.llm_usage().llm.jobs["judge"].calls == 3
