@@ -42,6 +42,7 @@ def demo(
             console.print(f"  embedder: {bg.embedder.name} (dimension {bg.embedder.dimension})")
             AdminRepository(bg.graph, DEMO_SPACE).delete_space(DEMO_SPACE)
 
+            story_free_text(bg)
             story_mind_change(bg)
             story_agents_disagree(bg)
             bg.assert_claim("project.deadline", "2027-03-31", "The project's launch deadline is 31 March 2027",
@@ -110,3 +111,20 @@ def story_agents_disagree(bg: BeliefGraph) -> None:
     console.print(_op(bg.assert_claim("user.food", "Japanese only", "The user now hates Italian, only eats Japanese",
                                       agent="agent:concierge")))
     console.print(f"  disputes still open: {len(bg.disputes('open'))} (recency settled user.food without one)")
+
+
+def story_free_text(bg: BeliefGraph) -> None:
+    """Story 0: free text through the LLM layer (``remember``), replayed when no API key is set."""
+    console.rule("free text in: remember() extracts facts with the LLM layer")
+    console.print(f"  chat model: {bg.llm.describe()}", markup=False, highlight=False)
+    if bg.llm.is_replay:
+        console.print("  (no API key configured: the demo REPLAYS recorded answers; set "
+                      "BELIEF_GRAPH_LLM__API_KEY for a real model)")
+    for said in ("I'm pretty cautious with money, I hate picking individual stocks.",
+                 "Honestly, after the raise I want to be aggressive: growth funds, crypto, all in."):
+        console.print(f"  Alice: {said!r}")
+        r = bg.remember(said, agent="user:alice")
+        for w in r.results:
+            console.print(_op(w))
+    usage = bg.llm_usage().llm
+    console.print("  LLM calls: " + ", ".join(f"{job} {u.calls}" for job, u in sorted(usage.jobs.items())))

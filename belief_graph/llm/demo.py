@@ -84,6 +84,31 @@ _BELIEFS = [
 DEMO_SCRIPT: tuple[DemoStep, ...] = (
     DemoStep(
         "extract",
+        {"turns": [_E2], "known_keys": []},
+        {"facts": [{"source": "e2", "key": "user.risk_tolerance", "value": "aggressive",
+                    "text": "The user now wants an aggressive, growth-oriented investment strategy",
+                    "kind": "semantic", "confidence": 0.8}]},
+        "remember(): the second turn alone (facts come from the latest turn)",
+    ),
+    DemoStep(
+        "classify",
+        {"items": [
+            {"id": "n0",
+             "claim": {"key": "user.risk_tolerance", "value": "aggressive",
+                       "text": "The user now wants an aggressive, growth-oriented investment strategy",
+                       "agent": _ALICE},
+             "candidates": [{"id": "c1", "key": "user.risk_tolerance", "value": "cautious",
+                             "text": "The user is cautious with money and dislikes individual stocks",
+                             "agent": _ALICE}]},
+        ]},
+        {"items": [
+            {"item": "n0", "action": "REPLACE", "relation": "conflict", "target_id": "c1",
+             "rationale": "The user changed their mind: aggressive contradicts cautious."},
+        ]},
+        "remember(): pass 1 against the writer's own belief",
+    ),
+    DemoStep(
+        "extract",
         {"turns": [_E1], "known_keys": []},
         {"facts": [{"source": "e1", "key": "user.risk_tolerance", "value": "cautious",
                     "text": "The user is cautious with money and dislikes individual stocks",
