@@ -65,7 +65,7 @@ def test_every_demo_step_replays_from_the_shipped_file_with_fresh_ids() -> None:
     step = DEMO_SCRIPT[0]
     turns = [{**t, "id": "0190-" + t["id"]} for t in step.inputs["turns"]]
     out = client.extract(turns, step.inputs["known_keys"]).output
-    assert out.facts[0].source == "0190-e1"
+    assert out.facts[0].source == "0190-" + step.output["facts"][0]["source"]
 
 
 # ------------------------------------------------------------------ replay files
