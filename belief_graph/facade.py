@@ -37,7 +37,11 @@ from .models import (
 )
 from .schema import SchemaReport, apply_migrations, stats, verify_schema
 from .services.beliefs import BeliefService
+from .services.conflict_af import argumentation_decider
 from .services.remember import RememberResult, RememberService, llm_prejudge
+from pathlib import Path  # issue 6
+from .models_argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation  # issue 6
+from .services.argumentation import ArgumentationService  # issue 6
 from .services.doctor import DoctorReport, run_doctor
 from .settings import Settings, load_settings
 
@@ -60,6 +64,7 @@ class BeliefGraph:
         self._beliefs = BeliefService(graph, space, embedder, settings.embedding.dimension, settings.policy)
         self._beliefs.prejudge = llm_prejudge(lambda: self.llm)  # the llm_judge strategy (issue 4)
         self._remember = RememberService(self._beliefs, lambda: self.llm)
+        self._beliefs.deciders["argumentation"] = argumentation_decider  # issue 4 x issue 6
 
     @classmethod
     def connect(
@@ -232,6 +237,48 @@ class BeliefGraph:
     # -- justifications and reconsolidation (issue 5) ----------------------------------------------
 
     # -- argumentation (issue 6) -------------------------------------------------------------------
+    @property
+    def argumentation(self) -> ArgumentationService:
+        """Attack graphs, imported ICCMA frameworks and the grounded labelling in Cypher (stateless)."""
+        return ArgumentationService(self.graph, self.space)
+
+    def import_framework(
+        self, path: str | Path, name: str | None = None, *, format: str | None = None, replace: bool = False
+    ) -> Framework:
+        return self.argumentation.import_framework(path, name, format=format, replace=replace)
+
+    def framework(self, name: str) -> Framework:
+        return self.argumentation.framework(name)
+
+    def frameworks(self) -> list[Framework]:
+        return self.argumentation.frameworks()
+
+    def delete_framework(self, name: str) -> bool:
+        return self.argumentation.delete_framework(name)
+
+    def export_framework(self, name: str, format: str = "apx") -> str:
+        return self.argumentation.export_text(name, format)
+
+    def grounded(self, ns: str) -> GroundedResult:
+        """Grounded labelling of namespace ``ns`` computed in Neo4j (labels written back)."""
+        return self.argumentation.ground(ns)
+
+    def ground_framework(self, name: str) -> GroundedResult:
+        return self.argumentation.ground_framework(name)
+
+    def explain_label(self, ns: str, name: str) -> LabelExplanation:
+        return self.argumentation.explain_label(ns, name)
+
+    def explain_framework_label(self, name: str, argument: str) -> LabelExplanation:
+        return self.argumentation.explain_framework(name, argument)
+
+    def solve_framework_file(self, path: str | Path, *, format: str | None = None) -> GroundedResult:
+        """Solve an ICCMA file in Neo4j without keeping it (scratch namespace)."""
+        return self.argumentation.solve(path, format=format)
+
+    def store_attacks(self, ns: str, arguments: Sequence[str], attacks: Sequence[Sequence[str]]) -> AttackGraph:
+        return self.argumentation.store_attacks(ns, arguments, attacks)
+
 
     # -- exploration -------------------------------------------------------------------------------
     def ogm(self) -> SimpleNamespace:

@@ -30,6 +30,9 @@ app.add_typer(policy.app, name="policy")
 app.add_typer(disputes.app, name="disputes")
 app.add_typer(agents.app, name="agents")
 app.add_typer(bench.app, name="bench")
+from . import argue  # noqa: E402  (issue 6)
+
+app.add_typer(argue.app, name="argue")
 from . import llm as llm_cli  # noqa: E402  (issue 3)
 
 app.add_typer(llm_cli.app, name="llm")

@@ -13,3 +13,7 @@ app = typer.Typer(help="Benchmarks and studies (numbers measured side by side in
 from . import bench_llm  # noqa: E402  (issue 3)
 
 app.command("llm")(bench_llm.bench_llm)
+
+from . import bench_grounded  # noqa: E402  (issue 6)
+
+app.command("grounded")(bench_grounded.bench_grounded)

@@ -1,0 +1,254 @@
+"""``belief-graph bench grounded``: the grounded extension solved in Neo4j vs exported and solved in Python.
+
+For every instance (the ICCMA corpus and generated long chains), measured side by side in one run:
+
+* ``db_s``: :meth:`ArgumentationService.ground` — counters, all waves and the UNDEC pass in Cypher,
+  labels written back to the graph, and the IN/OUT/UNDEC names read back (best of ``--repeat``);
+* ``export_s``: reading the attack graph out of Neo4j (two one-record queries), ``build_s``:
+  building ``formal-argumentation``'s ``ArgumentationFramework``, ``solve_s``: its
+  ``grounded_extension`` (a queue/counter labelling); ``ext_s`` = the three together (best of
+  ``--repeat``; nothing is written back on this path);
+* ``ratio`` = ``db_s / ext_s`` (below 1: the database is faster);
+* ``hits_per_unit``: db hits of the solver statements (one extra ``PROFILE`` run, not timed) per
+  argument + attack — roughly constant across sizes when the work is linear;
+* ``ok``: the database's IN set equals formal-argumentation's.
+
+Generated families (names ``a0..``): ``chain`` (a0 -> a1 -> ... ; n/2 waves) and ``dchain``, an
+admbuster-like double chain (a_i -> a_i+1, b_i -> b_i+1, a_i -> b_i+1, b_i -> a_i+1; n/4 waves).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from .. import iccma
+from ..errors import ConfigurationError, ValidationError
+from ..models import new_id
+from ..models_argumentation import AttackGraph
+from ..services.argumentation import ArgumentationService
+from .common import console, print_json, state
+
+__all__ = ["bench_grounded", "chain_graph", "double_chain_graph", "measure"]
+
+
+def chain_graph(n: int) -> AttackGraph:
+    """``a0 -> a1 -> ... -> a(n-1)``: the grounded labelling needs ceil(n/2) waves."""
+    names = tuple(f"a{i}" for i in range(n))
+    return AttackGraph(names, tuple((names[i], names[i + 1]) for i in range(n - 1)), source=f"chain({n})")
+
+
+def double_chain_graph(n: int) -> AttackGraph:
+    """An admbuster-like double chain of ``n`` arguments (two rows of n/2, each argument attacking
+    the next one of both rows): about n/4 waves, 2 attacks per argument."""
+    m = n // 2
+    a = [f"a{i}" for i in range(m)]
+    b = [f"b{i}" for i in range(m)]
+    attacks: list[tuple[str, str]] = []
+    for i in range(m - 1):
+        attacks += [(a[i], a[i + 1]), (b[i], b[i + 1]), (a[i], b[i + 1]), (b[i], a[i + 1])]
+    return AttackGraph(tuple(a + b), tuple(attacks), source=f"dchain({n})")
+
+
+FAMILIES: dict[str, Callable[[int], AttackGraph]] = {"chain": chain_graph, "dchain": double_chain_graph}
+
+
+def _default_corpus() -> Path | None:
+    for base in (Path.cwd(), Path(__file__).resolve().parents[2]):
+        p = base.parent / "shared" / "corpus" / "argumentation"
+        if (p / "EXPECTED.tsv").is_file():
+            return p
+    return None
+
+
+def _external() -> tuple[Any, Any]:
+    try:
+        from argumentation.core.dung import ArgumentationFramework, grounded_extension
+    except ImportError as exc:
+        raise ConfigurationError(
+            "bench grounded compares with the formal-argumentation package, which is not installed: "
+            "pip install 'belief-graph[bench]' (or pip install formal-argumentation)"
+        ) from exc
+    return ArgumentationFramework, grounded_extension
+
+
+def _measure_one(svc: ArgumentationService, label: str, af: AttackGraph, repeat: int, profile: bool) -> dict[str, Any]:
+    AF, grounded_extension = _external()
+    ns = f"bench:{new_id()}"
+    t0 = time.perf_counter()
+    svc.store_graph(ns, af)
+    import_s = time.perf_counter() - t0
+    try:
+        db_runs = [svc.ground(ns) for _ in range(repeat)]
+        res = db_runs[-1]
+        ext: list[tuple[float, float, float]] = []
+        ext_in: frozenset[str] = frozenset()
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            exported = svc.export_framework(ns)
+            t1 = time.perf_counter()
+            framework = AF(arguments=frozenset(exported.arguments), defeats=frozenset(exported.attacks))
+            t2 = time.perf_counter()
+            ext_in = grounded_extension(framework)
+            t3 = time.perf_counter()
+            ext.append((t1 - t0, t2 - t1, t3 - t2))
+        hits: dict[str, int] = {}
+        if profile:
+            _, hits = svc.profile_ground(ns)
+    finally:
+        svc.delete_namespace(ns)
+    db_s = min(r.seconds for r in db_runs)
+    best = min(ext, key=sum)
+    units = len(af.arguments) + len(af.attacks)
+    total_hits = hits.get("init", 0) + hits.get("waves", 0) + hits.get("finish", 0)
+    return {
+        "case": label,
+        "arguments": len(af.arguments),
+        "attacks": len(af.attacks),
+        "waves": res.waves,
+        "in": len(res.in_),
+        "out": len(res.out),
+        "undec": len(res.undec),
+        "round_trips": res.round_trips,
+        "import_s": import_s,
+        "db_s": db_s,
+        "db_runs_s": [r.seconds for r in db_runs],
+        "export_s": best[0],
+        "build_s": best[1],
+        "solve_s": best[2],
+        "ext_s": sum(best),
+        "ext_runs_s": [sum(e) for e in ext],
+        "ratio": db_s / sum(best) if sum(best) > 0 else None,
+        "db_hits": total_hits if profile else None,
+        "db_hits_by_step": hits if profile else None,
+        "hits_per_unit": (total_hits / units) if profile and units else None,
+        "ok": sorted(ext_in) == res.in_,
+    }
+
+
+def measure(
+    svc: ArgumentationService,
+    *,
+    corpus: Path | None,
+    corpus_limit: int = 0,
+    sizes: list[int],
+    families: list[str],
+    repeat: int = 3,
+    corpus_repeat: int = 1,
+    profile: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run the benchmark and return every number (what ``--json`` prints)."""
+    _external()
+    say = progress or (lambda _m: None)
+    out: dict[str, Any] = {"space": svc.space, "repeat": repeat, "corpus_repeat": corpus_repeat, "cases": [],
+                           "corpus": [], "corpus_instances": []}
+    if corpus is not None:
+        files = sorted(p for p in corpus.rglob("*") if p.suffix in (".apx", ".tgf", ".af"))
+        if corpus_limit:
+            files = files[:corpus_limit]
+        say(f"corpus: {len(files)} file(s) from {corpus}")
+        for f in files:
+            af = iccma.read_framework(f)
+            row = _measure_one(svc, str(f.relative_to(corpus)), af, corpus_repeat, profile)
+            out["corpus_instances"].append(row)
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for row in out["corpus_instances"]:
+            groups.setdefault("corpus/" + row["case"].split("/")[0], []).append(row)
+        for name, rows in sorted(groups.items()):
+            out["corpus"].append(_aggregate(name, rows))
+    for fam in families:
+        if fam not in FAMILIES:
+            raise ValidationError(f"unknown family {fam!r} (known: {', '.join(FAMILIES)})")
+        for n in sizes:
+            say(f"{fam}({n})")
+            out["cases"].append(_measure_one(svc, f"{fam}({n})", FAMILIES[fam](n), repeat, profile))
+    per_unit = [r["hits_per_unit"] for r in out["cases"] if r["hits_per_unit"] is not None]
+    out["summary"] = {
+        "db_faster_cases": sum(1 for r in out["cases"] + out["corpus"] if r["ratio"] is not None and r["ratio"] < 1),
+        "cases": len(out["cases"]) + len(out["corpus"]),
+        "all_ok": all(r["ok"] for r in out["cases"] + out["corpus_instances"]),
+        "hits_per_unit_min": min(per_unit) if per_unit else None,
+        "hits_per_unit_max": max(per_unit) if per_unit else None,
+    }
+    return out
+
+
+def _aggregate(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    db_s = sum(r["db_s"] for r in rows)
+    ext_s = sum(r["ext_s"] for r in rows)
+    hits = [r["hits_per_unit"] for r in rows if r["hits_per_unit"] is not None]
+    return {
+        "case": f"{name} ({len(rows)} files)",
+        "arguments": sum(r["arguments"] for r in rows),
+        "attacks": sum(r["attacks"] for r in rows),
+        "waves": max(r["waves"] for r in rows),
+        "round_trips": sum(r["round_trips"] for r in rows),
+        "import_s": sum(r["import_s"] for r in rows),
+        "db_s": db_s,
+        "export_s": sum(r["export_s"] for r in rows),
+        "build_s": sum(r["build_s"] for r in rows),
+        "solve_s": sum(r["solve_s"] for r in rows),
+        "ext_s": ext_s,
+        "ratio": db_s / ext_s if ext_s else None,
+        "hits_per_unit": statistics.mean(hits) if hits else None,
+        "ok": all(r["ok"] for r in rows),
+    }
+
+
+def _f(x: float | None, digits: int = 3) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def bench_grounded(
+    ctx: typer.Context,
+    corpus: Path = typer.Option(None, "--corpus", help="ICCMA corpus folder (default: ../shared/corpus/argumentation)."),
+    no_corpus: bool = typer.Option(False, "--no-corpus", help="Skip the corpus."),
+    corpus_limit: int = typer.Option(0, "--corpus-limit", help="Only the first N corpus files (0 = all)."),
+    sizes: str = typer.Option("1000,10000,100000", "--sizes", help="Generated sizes (arguments), comma-separated."),
+    families: str = typer.Option("chain,dchain", "--families", help="Generated families: chain, dchain."),
+    repeat: int = typer.Option(3, "--repeat", min=1, help="Timed runs per generated case (best is reported)."),
+    corpus_repeat: int = typer.Option(1, "--corpus-repeat", min=1, help="Timed runs per corpus file."),
+    profile: bool = typer.Option(True, "--profile/--no-profile", help="One extra PROFILE run for db hits."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """In-database grounded solve vs export + formal-argumentation, side by side, with the ratio."""
+    svc = state(ctx).engine().argumentation
+    folder = None if no_corpus else (corpus or _default_corpus())
+    if corpus is not None and not corpus.is_dir():
+        raise ValidationError(f"--corpus {corpus} is not a folder")
+    try:
+        size_list = [int(s) for s in sizes.split(",") if s.strip()]
+    except ValueError as exc:
+        raise ValidationError(f"--sizes must be comma-separated integers, got {sizes!r}") from exc
+    fams = [f.strip() for f in families.split(",") if f.strip()]
+    data = measure(
+        svc, corpus=folder, corpus_limit=corpus_limit, sizes=size_list, families=fams, repeat=repeat,
+        corpus_repeat=corpus_repeat, profile=profile,
+        progress=None if json_ else (lambda m: console.print(f"[dim]{m}[/dim]")),
+    )
+    if json_:
+        print_json(data)
+        return
+    cols = ["case", "args", "attacks", "waves", "stmts", "import s", "db s", "export s", "py build s",
+            "py solve s", "ext s", "db/ext", "hits/(a+r)", "ok"]
+    rows = [
+        [r["case"], r["arguments"], r["attacks"], r["waves"], r["round_trips"], _f(r["import_s"], 2), _f(r["db_s"]),
+         _f(r["export_s"]), _f(r["build_s"]), _f(r["solve_s"]), _f(r["ext_s"]), _f(r["ratio"], 2),
+         _f(r["hits_per_unit"], 1), "yes" if r["ok"] else "NO"]
+        for r in data["corpus"] + data["cases"]
+    ]
+    typer.echo("grounded extension: in Neo4j (db) vs export + formal-argumentation (ext); db/ext < 1: the database is faster")
+    widths = [max(len(str(c)), *(len(str(r[i])) for r in rows)) for i, c in enumerate(cols)]
+    for line in [cols, *rows]:
+        typer.echo("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(line, widths))))
+    s = data["summary"]
+    typer.echo(
+        f"database faster in {s['db_faster_cases']} of {s['cases']} rows; results identical: {s['all_ok']}; "
+        f"db hits per argument+attack {_f(s['hits_per_unit_min'], 1)}..{_f(s['hits_per_unit_max'], 1)}"
+    )

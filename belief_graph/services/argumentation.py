@@ -1,0 +1,511 @@
+"""Argumentation: attack graphs in Neo4j and Dung's grounded labelling computed in Cypher.
+
+An attack graph lives in a *namespace* ``ns`` of a space: every participating node has the extra
+label ``Argument`` with ``space``, ``ns`` and ``name``, and attacks are ``ATTACKS`` edges.
+Namespaces used by the project: ``framework:<name>`` (an imported ICCMA file, with a
+``(:Framework)`` node), ``deliberation:<id>``, ``dispute:<key>`` and short-lived ``scratch:<id>``.
+Claim/Proposal nodes join a namespace with :meth:`ArgumentationService.enlist` (their name is
+their id); plain in-memory frameworks from other services are stored with
+:meth:`ArgumentationService.store_attacks`.
+
+**Grounded labelling** (DESIGN.md §2; docs/argumentation.md has the details and measurements):
+IN = every attacker OUT, OUT = attacked by an IN argument, the rest UNDEC, least fixpoint.
+:meth:`ArgumentationService.ground` runs, in ONE write transaction:
+
+1. ``init_grounded``: per argument, ``undefeated`` := number of distinct attackers in the
+   namespace; unattacked arguments get ``frontier = 1``;
+2. ``propagate_waves`` (repeated): wave ``k`` labels the arguments with ``frontier = k`` IN, their
+   unlabelled targets OUT, and decrements the counters of what those new OUT arguments attack;
+   counters that reach 0 put the argument on ``frontier = k + 1``. One statement runs a batch of
+   waves server-side (``UNWIND range(first, last) ... CALL (k) {...}``, each run sees the previous
+   one's writes); batches double in size (32, 64, ... 4096 waves) until no frontier is left, so a
+   framework needing W waves takes about log2(W/32) + W/4096 statements and at most W + 4096
+   empty (one index seek) wave iterations;
+3. ``finish_grounded``: everything still unlabelled is UNDEC; the names by label are returned.
+
+Each argument enters a frontier and gets a label at most once and each attack is expanded at
+most twice, so the work is linear in arguments + attacks (the bench prints db hits per
+argument+attack to show it).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from .. import iccma
+from ..driver import Graph, Tx
+from ..errors import FrameworkNotFound, NotFoundError, ValidationError
+from ..models import new_id, utcnow
+from ..models_argumentation import (
+    Attack,
+    AttackerInfo,
+    AttackGraph,
+    Framework,
+    GroundedResult,
+    LabelExplanation,
+)
+from ..repositories.argumentation import ArgumentationRepository
+
+__all__ = [
+    "FIRST_BATCH",
+    "FRAMEWORK_PREFIX",
+    "IMPORT_CHUNK",
+    "MAX_BATCH",
+    "ArgumentationService",
+    "explain_label",
+    "framework_ns",
+    "ground",
+]
+
+FRAMEWORK_PREFIX: Final = "framework:"
+SCRATCH_PREFIX: Final = "scratch:"
+FIRST_BATCH: Final = 32
+"""Waves in the first propagation statement (the corpus needs at most 4: one round trip)."""
+MAX_BATCH: Final = 4096
+"""Cap of the doubling batch: at most this many empty wave iterations are wasted at the end."""
+IMPORT_CHUNK: Final = 20_000
+"""Arguments + attacks written per transaction by a large import. Neo4j's default transaction
+memory cap (70% of the 512 MB heap of the local server) is hit by ~2*10^5 new entities in one
+transaction, so imports above this size are written in chunks after full validation (see
+:meth:`ArgumentationService.store_framework`)."""
+DELETE_BATCH: Final = 10_000
+
+_NAME_RE = re.compile(r"[^\x00-\x1f\x7f]{1,200}")
+T = TypeVar("T")
+
+
+def framework_ns(name: str) -> str:
+    """The namespace of the imported framework ``name``."""
+    return FRAMEWORK_PREFIX + name
+
+
+def _check_name(name: str) -> str:
+    if not isinstance(name, str) or not name.strip() or not _NAME_RE.fullmatch(name):
+        raise ValidationError(f"framework name must be 1-200 printable characters, got {name!r}")
+    return name
+
+
+def _check_ns(ns: str) -> str:
+    if not isinstance(ns, str) or not ns.strip() or not _NAME_RE.fullmatch(ns):
+        raise ValidationError(f"namespace must be 1-200 printable characters, got {ns!r}")
+    return ns
+
+
+def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+class ArgumentationService:
+    """Attack graphs, imported frameworks and grounded labelling for one space."""
+
+    def __init__(self, graph: Graph, space: str) -> None:
+        self.graph = graph
+        self.space = space
+        self.repo = ArgumentationRepository(graph, space)
+
+    # -- frameworks --------------------------------------------------------------------------
+    def import_framework(
+        self, path: str | Path, name: str | None = None, *, format: str | None = None, replace: bool = False
+    ) -> Framework:
+        """Read an ICCMA file (``.apx``/``.tgf``/``.af``) and store it as framework ``name``.
+
+        The file is parsed and validated completely before anything is written.
+
+        Raises:
+            FormatError: malformed file (path, line, expected); ValidationError: bad name, or the
+                framework exists and ``replace`` is false.
+        """
+        af = iccma.read_framework(path, _format(format))
+        return self.store_framework(af, name if name is not None else Path(path).stem, replace=replace)
+
+    def store_framework(self, af: AttackGraph, name: str, *, replace: bool = False) -> Framework:
+        """Store an in-memory framework under ``name`` (namespace ``framework:<name>``).
+
+        Up to :data:`IMPORT_CHUNK` arguments + attacks it is ONE transaction. Larger ones are
+        written in chunked transactions behind a ``(:Framework {status: 'importing'})`` node that
+        only the last one flips to ``'ready'``; on any failure the partial import is deleted
+        before the error is re-raised, and an unfinished one is never served as a framework.
+        """
+        _check_name(name)
+        if not af.arguments:
+            raise ValidationError("empty framework: no arguments")
+        ns = framework_ns(name)
+        existing = self.repo.get_framework(name)
+        if existing is not None:
+            if not replace:
+                raise ValidationError(
+                    f"framework {name!r} already exists in space {self.space!r} (status {existing.status}); "
+                    "pass replace=True (CLI: --replace) to overwrite it"
+                )
+            self.delete_framework(name)
+        else:
+            self.repo.delete_arguments_batched(ns, DELETE_BATCH)  # leftovers of a crashed import
+        meta: dict[str, Any] = {
+            "name": name, "ns": ns, "source": af.source, "format": af.format,
+            "arguments": len(af.arguments), "attacks": len(af.attacks), "created_at": utcnow().isoformat(),
+        }
+        if len(af.arguments) + len(af.attacks) <= IMPORT_CHUNK:
+
+            def work(tx: Tx) -> Framework:
+                fw = self.repo.create_framework(tx, status="ready", **meta)
+                self._write_graph(tx, ns, af)
+                return fw
+
+            return self.graph.write_tx(work, name="argumentation.import_framework")
+
+        self.graph.write_tx(lambda tx: self.repo.create_framework(tx, status="importing", **meta))
+        try:
+            self._write_chunked(ns, af)
+            fw = self.repo.set_framework_status(name, "ready")
+        except BaseException:
+            self._discard(name, ns)
+            raise
+        if fw is None:  # deleted concurrently
+            raise FrameworkNotFound(name, self.space)
+        return fw
+
+    def framework(self, name: str) -> Framework:
+        """A stored, completely imported framework.
+
+        Raises:
+            FrameworkNotFound: no such framework, or its import did not finish.
+        """
+        fw = self.repo.get_framework(_check_name(name))
+        if fw is None or fw.status != "ready":
+            raise FrameworkNotFound(name, self.space)
+        return fw
+
+    def frameworks(self) -> list[Framework]:
+        """Every framework of the space (any status), by name."""
+        return self.repo.list_frameworks()
+
+    def delete_framework(self, name: str) -> bool:
+        """Delete a framework and its arguments; False when there was none."""
+        fw = self.repo.get_framework(_check_name(name))
+        if fw is None:
+            return False
+        self._discard(name, fw.ns)
+        return True
+
+    def export_framework(self, ns: str) -> AttackGraph:
+        """The attack graph of a namespace as an in-memory :class:`AttackGraph` (one read tx).
+
+        Raises:
+            NotFoundError: the namespace has no arguments.
+        """
+        names, pairs = self.graph.read_tx(lambda tx: self.repo.export(_check_ns(ns), tx), name="argumentation.export")
+        if not names:
+            raise NotFoundError(f"no arguments in namespace {ns!r} of space {self.space!r}")
+        return AttackGraph(tuple(names), tuple(pairs), source=ns)
+
+    def export_text(self, name: str, format: str = "apx") -> str:
+        """A stored framework written back as ICCMA text."""
+        af = self.export_framework(self.framework(name).ns)
+        return iccma.write(af, format)
+
+    # -- namespaces for other services ----------------------------------------------------------
+    def store_attacks(
+        self, ns: str, arguments: Iterable[str], attacks: Iterable[Sequence[str]]
+    ) -> AttackGraph:
+        """Replace the plain arguments of namespace ``ns`` by this in-memory framework (one tx).
+
+        For services that build a framework in memory (conflict strategy, studies). Claim/Proposal
+        nodes enlisted in ``ns`` stay; their names must not clash.
+
+        Raises:
+            ValidationError: duplicate or blank names, unknown attack endpoints, or too large for
+                one transaction (use :meth:`store_framework`).
+        """
+        _check_ns(ns)
+        af = AttackGraph.from_lists(arguments, attacks, source=ns)
+        if len(af.arguments) + len(af.attacks) > 5 * IMPORT_CHUNK:
+            raise ValidationError("framework too large for one transaction; use store_framework / import_framework")
+
+        def work(tx: Tx) -> None:
+            self.repo.delete_arguments(ns, tx)
+            self._write_graph(tx, ns, af)
+
+        self.graph.write_tx(work, name="argumentation.store_attacks")
+        return af
+
+    def store_graph(self, ns: str, af: AttackGraph) -> None:
+        """Write ``af`` into the (empty) namespace ``ns``: one transaction up to
+        :data:`IMPORT_CHUNK` arguments + attacks, else chunked transactions (a failure deletes
+        what was written before re-raising). Used for scratch and bench namespaces."""
+        _check_ns(ns)
+        if len(af.arguments) + len(af.attacks) <= IMPORT_CHUNK:
+            self.graph.write_tx(lambda tx: self._write_graph(tx, ns, af), name="argumentation.store_graph")
+            return
+        try:
+            self._write_chunked(ns, af)
+        except BaseException:
+            self.repo.delete_arguments_batched(ns, DELETE_BATCH)
+            raise
+
+    def delete_namespace(self, ns: str) -> None:
+        """Delete the plain arguments of ``ns`` (batched; Claim/Proposal nodes are left alone)."""
+        self.repo.delete_arguments_batched(_check_ns(ns), DELETE_BATCH)
+
+    def enlist(self, ns: str, ids: Sequence[str]) -> list[str]:
+        """Make existing Claim/Proposal nodes (by id) arguments of ``ns`` (one transaction).
+
+        A node belongs to one namespace at a time (enlisting moves it).
+
+        Raises:
+            NotFoundError: an id names no Claim in this space and no Proposal (nothing written).
+        """
+        _check_ns(ns)
+        wanted = list(dict.fromkeys(ids))
+
+        def work(tx: Tx) -> list[str]:
+            found = self.repo.enlist(tx, ns, wanted)
+            missing = sorted(set(wanted) - set(found))
+            if missing:
+                raise NotFoundError(f"no Claim or Proposal with id(s) {', '.join(missing)} in space {self.space!r}")
+            return found
+
+        return self.graph.write_tx(work, name="argumentation.enlist")
+
+    def add_attacks(self, ns: str, attacks: Iterable[Attack | Sequence[str]]) -> int:
+        """Add ``ATTACKS {reason, by}`` edges between arguments of ``ns`` (one transaction).
+
+        Raises:
+            ValidationError: an attack names an argument that is not in ``ns`` (nothing written).
+        """
+        _check_ns(ns)
+        items = [a if isinstance(a, Attack) else Attack(attacker=a[0], target=a[1]) for a in attacks]
+
+        def work(tx: Tx) -> int:
+            names = set(self.repo.export(ns, tx)[0])
+            unknown = sorted({n for a in items for n in (a.attacker, a.target)} - names)
+            if unknown:
+                raise ValidationError(f"attack names unknown argument(s) {', '.join(unknown)} in namespace {ns!r}")
+            return self.repo.merge_attacks(tx, ns, items)
+
+        return self.graph.write_tx(work, name="argumentation.add_attacks")
+
+    def clear_namespace(self, ns: str) -> None:
+        """Delete the plain arguments of ``ns`` and release its Claim/Proposal nodes."""
+        _check_ns(ns)
+        self.repo.delete_arguments_batched(ns, DELETE_BATCH)
+        self.repo.release_nodes(ns)
+
+    # -- grounded semantics ------------------------------------------------------------------
+    def ground(self, ns: str) -> GroundedResult:
+        """Compute the grounded labelling of ``ns`` in Neo4j, write it to ``label``/``wave``, return it.
+
+        Raises:
+            NotFoundError: the namespace has no arguments.
+        """
+        return self._ground(ns, profile=False)[0]
+
+    def profile_ground(self, ns: str) -> tuple[GroundedResult, dict[str, int]]:
+        """Like :meth:`ground`, under ``PROFILE``: also the db hits of each step."""
+        return self._ground(ns, profile=True)
+
+    def ground_framework(self, name: str) -> GroundedResult:
+        """:meth:`ground` on a stored framework (FrameworkNotFound if there is none)."""
+        return self.ground(self.framework(name).ns)
+
+    def labels(self, ns: str) -> GroundedResult:
+        """The stored labelling of ``ns`` (as left by the last :meth:`ground`).
+
+        Raises:
+            NotFoundError: no arguments; ValidationError: not (completely) labelled yet.
+        """
+        row = self.repo.labels(_check_ns(ns))
+        if not row["arguments"]:
+            raise NotFoundError(f"no arguments in namespace {ns!r} of space {self.space!r}")
+        if row["unlabelled"]:
+            raise ValidationError(f"namespace {ns!r} has {row['unlabelled']} unlabelled argument(s): run ground first")
+        return _result(ns, row)
+
+    def explain_label(self, ns: str, name: str) -> LabelExplanation:
+        """Why ``name`` has its stored grounded label (see :class:`LabelExplanation`).
+
+        Raises:
+            NotFoundError: no such argument; ValidationError: the namespace was not solved.
+        """
+        row = self.repo.explain(_check_ns(ns), name)
+        if row is None:
+            raise NotFoundError(f"no argument {name!r} in namespace {ns!r} of space {self.space!r}")
+        if row["label"] is None:
+            raise ValidationError(f"argument {name!r} has no label yet: run ground on {ns!r} first")
+        return _explanation(ns, row)
+
+    def solve(self, source: str | Path | AttackGraph, *, format: str | None = None) -> GroundedResult:
+        """Solve a file (or in-memory graph) in Neo4j: store it in a scratch namespace, ground it,
+        read the result, delete the namespace."""
+        return self.solve_explained(source, (), format=format)[0]
+
+    def solve_explained(
+        self, source: str | Path | AttackGraph, explain: Sequence[str] = (), *, format: str | None = None
+    ) -> tuple[GroundedResult, list[LabelExplanation]]:
+        """:meth:`solve`, plus the explanation of each argument named in ``explain``.
+
+        Raises:
+            FormatError: malformed file; ValidationError: ``explain`` names an unknown argument
+                (checked before anything is written).
+        """
+        af = source if isinstance(source, AttackGraph) else iccma.read_framework(source, _format(format))
+        if not af.arguments:
+            raise ValidationError("empty framework: no arguments")
+        known = set(af.arguments)
+        unknown = [a for a in explain if a not in known]
+        if unknown:
+            raise ValidationError(f"--explain names unknown argument(s): {', '.join(unknown)}")
+        ns = SCRATCH_PREFIX + new_id()
+        try:
+            self.store_graph(ns, af)
+            result = self.ground(ns)
+            explanations = [self.explain_label(ns, a) for a in dict.fromkeys(explain)]
+            return result, explanations
+        finally:
+            self.repo.delete_arguments_batched(ns, DELETE_BATCH)
+
+    def explain_framework(self, name: str, argument: str) -> LabelExplanation:
+        """:meth:`explain_label` for a stored framework, grounding it first if it was never solved."""
+        ns = self.framework(name).ns
+        if self.repo.explain(ns, argument) is None:
+            raise NotFoundError(f"no argument {argument!r} in framework {name!r}")
+        try:
+            return self.explain_label(ns, argument)
+        except ValidationError:
+            self.ground(ns)
+            return self.explain_label(ns, argument)
+
+    # -- internals ---------------------------------------------------------------------------
+    def _write_graph(self, tx: Tx, ns: str, af: AttackGraph) -> None:
+        self.repo.create_arguments(tx, ns, af.arguments)
+        if af.attacks:
+            self.repo.create_attacks(tx, ns, af.attacks)
+
+    def _write_chunked(self, ns: str, af: AttackGraph) -> None:
+        for names in _chunks(af.arguments, IMPORT_CHUNK):
+            self.graph.write_tx(functools.partial(self.repo.create_arguments, ns=ns, names=names),
+                                name="argumentation.import_chunk")
+        for pairs in _chunks(af.attacks, IMPORT_CHUNK):
+            self.graph.write_tx(functools.partial(self.repo.create_attacks, ns=ns, pairs=pairs),
+                                name="argumentation.import_chunk")
+
+    def _discard(self, name: str, ns: str) -> None:
+        self.repo.set_framework_status(name, "deleting")
+        self.repo.delete_arguments_batched(ns, DELETE_BATCH)
+        self.repo.delete_framework_node(name)
+
+    def _ground(self, ns: str, *, profile: bool) -> tuple[GroundedResult, dict[str, int]]:
+        _check_ns(ns)
+        started = time.perf_counter()
+
+        result, hits = self.graph.write_tx(
+            lambda tx: self._ground_in(tx, ns, profile=profile), name="argumentation.ground"
+        )
+        result.seconds = time.perf_counter() - started
+        return result, hits
+
+    def ground_tx(self, tx: Tx, ns: str) -> GroundedResult:
+        """:meth:`ground` inside the caller's write transaction (e.g. the argumentation conflict
+        strategy decides a write with the labels of the conflict it is part of)."""
+        return self._ground_in(tx, _check_ns(ns), profile=False)[0]
+
+    def _ground_in(self, tx: Tx, ns: str, *, profile: bool) -> tuple[GroundedResult, dict[str, int]]:
+        hits = {"init": 0, "waves": 0, "finish": 0}
+        init, hits["init"] = self.repo.init_grounded(tx, ns, profile=profile)
+        if not init["arguments"]:
+            raise NotFoundError(f"no arguments in namespace {ns!r} of space {self.space!r}")
+        first, size, trips = 1, FIRST_BATCH, 0
+        while True:
+            last = first + size - 1
+            row, h = self.repo.propagate_waves(tx, ns, first, last, profile=profile)
+            hits["waves"] += h
+            trips += 1
+            if not row["pending"]:
+                break
+            first, size = last + 1, min(size * 2, MAX_BATCH)
+        labels, hits["finish"] = self.repo.finish_grounded(tx, ns, profile=profile)
+        res = _result(ns, labels)
+        res.round_trips = trips
+        res.wave_iterations = last
+        hits["attacks"] = int(init["attacks"])
+        return res, hits
+
+
+def _format(format: str | None) -> str | None:
+    if format is None:
+        return None
+    if format not in iccma.FORMATS:
+        raise ValidationError(f"unknown framework format {format!r} (known: {', '.join(iccma.FORMATS)})")
+    return format
+
+
+def _result(ns: str, row: dict[str, Any]) -> GroundedResult:
+    return GroundedResult.model_validate(
+        {
+            "ns": ns,
+            "in": sorted(row["in_names"]),
+            "out": sorted(row["out_names"]),
+            "undec": sorted(row["undec_names"]),
+            "waves": int(row["waves"]),
+            "arguments": int(row["arguments"]),
+        }
+    )
+
+
+def _names(items: Sequence[AttackerInfo]) -> str:
+    return ", ".join(a.name for a in items)
+
+
+def _explanation(ns: str, row: dict[str, Any]) -> LabelExplanation:
+    name, label, wave = row["name"], row["label"], row["wave"]
+    attackers: list[AttackerInfo] = row["attackers"]
+    by_label = {lab: [a for a in attackers if a.label == lab] for lab in ("IN", "OUT", "UNDEC")}
+    stale = ""
+    if label == "IN":
+        decisive = attackers
+        if not attackers:
+            reason = "IN: it has no attacker"
+        else:
+            reason = f"IN: every attacker is OUT ({_names(attackers)})"
+        if len(by_label["OUT"]) != len(attackers):
+            stale = "an attacker is not OUT"
+    elif label == "OUT":
+        ins = sorted(by_label["IN"], key=lambda a: (a.wave if a.wave is not None else 1 << 62, a.name))
+        decisive = ins[:1]
+        reason = (
+            f"OUT: attacked by {ins[0].name}, which is IN (wave {ins[0].wave})" if ins else "OUT"
+        )
+        if not ins:
+            stale = "no attacker is IN"
+    else:
+        decisive = by_label["UNDEC"]
+        self_attack = any(a.name == name for a in decisive)
+        reason = f"UNDEC: no attacker is IN, and undecided attacker(s) remain: {_names(decisive)}"
+        if self_attack:
+            reason += " (it attacks itself)"
+        if by_label["IN"] or not decisive:
+            stale = "an attacker is IN" if by_label["IN"] else "no attacker is UNDEC"
+    if stale:
+        reason += f" [stale: {stale}; the attack graph changed since the last ground, run it again]"
+    return LabelExplanation(
+        ns=ns, name=name, label=label, wave=wave, reason=reason, decisive=decisive,
+        attackers=attackers, targets=row["targets"],
+    )
+
+
+# -- module-level API for other services ------------------------------------------------------
+
+
+def ground(graph: Graph, space: str, ns: str) -> GroundedResult:
+    """Grounded labelling of namespace ``ns`` of ``space``, computed in Neo4j (see module doc)."""
+    return ArgumentationService(graph, space).ground(ns)
+
+
+def explain_label(graph: Graph, space: str, ns: str, name: str) -> LabelExplanation:
+    """Why argument ``name`` of ``ns`` has its stored grounded label."""
+    return ArgumentationService(graph, space).explain_label(ns, name)

@@ -1,0 +1,11 @@
+// name: argumentation.release_nodes
+// mode: write
+// params: space, ns
+// description: take Claim/Proposal nodes out of a namespace (drop the Argument label and solver properties; their attacks and stored label stay)
+// :param space => 'default'
+// :param ns => 'deliberation:d1'
+MATCH (a:Argument {space: $space, ns: $ns})
+USING INDEX a:Argument(space, ns)
+WHERE size(labels(a)) > 1
+REMOVE a:Argument, a.ns, a.name, a.wave, a.undefeated, a.frontier
+RETURN count(a) AS released

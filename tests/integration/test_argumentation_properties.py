@@ -1,0 +1,155 @@
+"""Property tests: the grounded labelling computed in Neo4j on random frameworks (self-attacks, odd
+and even cycles, chains attached to cycles) is conflict-free, defends itself, is the least complete
+extension, is invariant under renaming, and equals clingo (standard encoding) and formal-argumentation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import clingo
+import pytest
+from argumentation.core.dung import ArgumentationFramework, grounded_extension
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from belief_graph.driver import Graph
+from belief_graph.models_argumentation import AttackGraph, GroundedResult
+from belief_graph.services.argumentation import ArgumentationService
+
+Pair = tuple[int, int]
+
+# The positive program whose unique (least) model is the grounded labelling: IN = in/1,
+# OUT = defeated/1 (the encoding used to build the corpus's expected answers).
+GROUNDED_ASP = """
+in(X) :- arg(X), defeated(Y) : att(Y,X).
+defeated(X) :- att(Y,X), in(Y).
+"""
+
+# Complete extensions (ASPARTIX-style guess and check), plus: some grounded argument is missing.
+# UNSAT <=> every complete extension contains the given set.
+COMPLETE_MISSING_ASP = """
+in(X) :- not out(X), arg(X).
+out(X) :- not in(X), arg(X).
+:- in(X), in(Y), att(X,Y).
+defeated(X) :- in(Y), att(Y,X).
+undefended(X) :- att(Y,X), not defeated(Y).
+:- in(X), undefended(X).
+:- out(X), not undefended(X).
+missing :- grounded(X), not in(X).
+:- not missing.
+"""
+
+
+@st.composite
+def frameworks(draw: st.DrawFn) -> tuple[int, list[Pair]]:
+    """A union of components: random digraphs (self-attacks allowed), odd/even cycles, and chains
+    whose head is attacked by (or attacks) a cycle; plus a few random attacks between components."""
+    n = 0
+    attacks: set[Pair] = set()
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["random", "cycle", "chain_into_cycle", "cycle_into_chain", "chain"]))
+        if kind == "random":
+            k = draw(st.integers(1, 6))
+            pairs = draw(st.lists(st.tuples(st.integers(0, k - 1), st.integers(0, k - 1)), max_size=k * 2))
+            attacks |= {(n + a, n + b) for a, b in pairs}
+        elif kind == "cycle":
+            k = draw(st.integers(1, 6))  # 1 = a self-attack, odd and even lengths
+            attacks |= {(n + i, n + (i + 1) % k) for i in range(k)}
+        elif kind == "chain":
+            k = draw(st.integers(1, 8))
+            attacks |= {(n + i, n + i + 1) for i in range(k - 1)}
+        else:
+            c = draw(st.integers(1, 5))
+            length = draw(st.integers(1, 6))
+            k = c + length
+            attacks |= {(n + i, n + (i + 1) % c) for i in range(c)}
+            attacks |= {(n + c + i, n + c + i + 1) for i in range(length - 1)}
+            if kind == "chain_into_cycle":
+                attacks.add((n + k - 1, n))  # the chain's last argument attacks the cycle
+            else:
+                attacks.add((n, n + c))  # the cycle attacks the chain's head
+        n += k
+    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3))
+    attacks |= set(extra)
+    return n, sorted(attacks)
+
+
+def _names(n: int) -> list[str]:
+    return [f"x{i}" for i in range(n)]
+
+
+def _clingo(n: int, attacks: Iterable[Pair]) -> tuple[set[int], set[int]]:
+    ctl = clingo.Control(["--warn=none"])
+    facts = "".join(f"arg({i})." for i in range(n)) + "".join(f"att({a},{b})." for a, b in attacks)
+    ctl.add("base", [], facts + GROUNDED_ASP)
+    ctl.ground([("base", [])])
+    models: list[list[clingo.Symbol]] = []
+    ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+    assert len(models) == 1  # a positive program has exactly one (least) model
+    ins = {s.arguments[0].number for s in models[0] if s.name == "in"}
+    defeated = {s.arguments[0].number for s in models[0] if s.name == "defeated"}
+    return ins, defeated
+
+
+def _some_complete_extension_misses(n: int, attacks: Iterable[Pair], grounded: Iterable[int]) -> bool:
+    ctl = clingo.Control(["--warn=none"])
+    facts = "".join(f"arg({i})." for i in range(n)) + "".join(f"att({a},{b})." for a, b in attacks)
+    facts += "".join(f"grounded({i})." for i in grounded)
+    ctl.add("base", [], facts + COMPLETE_MISSING_ASP)
+    ctl.ground([("base", [])])
+    return bool(ctl.solve().satisfiable)
+
+
+def _solve(svc: ArgumentationService, ns: str, af: AttackGraph) -> GroundedResult:
+    svc.store_attacks(ns, af.arguments, af.attacks)
+    return svc.ground(ns)
+
+
+@pytest.fixture()
+def svc(graph: Graph, space: str) -> ArgumentationService:
+    return ArgumentationService(graph, space)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(fw=frameworks(), seed=st.integers(0, 2**32 - 1))
+def test_grounded_properties_and_external_solvers(svc: ArgumentationService, fw: tuple[int, list[Pair]], seed: int) -> None:
+    n, pairs = fw
+    names = _names(n)
+    af = AttackGraph.from_lists(names, [(names[a], names[b]) for a, b in pairs])
+    res = _solve(svc, "study:prop", af)
+    lab = res.labelling()
+    IN, OUT = set(res.in_), set(res.out)
+    assert set(lab) == set(names) and res.arguments == n
+    attackers = {x: {a for a, b in af.attacks if b == x} for x in names}
+
+    # labelling rules: IN iff every attacker OUT; OUT iff some attacker IN; UNDEC otherwise
+    for x in names:
+        if lab[x] == "IN":
+            assert attackers[x] <= OUT
+        elif lab[x] == "OUT":
+            assert attackers[x] & IN
+        else:
+            assert not attackers[x] & IN and not attackers[x] <= OUT
+    # conflict-free and self-defending (admissible)
+    assert not any(a in IN and b in IN for a, b in af.attacks)
+    assert all(any((d, y) in af.attacks for d in IN) for x in IN for y in attackers[x])
+    # the least complete extension: complete (the rules above) and inside every complete extension
+    index = {x: i for i, x in enumerate(names)}
+    assert not _some_complete_extension_misses(n, pairs, [index[x] for x in IN])
+    framework = ArgumentationFramework(arguments=frozenset(names), defeats=frozenset(af.attacks))
+    # equal to formal-argumentation and to clingo on the standard encoding
+    assert grounded_extension(framework) == frozenset(IN)
+    c_in, c_defeated = _clingo(n, pairs)
+    assert {names[i] for i in c_in} == IN and {names[i] for i in c_defeated} == OUT
+
+    # invariant under renaming (a random bijection onto other names, order shuffled)
+    rng = random.Random(seed)
+    new = [f"r{v}-{chr(0x3b1 + v % 20)}" for v in rng.sample(range(10 * n), n)]
+    mapping = dict(zip(names, new, strict=True))
+    shuffled = list(af.renamed(mapping).attacks)
+    rng.shuffle(shuffled)
+    renamed = AttackGraph.from_lists(rng.sample(new, n), shuffled)
+    res2 = _solve(svc, "study:renamed", renamed)
+    assert res2.labelling() == {mapping[x]: label for x, label in lab.items()}
+    assert res2.waves == res.waves
