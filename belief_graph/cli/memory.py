@@ -168,3 +168,27 @@ def register_key(ctx: typer.Context, key: str, description: str, json_: bool = t
     """Add a known key with a description (used to resolve extracted keys)."""
     k = state(ctx).engine().register_key(key, description)
     print_json(k.model_dump(mode="json")) if json_ else console.print(f"registered {k.key}")
+
+
+@app.command("remember")
+def remember(
+    ctx: typer.Context,
+    text: list[str] = typer.Argument(..., help="The latest turn (several arguments: earlier turns first, as context)."),
+    agent: str = typer.Option(..., "--agent", help="Who said the latest turn (e.g. user:alice)."),
+    conversation: str = typer.Option(None, "--conversation"),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Free text: the LLM extracts typed facts from the latest turn, then the structured write path."""
+    bg = state(ctx).engine()
+    r = bg.remember(text if len(text) > 1 else text[0], agent, conversation=conversation)
+    if json_:
+        print_json(r.model_dump(mode="json"))
+        return
+    console.print(f"episode {r.episode.id} ({bg.llm.describe().split(';')[0]})", markup=False, highlight=False)
+    for w in r.results:
+        sup = f" (superseded {w.superseded.id})" if w.superseded else ""
+        console.print(f"{w.op.value} {w.claim.key} = {w.claim.value!r}{sup}: {w.reason}", markup=False)
+    for s in r.skipped:
+        console.print(f"NOOP {s['text']!r}: {s['rationale']}", markup=False)
+    for warn in r.warnings:
+        console.print(f"warning: {warn}", markup=False)

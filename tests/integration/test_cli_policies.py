@@ -57,3 +57,12 @@ def test_policy_dispute_flow(cli) -> None:  # type: ignore[no-untyped-def]
     # bad input: one typed error, non-zero exit
     cli("policy", "authority", "agent-a", "user.timezone", "7", code=1)
     cli("disputes", "resolve", "nope", "--winner", "incumbent", "--by", "x", "--reason", "y", code=1)
+
+
+def test_memory_remember_replays_without_api_key(cli) -> None:  # type: ignore[no-untyped-def]
+    """No API key: the shipped replay answers the demo's first turn; the claim is written."""
+    out = json.loads(cli("memory", "remember", "I'm pretty cautious with money, I hate picking individual stocks.",
+                         "--agent", "user:alice", "--json"))
+    assert [r["op"] for r in out["results"]] == ["ADD"]
+    assert out["results"][0]["claim"]["key"] == "user.risk_tolerance"
+    assert json.loads(cli("memory", "belief", "user.risk_tolerance", "--json"))["value"] == "cautious"
