@@ -43,6 +43,8 @@ from pathlib import Path  # issue 6
 from .models_argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation  # issue 6
 from .services.argumentation import ArgumentationService  # issue 6
 from .services.doctor import DoctorReport, run_doctor
+from .models_support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, WorkingContext
+from .services.support import SupportService
 from .settings import Settings, load_settings
 
 __all__ = ["BeliefGraph"]
@@ -65,6 +67,9 @@ class BeliefGraph:
         self._beliefs.prejudge = llm_prejudge(lambda: self.llm)  # the llm_judge strategy (issue 4)
         self._remember = RememberService(self._beliefs, lambda: self.llm)
         self._beliefs.deciders["argumentation"] = argumentation_decider  # issue 4 x issue 6
+        self._beliefs.explain_hooks.append(  # issue 4 x issue 5: explain shows the audits
+            lambda _b, ex: ex.audits.extend(a.flat() for a in self.audits_for_claim(ex.claim.id))
+        )
 
     @classmethod
     def connect(
@@ -233,8 +238,57 @@ class BeliefGraph:
         return self._beliefs.facts.find(prefix)
 
 
-
     # -- justifications and reconsolidation (issue 5) ----------------------------------------------
+    @property
+    def support(self) -> SupportService:
+        """The justification/reconsolidation service of this space (see services/support.py)."""
+        svc = self.__dict__.get("_support_service")
+        if svc is None:
+            svc = SupportService(self.graph, self.space, self.embedder, self.settings.embedding.dimension)
+            self.__dict__["_support_service"] = svc
+        return svc
+
+    def derive(
+        self, text: str, premises: Sequence[str], key: str | None = None, *, agent: str, rule: str | None = None,
+        kind: str = "derived", confidence: float | None = None, at: datetime | None = None,
+    ) -> Claim:
+        """Add one AND-justification ``premises -> text``; the same statement again adds an OR alternative."""
+        return self.support.derive(text, premises, key, agent=agent, rule=rule, kind=kind, confidence=confidence, at=at)
+
+    def supports(self, claim_id: str) -> ClaimSupport:
+        """A claim's support families (justifications with premises and whether each holds)."""
+        return self.support.supports(claim_id)
+
+    def retract(
+        self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None
+    ) -> AuditRecord:
+        """Invalidate evidence; withdraw exactly the claims that lost every support (one audit)."""
+        return self.support.retract(root_ids, reason, mode, agent=agent)
+
+    def restore(
+        self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None
+    ) -> AuditRecord:
+        """Lift a retraction; reinstate the withdrawn claims whose support is intact again (one audit)."""
+        return self.support.restore(root_ids, reason, mode, agent=agent)
+
+    def audits(self, limit: int = 50) -> list[AuditSummary]:
+        """Reconsolidation audits of this space, newest first."""
+        return self.support.audits(limit)
+
+    def audit(self, audit_id: str) -> AuditRecord:
+        """What one reconsolidation did, and why."""
+        return self.support.audit(audit_id)
+
+    def audits_for_claim(self, claim_id: str) -> list[ClaimAudit]:
+        """Every reconsolidation audit that touched one claim, oldest first."""
+        return self.support.audits_for_claim(claim_id)
+
+    def context(
+        self, query: str | None = None, keys: Sequence[str] | None = None, budget_tokens: int = 1000, limit: int = 50
+    ) -> WorkingContext:
+        """The working context: active beliefs with support certificates, ranked and cut to the budget."""
+        return self.support.context(query=query, keys=keys, budget_tokens=budget_tokens, limit=limit)
+
 
     # -- argumentation (issue 6) -------------------------------------------------------------------
     @property

@@ -30,6 +30,9 @@ app.add_typer(policy.app, name="policy")
 app.add_typer(disputes.app, name="disputes")
 app.add_typer(agents.app, name="agents")
 app.add_typer(bench.app, name="bench")
+from . import support as support_cli  # noqa: E402  (issue 5)
+
+app.add_typer(support_cli.app, name="support")
 from . import argue  # noqa: E402  (issue 6)
 
 app.add_typer(argue.app, name="argue")

@@ -17,3 +17,9 @@ app.command("llm")(bench_llm.bench_llm)
 from . import bench_grounded  # noqa: E402  (issue 6)
 
 app.command("grounded")(bench_grounded.bench_grounded)
+
+from . import bench_revision  # noqa: E402  (issue 5)
+
+app.command("revision-pairs")(bench_revision.bench_revision_pairs)
+app.command("scimap")(bench_revision.bench_scimap)
+app.command("revision-latency")(bench_revision.bench_revision_latency)

@@ -29,3 +29,15 @@ def test_argumentation_strategy(bg: BeliefGraph) -> None:
     assert d.op == WriteOp.DISPUTED and d.dispute is not None and d.dispute.status == "open"
     assert "undecided" in d.reason and bg.belief("user.timezone").value == "CST"  # type: ignore[union-attr]
     assert bg.explain_label("dispute:user.timezone", "MST").label == "UNDEC"
+
+
+def test_explain_shows_the_audits_of_reconsolidation(bg: BeliefGraph) -> None:
+    ep = bg.add_episode("Run 7: the assay shows growth", agent="user:lab")
+    c = bg.derive("The compound promotes growth", [ep.id], agent="agent:analyst")
+    bg.retract([ep.id], "contaminated sample")
+    ex = bg.explain(c.id)
+    assert ex.claim.status.value == "withdrawn"
+    assert [a["action"] for a in ex.audits] == ["WITHDREW"] and ex.audits[0]["reason"] == "contaminated sample"
+    assert "contaminated sample" in ex.text()
+    bg.restore([ep.id], "sample was fine")
+    assert [a["action"] for a in bg.explain(c.id).audits] == ["WITHDREW", "REINSTATED"]

@@ -1,0 +1,666 @@
+"""Reconsolidation studies: ``bench revision-pairs``, ``bench scimap``, ``bench revision-latency``.
+
+Every world is built through the public API (``add_episode``, ``derive``) in its own memory space,
+repaired with ``retract`` in each mode, and compared with :func:`least_model`, the definition of
+DESIGN.md "Support" recomputed from scratch in Python (not the engine's Cypher). Nothing in the
+printed numbers is fixed in advance: they are counts of worlds whose stored labelling equals the
+least model after the repair.
+
+* ``revision-pairs``: 2 x ``--pairs`` worlds in pairs with identical texts, timestamps,
+  embeddings and influence edges (premise -> conclusion); only the grouping of the premises into
+  justifications differs (one AND-justification vs one OR-alternative per premise). The command
+  checks that from the graph before it measures.
+* ``scimap``: generated research workspaces (observation -> interpretation -> mechanism ->
+  planned experiment, with shared and independent branches); a reviewer invalidates one executed
+  result; we count repaired consequences, preserved branches, and withdrawn claims the compiled
+  working context still cites.
+* ``revision-latency``: the repair latency of one workspace alone and embedded in a space of
+  10^3 .. 10^6 claims (bulk-loaded filler, same space, connected to the workspace outside the
+  region), with the db hits of the whole reconsolidation (``PROFILE``).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import typer
+
+from ..driver import Graph
+from ..embeddings import Embedder
+from ..errors import ValidationError
+from ..facade import BeliefGraph
+from ..models import new_id
+from ..models_support import MODES
+from ..repositories.support import ProfilingRunner
+from ..services.support import SupportService
+from .common import console, print_json, state, table
+
+__all__ = [
+    "World",
+    "bench_revision_latency",
+    "bench_revision_pairs",
+    "bench_scimap",
+    "build_world",
+    "chain_world",
+    "least_model",
+    "paired_worlds",
+    "scimap_workspace",
+]
+
+EPOCH = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+
+
+# ---------------------------------------------------------------------------------------------
+# Worlds and the reference labelling
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    """A support graph by name: episodes (evidence) and claims with their justifications.
+
+    ``claims`` is in creation order: the first family of each claim only uses names created
+    before it; further families (alternatives, cycles) are added after all claims exist.
+    """
+
+    name: str
+    episodes: dict[str, str] = field(default_factory=dict)  # name -> text
+    claims: dict[str, str] = field(default_factory=dict)  # name -> text
+    families: dict[str, list[list[str]]] = field(default_factory=dict)  # claim -> [[premise, ...], ...]
+    kinds: dict[str, str] = field(default_factory=dict)
+    roots: list[str] = field(default_factory=list)  # what the reviewer invalidates
+
+    def episode(self, name: str, text: str) -> str:
+        self.episodes[name] = text
+        return name
+
+    def claim(self, name: str, text: str, *families: Sequence[str], kind: str = "derived") -> str:
+        self.claims[name] = text
+        self.families[name] = [list(f) for f in families]
+        self.kinds[name] = kind
+        return name
+
+    def also(self, name: str, *premises: str) -> None:
+        """Add an alternative justification (OR) to an existing claim."""
+        self.families[name].append(list(premises))
+
+    def copy(self, tag: str) -> World:
+        """The same world with ``tag`` appended to every text (derive() treats equal texts as
+        the same statement, so copies living in one space need distinct texts)."""
+        return World(
+            f"{self.name}{tag}",
+            {k: f"{v} {tag}" for k, v in self.episodes.items()},
+            {k: f"{v} {tag}" for k, v in self.claims.items()},
+            {k: [list(f) for f in v] for k, v in self.families.items()},
+            dict(self.kinds),
+            list(self.roots),
+        )
+
+    def downstream(self, roots: Sequence[str]) -> set[str]:
+        out: set[str] = set()
+        todo = list(roots)
+        while todo:
+            x = todo.pop()
+            for c, fams in self.families.items():
+                if c not in out and any(x in f for f in fams):
+                    out.add(c)
+                    todo.append(c)
+        return out
+
+
+def least_model(world: World, retracted: set[str]) -> set[str]:
+    """The IN set by definition: the least set closed under the rules (naive fixpoint).
+
+    An episode is IN unless retracted; a claim is IN iff not retracted and some family has every
+    premise IN (a claim without families is a base claim). Iterated from the empty set, so a
+    support cycle is IN only if something outside it grounds it.
+    """
+    inn: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for e in world.episodes:
+            if e not in retracted and e not in inn:
+                inn.add(e)
+                changed = True
+        for c, fams in world.families.items():
+            if c in inn or c in retracted:
+                continue
+            if not fams or any(all(p in inn for p in f) for f in fams):
+                inn.add(c)
+                changed = True
+    return inn
+
+
+class _CachedEmbedder:
+    """Identical texts get identical vectors, and each text is embedded once per run."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.cache: dict[str, list[float]] = {}
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        if todo:
+            self.cache.update(zip(todo, self.inner.embed_documents(todo), strict=True))
+        return [self.cache[t] for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
+
+
+def build_world(bg: BeliefGraph, world: World, *, at: datetime = EPOCH) -> dict[str, str]:
+    """Create the world through the public API; returns name -> id. Timestamps are fixed
+    (``at`` + one second per node in creation order), so two builds of a world are identical."""
+    ids: dict[str, str] = {}
+    tick = 0
+
+    def when() -> datetime:
+        nonlocal tick
+        tick += 1
+        return at + timedelta(seconds=tick)
+
+    for name, text in world.episodes.items():
+        ids[name] = bg.add_episode(text, agent="user:lab", at=when()).id
+    for name, text in world.claims.items():
+        first = world.families[name][0]
+        ids[name] = bg.derive(text, [ids[p] for p in first], agent="agent:analyst", rule="analysis",
+                              kind=world.kinds.get(name, "derived"), at=when()).id
+    for name in world.claims:
+        for fam in world.families[name][1:]:
+            got = bg.derive(world.claims[name], [ids[p] for p in fam], agent="agent:analyst", rule="analysis",
+                            kind=world.kinds.get(name, "derived"), at=when())
+            assert got.id == ids[name]
+    return ids
+
+
+def _labels(bg: BeliefGraph, ids: dict[str, str]) -> dict[str, str]:
+    rows = bg.support.repo.find_nodes(list(ids.values()))
+    return {name: rows[i]["status"] for name, i in ids.items()}
+
+
+def _exact(world: World, statuses: dict[str, str]) -> bool:
+    truth = least_model(world, set(world.roots))
+    held = {n for n, s in statuses.items() if s not in ("withdrawn", "retracted")}
+    return held == truth
+
+
+def _engine(graph: Graph, bg: BeliefGraph, space: str, embedder: Embedder) -> BeliefGraph:
+    return BeliefGraph(graph, bg.settings, space, embedder)
+
+
+def _drop(graph: Graph, space: str) -> None:
+    while True:
+        rows = graph.write("support.delete_space_batch", space=space, limit=20_000)
+        if not rows or int(rows[0]["deleted"]) == 0:
+            return
+
+
+# ---------------------------------------------------------------------------------------------
+# Paired worlds
+# ---------------------------------------------------------------------------------------------
+
+
+def paired_worlds(pairs: int, seed: int = 7) -> list[tuple[World, World]]:
+    """``pairs`` (AND, OR) pairs. Same nodes, texts and influence edges in both worlds of a pair;
+    only the grouping of the finding's premises differs. The reviewer invalidates one assay."""
+    out = []
+    for i in range(pairs):
+        rng = random.Random(seed * 1000 + i)
+        k = rng.choice([2, 2, 3])
+        chain = rng.randint(1, 3)
+        loop = i % 2 == 1
+        worlds = []
+        for grouping in ("and", "or"):
+            w = World(f"pair{i:02d}-{grouping}")
+            assays = [w.episode(f"e{j}", f"Assay {i}.{j}: sample {i * 10 + j} "
+                                f"showed {['elevated', 'reduced', 'unchanged'][j % 3]} marker M{i}")
+                      for j in range(k)]
+            finding = f"Finding {i}: marker M{i} responds to treatment T{i}"
+            if grouping == "and":
+                w.claim("c", finding, assays)
+            else:
+                w.claim("c", finding, [assays[0]])
+                for a in assays[1:]:
+                    w.also("c", a)
+            prev = "c"
+            for d in range(chain):
+                prev = w.claim(f"d{d}", f"Consequence {i}.{d}: step {d} of the treatment plan for T{i} relies on it", [prev])
+            side = w.claim("s", f"Side note {i}: assay {i}.1 also fixes the dose range", [assays[1]])
+            w.claim("m", f"Protocol {i}: dose T{i} as in the side note, guided by the finding", ["c", side])
+            if loop:
+                w.also("c", "d0")  # a mutual-support loop c <-> d0, grounded only through the assays
+            w.roots = [assays[0]]
+            worlds.append(w)
+        out.append((worlds[0], worlds[1]))
+    return out
+
+
+def _fingerprint(graph: Graph, space: str) -> dict[str, Any]:
+    row = graph.read("support.world_fingerprint", space=space)[0]
+    return {
+        "nodes": sorted([str(x) for x in row["claims"]] + [str(x) for x in row["episodes"]]),
+        "influence": sorted(str(x) for x in row["influence"]),
+        "grouping": sorted(str([c, sorted(ps)]) for c, ps in row["families"]),
+    }
+
+
+def run_revision_pairs(bg: BeliefGraph, pairs: int = 40, keep: bool = False, seed: int = 7) -> dict[str, Any]:
+    """Build the paired worlds once per mode, repair, count exact repairs per mode."""
+    graph = bg.graph
+    embedder = _CachedEmbedder(bg.embedder)
+    run = new_id()[-8:]
+    exact = {m: 0 for m in MODES}
+    by_grouping = {m: {"and": 0, "or": 0} for m in MODES}
+    verified = 0
+    seconds: dict[str, list[float]] = {m: [] for m in MODES}
+    spaces: list[str] = []
+    for i, (w_and, w_or) in enumerate(paired_worlds(pairs, seed)):
+        prints = []
+        for mode in MODES:
+            for w, grouping in ((w_and, "and"), (w_or, "or")):
+                space = f"bench-rp-{run}-{i:02d}-{grouping}-{mode}"
+                spaces.append(space)
+                e = _engine(graph, bg, space, embedder)
+                ids = build_world(e, w)
+                if mode == "justification":
+                    prints.append(_fingerprint(graph, space))
+                audit = e.retract([ids[r] for r in w.roots], "assay failed review", mode)
+                seconds[mode].append(audit.seconds or 0.0)
+                if _exact(w, _labels(e, ids)):
+                    exact[mode] += 1
+                    by_grouping[mode][grouping] += 1
+        a, o = prints
+        if a["nodes"] == o["nodes"] and a["influence"] == o["influence"] and a["grouping"] != o["grouping"]:
+            verified += 1
+        if not keep:
+            for s in spaces:
+                _drop(graph, s)
+            spaces.clear()
+    return {
+        "worlds": 2 * pairs,
+        "pairs_verified_identical_but_grouping": verified,
+        "exact": exact,
+        "exact_by_grouping": by_grouping,
+        "median_repair_ms": {m: round(statistics.median(v) * 1000, 2) for m, v in seconds.items() if v},
+    }
+
+
+def bench_revision_pairs(
+    ctx: typer.Context,
+    pairs: int = typer.Option(40, "--pairs", help="Number of (AND, OR) pairs; 40 gives the 80 worlds of the study."),
+    seed: int = typer.Option(7, "--seed"),
+    keep: bool = typer.Option(False, "--keep", help="Keep the bench spaces (bench-rp-*) for inspection."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Paired AND/OR worlds: how many each mode (none / influence / justification) repairs exactly."""
+    if pairs < 1:
+        raise ValidationError("--pairs must be at least 1")
+    bg = state(ctx).engine()
+    t0 = time.perf_counter()
+    out = run_revision_pairs(bg, pairs=pairs, keep=keep, seed=seed)
+    out["seconds"] = round(time.perf_counter() - t0, 1)
+    if json_:
+        print_json(out)
+        return
+    n = out["worlds"]
+    console.print(f"{n} worlds ({pairs} AND, {pairs} OR); pairs verified identical except the grouping: "
+                  f"{out['pairs_verified_identical_but_grouping']}/{pairs}")
+    table("worlds repaired exactly (stored labelling == least model)", ["mode", "exact", "AND", "OR", "median repair ms"],
+          [[m, f"{out['exact'][m]}/{n}", f"{out['exact_by_grouping'][m]['and']}/{pairs}",
+            f"{out['exact_by_grouping'][m]['or']}/{pairs}", out["median_repair_ms"].get(m)] for m in MODES])
+    console.print(f"({out['seconds']} s)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Research workspaces (scimap)
+# ---------------------------------------------------------------------------------------------
+
+_TOPICS = ["kinase KRX", "transporter SLC", "receptor GPR", "protease MMP", "channel KCN", "ligase UBE",
+           "factor TNF", "enzyme CYP", "regulator SOX", "chaperone HSP"]
+
+
+def scimap_workspace(index: int, seed: int = 11) -> World:
+    """One research workspace: executed results -> observations -> interpretations -> mechanisms ->
+    planned experiments. Shared branches (one observation feeding several interpretations) and
+    independent branches (a mechanism with a second, independent justification) are drawn at
+    random; the reviewer invalidates the result with the most consequences. Regenerated until the
+    invalidation both propagates and spares something downstream (deterministic per index)."""
+    attempt = 0
+    while True:
+        rng = random.Random(seed * 10_000 + index * 100 + attempt)
+        attempt += 1
+        topic = f"{_TOPICS[index % len(_TOPICS)]}{index}"
+        w = World(f"workspace{index:02d}")
+        n_obs = rng.randint(3, 5)
+        obs = []
+        for j in range(n_obs):
+            r = w.episode(f"r{j}", f"Run {index}-{j}: the {['knock-down', 'dose-response', 'imaging', 'proteomics', 'rescue'][j % 5]} "
+                                   f"assay on {topic} was executed; readout {rng.randint(5, 95)}%")
+            obs.append(w.claim(f"o{j}", f"Observation {index}.{j}: {topic} readout changes under condition {j}", [r],
+                               kind="observation"))
+        interp = []
+        for j in range(rng.randint(3, 5)):
+            prem = rng.sample(obs, rng.choice([1, 1, 2]))
+            interp.append(w.claim(f"i{j}", f"Interpretation {index}.{j}: {topic} activity depends on pathway P{j}", prem,
+                                  kind="interpretation"))
+        mech = []
+        for j in range(rng.randint(2, 4)):
+            prem = rng.sample(interp, rng.choice([1, 2]))
+            mech.append(w.claim(f"m{j}", f"Mechanism {index}.{j}: {topic} acts through P{j} feedback", prem))
+        for m in mech:
+            if rng.random() < 0.5:
+                alt = rng.sample([x for x in interp if x not in w.families[m][0]] or interp, 1)
+                w.also(m, *alt)
+        for j in range(rng.randint(2, 4)):
+            prem = rng.sample(mech, rng.choice([1, 1, 2]))
+            w.claim(f"p{j}", f"Planned experiment {index}.{j}: test {topic} with inhibitor X{j}", prem)
+        # invalidate the executed result with the most consequences
+        root = max(sorted(w.episodes), key=lambda r: len(w.downstream([r])))
+        w.roots = [root]
+        before = least_model(w, set())
+        after = least_model(w, {root})
+        lost = (before - after) - {root}
+        spared_downstream = w.downstream([root]) & after
+        if lost and spared_downstream:
+            return w
+
+
+def _scimap_metrics(w: World, statuses: dict[str, str], cited: set[str], ids: dict[str, str]) -> dict[str, int]:
+    before = least_model(w, set())
+    after = least_model(w, set(w.roots))
+    should_go = {c for c in w.claims if c in before and c not in after}
+    should_stay = {c for c in w.claims if c in after}
+    held = {n for n, s in statuses.items() if s not in ("withdrawn", "retracted")}
+    invalid_ids = {ids[c] for c in should_go} | {ids[r] for r in w.roots}
+    return {
+        "consequences": len(should_go),
+        "repaired": len({c for c in should_go if statuses[c] == "withdrawn"}),
+        "preserved_expected": len(should_stay),
+        "preserved": len(should_stay & held),
+        "independent_in_region": len(w.downstream(w.roots) & after),
+        "independent_in_region_preserved": len(w.downstream(w.roots) & after & held),
+        "withdrawn_cited": len(cited & invalid_ids),
+    }
+
+
+def run_scimap(bg: BeliefGraph, workspaces: int = 20, modes: Sequence[str] = ("none", "justification"),
+               keep: bool = False, seed: int = 11) -> dict[str, Any]:
+    graph = bg.graph
+    embedder = _CachedEmbedder(bg.embedder)
+    run = new_id()[-8:]
+    totals: dict[str, dict[str, int]] = {}
+    latencies: dict[str, list[float]] = {m: [] for m in modes}
+    for i in range(workspaces):
+        w = scimap_workspace(i, seed)
+        for mode in modes:
+            space = f"bench-sm-{run}-{i:02d}-{mode}"
+            e = _engine(graph, bg, space, embedder)
+            ids = build_world(e, w)
+            audit = e.retract([ids[r] for r in w.roots], "reviewer: the executed run is invalid (contaminated reagent)", mode)
+            latencies[mode].append(audit.seconds or 0.0)
+            ctx = e.context(budget_tokens=100_000, limit=1000)
+            m = _scimap_metrics(w, _labels(e, ids), ctx.cited_ids(), ids)
+            t = totals.setdefault(mode, {})
+            for k, v in m.items():
+                t[k] = t.get(k, 0) + v
+            if not keep:
+                _drop(graph, space)
+    return {
+        "workspaces": workspaces,
+        "modes": totals,
+        "median_repair_ms": {m: round(statistics.median(v) * 1000, 2) for m, v in latencies.items() if v},
+    }
+
+
+def bench_scimap(
+    ctx: typer.Context,
+    workspaces: int = typer.Option(20, "--workspaces"),
+    modes: str = typer.Option("none,justification", "--modes", help="Comma-separated: none, influence, justification."),
+    seed: int = typer.Option(11, "--seed"),
+    keep: bool = typer.Option(False, "--keep", help="Keep the bench spaces (bench-sm-*)."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Research workspaces: a reviewer invalidates an executed result; what each mode repairs."""
+    mode_list = [m.strip() for m in modes.split(",") if m.strip()]
+    bad = [m for m in mode_list if m not in MODES]
+    if bad or not mode_list:
+        raise ValidationError(f"--modes must be a list of {', '.join(MODES)}")
+    if workspaces < 1:
+        raise ValidationError("--workspaces must be at least 1")
+    bg = state(ctx).engine()
+    t0 = time.perf_counter()
+    out = run_scimap(bg, workspaces, mode_list, keep=keep, seed=seed)
+    out["seconds"] = round(time.perf_counter() - t0, 1)
+    if json_:
+        print_json(out)
+        return
+    rows = []
+    for m in mode_list:
+        t = out["modes"][m]
+        rows.append([m, f"{t['repaired']}/{t['consequences']}", f"{t['preserved']}/{t['preserved_expected']}",
+                     f"{t['independent_in_region_preserved']}/{t['independent_in_region']}", t["withdrawn_cited"],
+                     out["median_repair_ms"].get(m)])
+    table(f"{workspaces} research workspaces, one executed result invalidated in each",
+          ["mode", "repaired", "preserved", "branches kept", "withdrawn cited", "median ms"], rows)
+    console.print("repaired: propagated consequences (claims that lost every support) now withdrawn; "
+                  "preserved: claims that still have support and are still active; branches kept: of those, "
+                  "the ones downstream of the invalidated result (independent justification); withdrawn cited: "
+                  "withdrawn-worthy claims or the invalid result cited by the compiled working context; "
+                  "median ms: repair (retract) latency.")
+    console.print(f"({out['seconds']} s)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Latency: region-bounded cost
+# ---------------------------------------------------------------------------------------------
+
+_FILLER_BATCH = 10_000
+_CHAIN = 50
+
+
+def _fill(graph: Graph, space: str, start: int, count: int, anchors: list[str], at: str) -> None:
+    """Add ``count`` filler claims in chains of 50: the head of each chain is derived from a
+    workspace node outside the region (so the graph is connected), the others from the previous."""
+    rows: list[dict[str, Any]] = []
+    for n in range(start, start + count):
+        prem = [anchors[(n // _CHAIN) % len(anchors)]] if n % _CHAIN == 0 else [f"filler-{n - 1}"]
+        rows.append({"id": f"filler-{n}", "text": f"Filler finding {n} from an unrelated study", "premises": prem})
+        if len(rows) == _FILLER_BATCH:
+            graph.write("support.bulk_filler", space=space, agent="bench:filler", at=at, rows=rows)
+            rows = []
+    if rows:
+        graph.write("support.bulk_filler", space=space, agent="bench:filler", at=at, rows=rows)
+
+
+def _measure(svc: SupportService, roots: list[str], repeats: int, profiler: ProfilingRunner,
+             profiled: SupportService) -> dict[str, Any]:
+    retract_s, restore_s = [], []
+    region = 0
+    for _ in range(repeats):
+        a = svc.retract(roots, "bench: reviewer invalidates the run")
+        b = svc.restore(roots, "bench: the run was fine after all")
+        retract_s.append(a.seconds or 0.0)
+        restore_s.append(b.seconds or 0.0)
+        region = a.region or 0
+    profiler.reset()
+    profiled.retract(roots, "bench: profiled retract")
+    hits_retract = profiler.total
+    profiler.reset()
+    profiled.restore(roots, "bench: profiled restore")
+    hits_restore = profiler.total
+    return {
+        "region": region,
+        "retract_ms_median": round(statistics.median(retract_s) * 1000, 2),
+        "retract_ms_min": round(min(retract_s) * 1000, 2),
+        "retract_ms_p90": round(sorted(retract_s)[int(0.9 * (len(retract_s) - 1))] * 1000, 2),
+        "restore_ms_median": round(statistics.median(restore_s) * 1000, 2),
+        "db_hits_retract": hits_retract,
+        "db_hits_restore": hits_restore,
+    }
+
+
+def run_revision_latency(bg: BeliefGraph, sizes: Sequence[int], repeats: int = 21, keep: bool = False,
+                         workspace: int = 0, progress: Any = None) -> dict[str, Any]:
+    """Measure the same repair alone and inside ever larger spaces.
+
+    One copy of the workspace per measurement (texts tagged, structure identical) is built up
+    front in the same space, so every measured copy has the same revision history when it is
+    measured (a node's relationship count is part of what an expansion costs). Filler claims are
+    added between measurements, hanging off every copy's nodes outside the region.
+    """
+    graph = bg.graph
+    embedder = _CachedEmbedder(bg.embedder)
+    space = f"bench-lat-{new_id()[-8:]}"
+    e = _engine(graph, bg, space, embedder)
+    w = scimap_workspace(workspace)
+    steps = sorted(set(sizes))
+    copies = [build_world(e, w.copy(f"[copy {k}]")) for k in range(len(steps) + 2)]
+    warm, measured = copies[0], copies[1:]
+    outside = [n for n in list(w.episodes) + list(w.claims) if n not in w.downstream(w.roots) and n not in w.roots]
+    anchors = [ids[n] for n in outside for ids in copies]
+    svc = SupportService(graph, space, embedder, bg.settings.embedding.dimension)
+    profiler = ProfilingRunner(graph)
+    profiled = SupportService(graph, space, embedder, bg.settings.embedding.dimension, runner=profiler)
+    rows = []
+    filler = 0
+    built = len(copies) * len(w.claims)
+    try:
+        for k, size in enumerate([0, *steps]):
+            need = size - built - filler
+            load_s = 0.0
+            if need > 0:
+                t0 = time.perf_counter()
+                _fill(graph, space, filler, need, anchors, EPOCH.isoformat())
+                filler += need
+                load_s = time.perf_counter() - t0
+            count = int(graph.read("support.count_claims", space=space)[0]["claims"])
+            warm_roots = [warm[r] for r in w.roots]
+            for _ in range(3):  # plans cached, pages of the grown store in memory
+                svc.retract(warm_roots, "warm-up")
+                svc.restore(warm_roots, "warm-up")
+            roots = [measured[k][r] for r in w.roots]
+            rows.append({"claims": count, "load_s": round(load_s, 1), **_measure(svc, roots, repeats, profiler, profiled)})
+            if progress:
+                progress(rows[-1])
+    finally:
+        if not keep:
+            _drop(graph, space)
+    first, last = rows[0], rows[-1]
+    return {
+        "space": space if keep else None,
+        "workspace_claims": len(w.claims),
+        "region": first["region"],
+        "rows": rows,
+        "ratio_largest_smallest": {
+            "claims": round(last["claims"] / first["claims"], 1),
+            "retract_ms_median": round(last["retract_ms_median"] / first["retract_ms_median"], 2),
+            "retract_ms_min": round(last["retract_ms_min"] / first["retract_ms_min"], 2),
+            "restore_ms_median": round(last["restore_ms_median"] / first["restore_ms_median"], 2),
+            "db_hits_retract": round(last["db_hits_retract"] / first["db_hits_retract"], 3),
+            "db_hits_restore": round(last["db_hits_restore"] / first["db_hits_restore"], 3),
+        },
+    }
+
+
+def chain_world(depth: int) -> World:
+    """``e -> c0 -> c1 -> ... -> c(depth-1)``: restoring ``e`` needs ``depth`` waves."""
+    w = World(f"chain{depth}")
+    prev = w.episode("e", f"Chain {depth}: the base measurement")
+    for i in range(depth):
+        prev = w.claim(f"c{i}", f"Chain {depth}: consequence {i}", [prev])
+    w.roots = ["e"]
+    return w
+
+
+def run_wave_comparison(bg: BeliefGraph, depths: Sequence[int], repeats: int = 11, keep: bool = False) -> list[dict[str, Any]]:
+    """Restore latency of chains: all waves in one ``support.fixpoint`` statement (up to 64 per
+    call, the default) vs one statement per wave (a Python loop of round trips)."""
+    graph = bg.graph
+    embedder = _CachedEmbedder(bg.embedder)
+    out = []
+    for depth in depths:
+        space = f"bench-waves-{new_id()[-8:]}"
+        try:
+            e = _engine(graph, bg, space, embedder)
+            w = chain_world(depth)
+            ids = build_world(e, w)
+            roots = [ids["e"]]
+            row: dict[str, Any] = {"depth": depth}
+            for label, per_call in (("one_statement", 64), ("statement_per_wave", 1)):
+                svc = SupportService(graph, space, embedder, bg.settings.embedding.dimension, waves_per_call=per_call)
+                svc.retract(roots, "warm-up")
+                svc.restore(roots, "warm-up")
+                times = []
+                for _ in range(repeats):
+                    svc.retract(roots, "bench")
+                    a = svc.restore(roots, "bench")
+                    assert a.waves == depth - 1 and len(a.reinstated_ids) == depth
+                    times.append(a.seconds or 0.0)
+                row[f"{label}_ms"] = round(statistics.median(times) * 1000, 2)
+            out.append(row)
+        finally:
+            if not keep:
+                _drop(graph, space)
+    return out
+
+
+def bench_revision_latency(
+    ctx: typer.Context,
+    sizes: str = typer.Option("1000,10000,100000,1000000", "--sizes",
+                              help="Comma-separated space sizes in claims (the workspace is measured alone first)."),
+    repeats: int = typer.Option(21, "--repeats", help="Retract+restore cycles per size (median reported)."),
+    chains: str = typer.Option("10,50,200", "--chains",
+                               help="Chain depths for the fixpoint comparison (one statement vs one per wave); '' skips it."),
+    keep: bool = typer.Option(False, "--keep", help="Keep the bench space (bench-lat-*)."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Repair latency of one research workspace, alone and inside spaces of 10^3..10^6 claims."""
+    try:
+        size_list = [int(s) for s in sizes.split(",") if s.strip()]
+        depth_list = [int(s) for s in chains.split(",") if s.strip()]
+    except ValueError as exc:
+        raise ValidationError(f"--sizes and --chains must be comma-separated integers, got {sizes!r}, {chains!r}") from exc
+    if any(s < 1 for s in size_list + depth_list) or repeats < 1:
+        raise ValidationError("--sizes, --chains and --repeats must be positive")
+    bg = state(ctx).engine()
+
+    def progress(row: dict[str, Any]) -> None:
+        if not json_:
+            console.print(f"  {row['claims']:>9} claims: retract {row['retract_ms_median']} ms "
+                          f"(db hits {row['db_hits_retract']})")
+
+    out = run_revision_latency(bg, size_list, repeats=repeats, keep=keep, progress=progress)
+    out["waves"] = run_wave_comparison(bg, depth_list, repeats=min(repeats, 11), keep=keep) if depth_list else []
+    if json_:
+        print_json(out)
+        return
+    table(f"repair latency of one workspace ({out['workspace_claims']} claims, region {out['region']} claims), "
+          f"median of {repeats}",
+          ["claims in space", "filler load s", "retract ms (median)", "retract ms (min)", "retract ms (p90)",
+           "restore ms (median)", "db hits retract", "db hits restore"],
+          [[r["claims"], r.get("load_s", "-"), r["retract_ms_median"], r["retract_ms_min"], r["retract_ms_p90"],
+            r["restore_ms_median"], r["db_hits_retract"], r["db_hits_restore"]] for r in out["rows"]])
+    rr = out["ratio_largest_smallest"]
+    console.print(f"largest/smallest: claims x{rr['claims']}, retract latency x{rr['retract_ms_median']} "
+                  f"(median) x{rr['retract_ms_min']} (min), "
+                  f"restore latency x{rr['restore_ms_median']}, db hits retract x{rr['db_hits_retract']}, "
+                  f"restore x{rr['db_hits_restore']}")
+    if out["waves"]:
+        table("least fixpoint: restore of a chain of depth n (n - 1 waves), median ms",
+              ["depth", "all waves in one statement", "one statement per wave"],
+              [[r["depth"], r["one_statement_ms"], r["statement_per_wave_ms"]] for r in out["waves"]])

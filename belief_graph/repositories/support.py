@@ -1,0 +1,175 @@
+"""Repository of justifications and reconsolidation (``cypher/support/``).
+
+The reconsolidation statements run inside the caller's transaction (``tx``); the optional
+``runner`` replaces :meth:`Graph.run` for those, which is how tests profile every statement
+(``PROFILE`` db hits) without any Cypher in this package.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from ..driver import Graph, Tx
+from ..models import Claim
+from ..models_support import AuditRecord, AuditSummary, ClaimAudit, SupportFamily
+from .core import Repo
+
+__all__ = ["ProfilingRunner", "Runner", "SupportRepository"]
+
+Runner = Callable[..., list[dict[str, Any]]]
+"""``runner(tx, name, **params) -> rows``; the default is :meth:`Graph.run`."""
+
+# The PROFILE keyword is prepended to a vetted registry statement to count its db hits (the
+# region-boundedness check); the statement itself still lives in cypher/support/.
+_PROFILE_KEYWORD: Final = "PROFILE"
+
+
+def _db_hits(plan: Any) -> int:
+    if not plan:
+        return 0
+    return int(plan.get("dbHits") or 0) + sum(_db_hits(c) for c in plan.get("children", []))
+
+
+class ProfilingRunner:
+    """A :data:`Runner` that executes each registry statement under ``PROFILE`` and adds up its
+    db hits per statement name (``hits``). Used by tests and ``bench revision-latency``."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.hits: dict[str, int] = defaultdict(int)
+
+    @property
+    def total(self) -> int:
+        return sum(self.hits.values())
+
+    def reset(self) -> None:
+        self.hits.clear()
+
+    def __call__(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        q = self.graph.registry[name]
+        bound = q.check_params(params)
+        result = tx.run(f"{_PROFILE_KEYWORD} {q.text}", bound)
+        rows = [r.data() for r in result]
+        self.hits[name] += _db_hits(result.consume().profile)
+        return rows
+
+
+class SupportRepository(Repo):
+    def __init__(self, graph: Graph, space: str, runner: Runner | None = None) -> None:
+        super().__init__(graph, space)
+        self.runner: Runner = runner if runner is not None else graph.run
+
+    def _in(self, tx: Tx, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self.runner(tx, name, **params)
+
+    # -- look-ups ----------------------------------------------------------------------------
+    def find_nodes(self, ids: Sequence[str], tx: Tx | None = None) -> dict[str, dict[str, Any]]:
+        """``{id: {kind, status, text, key}}`` for the ids that name an episode or claim here."""
+        rows = (self._in(tx, "support.find_nodes", space=self.space, ids=list(ids)) if tx is not None
+                else self.graph.read("support.find_nodes", space=self.space, ids=list(ids)))
+        return {r["id"]: r for r in rows}
+
+    def prepare_derive(
+        self, ids: Sequence[str], sig: str, tx: Tx
+    ) -> tuple[dict[str, dict[str, Any]], tuple[Claim, list[frozenset[str]]] | None]:
+        """(the premises found: ``{id: {kind, status}}``, the earlier derivation of the statement)."""
+        row = self._in(tx, "support.prepare_derive", space=self.space, ids=list(ids), sig=sig)[0]
+        premises = {p["id"]: p for p in row["premises"]}
+        if row["claim"] is None:
+            return premises, None
+        return premises, (Claim.from_record(row["claim"]), [frozenset(f) for f in row["families"]])
+
+    def get_claim(self, claim_id: str, tx: Tx | None = None) -> Claim | None:
+        rows = self._read(tx, "claim.get_claim", space=self.space, id=claim_id)
+        return Claim.from_record(rows[0]["claim"]) if rows else None
+
+    # -- derive ------------------------------------------------------------------------------
+    def create_derived(self, tx: Tx, **fields: Any) -> tuple[Claim, list[str]]:
+        """Create the claim and its first justification; returns it and the premise ids that do not hold."""
+        row = self._in(tx, "support.create_derived", space=self.space, **fields)[0]
+        return Claim.from_record(row["claim"]), list(row["out"])
+
+    def add_justification(self, tx: Tx, **fields: Any) -> tuple[Claim, list[str]]:
+        """Add an alternative justification; returns the claim and the premise ids that do not hold."""
+        row = self._in(tx, "support.add_justification", space=self.space, **fields)[0]
+        return Claim.from_record(row["claim"]), list(row["out"])
+
+    # -- reconsolidation (inside one transaction) ----------------------------------------------
+    def open_audit(self, tx: Tx, **fields: Any) -> int:
+        """Create the audit, link the roots and change their status; returns how many roots."""
+        rows = self._in(tx, "support.open_audit", space=self.space, **fields)
+        return int(rows[0]["roots"]) if rows else 0
+
+    def mark_region(self, tx: Tx, *, run: str, roots: list[str]) -> tuple[list[str], int]:
+        """Mark the region; returns (region element ids, number of grounded seeds)."""
+        rows = self._in(tx, "support.mark_region", space=self.space, run=run, roots=roots)
+        if not rows:
+            return [], 0
+        return list(rows[0]["region"]), int(rows[0]["seeds"])
+
+    def fixpoint(self, tx: Tx, *, run: str, waves: int) -> list[int]:
+        """Run up to ``waves`` waves; returns how many claims each wave made IN."""
+        rows = self._in(tx, "support.fixpoint", run=run, waves=waves)
+        return [int(g) for g in rows[0]["gained"]] if rows else []
+
+    def apply_labels(
+        self, tx: Tx, *, audit: str, at: str, reason: str, region: list[str], force: bool | None, waves: int
+    ) -> dict[str, int]:
+        rows = self._in(tx, "support.apply_labels", space=self.space, audit=audit, at=at, reason=reason,
+                        region=region, force=force, waves=waves)
+        return {k: int(rows[0][k]) for k in ("withdrew", "retained", "reinstated")} if rows else {}
+
+    def close_audit(self, tx: Tx, *, audit: str) -> None:
+        self._in(tx, "support.close_audit", space=self.space, id=audit)
+
+    # -- reads --------------------------------------------------------------------------------
+    def audit(self, audit_id: str, tx: Tx | None = None) -> AuditRecord | None:
+        rows = (self._in(tx, "support.get_audit", space=self.space, id=audit_id) if tx is not None
+                else self.graph.read("support.get_audit", space=self.space, id=audit_id))
+        return AuditRecord.from_row(rows[0]) if rows else None
+
+    def audits(self, limit: int) -> list[AuditSummary]:
+        rows = self.graph.read("support.list_audits", space=self.space, limit=limit)
+        return [AuditSummary.model_validate({k: v for k, v in r["audit"].items() if v is not None}) for r in rows]
+
+    def audits_for_claim(self, claim_id: str) -> list[ClaimAudit]:
+        rows = self.graph.read("support.audits_for_claim", space=self.space, id=claim_id)
+        out = []
+        for r in rows:
+            a = AuditSummary.model_validate({k: v for k, v in r["audit"].items() if v is not None})
+            out.append(ClaimAudit(audit=a, action=r["action"], via=r["via"], lost=r["lost"] or [],
+                                  prior=r["prior"], statuses=r["statuses"] or []))
+        return out
+
+    def supports(self, claim_id: str) -> tuple[Claim, list[SupportFamily]] | None:
+        rows = self.graph.read("support.claim_supports", space=self.space, id=claim_id)
+        if not rows:
+            return None
+        return Claim.from_record(rows[0]["claim"]), [SupportFamily.model_validate(f) for f in rows[0]["families"]]
+
+    # -- working context -------------------------------------------------------------------------
+    def active_claim_ids(self, limit: int) -> list[str]:
+        return [r["id"] for r in self.graph.read("support.active_claims", space=self.space, limit=limit)]
+
+    def belief_ids(self, keys: Sequence[str]) -> list[str]:
+        if not keys:
+            return []
+        return [r["id"] for r in self.graph.read("support.beliefs_by_keys", space=self.space, keys=list(keys))]
+
+    def vector_search(self, embedding: Sequence[float], k: int, fetch: int) -> list[tuple[str, float]]:
+        rows = self.graph.read("retrieval.vector_search", space=self.space, embedding=list(embedding), k=k, fetch=fetch)
+        return [(r["claim"]["id"], float(r["score"])) for r in rows]
+
+    def certificates(self, ids: Sequence[str]) -> dict[str, tuple[Claim, int, SupportFamily | None]]:
+        """``{id: (claim, number of families, intact family or None)}`` for the active ones."""
+        rows = self.graph.read("support.certificates", space=self.space, ids=list(ids))
+        return {
+            r["claim"]["id"]: (
+                Claim.from_record(r["claim"]),
+                int(r["families"]),
+                SupportFamily.model_validate(r["certificate"]) if r["certificate"] else None,
+            )
+            for r in rows
+        }

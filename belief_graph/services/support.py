@@ -1,0 +1,394 @@
+"""Justifications and selective reconsolidation (DESIGN.md, "Support"), computed in Cypher.
+
+* :meth:`SupportService.derive` adds one immutable AND-justification. Deriving the same statement
+  again (same key and text) from other premises adds an alternative (OR) to the same claim.
+* :meth:`SupportService.retract` / :meth:`SupportService.restore` find the reactivation region
+  downstream of the roots in Cypher, re-evaluate support inside it to the **least fixpoint** in
+  Cypher (forward chaining from support grounded outside the region, so support cycles never
+  justify themselves), and record what changed on one ``Audit`` with immutable ``Revision``\\ s —
+  all in one transaction. Nothing outside the region is written; outside premises are read.
+* :meth:`SupportService.context` compiles the working context from active beliefs, each with its
+  support certificate, cut to a token budget.
+
+Python only orchestrates: it validates input, runs the statements of ``cypher/support/`` in one
+transaction, and loops over the fixpoint's waves until the frontier is empty.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from ..driver import Graph, Tx
+from ..embeddings import Embedder
+from ..errors import AuditNotFound, ClaimNotFound, ConstraintViolation, EmbeddingDimensionError, ValidationError
+from ..models import KEY_RE, Claim, new_id, utcnow
+from ..models_support import (
+    MODES,
+    OUT_STATUSES,
+    AuditRecord,
+    AuditSummary,
+    ClaimAudit,
+    ClaimSupport,
+    ContextItem,
+    SupportFamily,
+    WorkingContext,
+    estimate_tokens,
+)
+from ..repositories.core import ClaimRepository
+from ..repositories.support import Runner, SupportRepository
+
+__all__ = ["SupportService", "statement_signature"]
+
+_KINDS = ("observation", "semantic", "derived", "interpretation")
+_WAVES_PER_CALL = 64
+
+
+def statement_signature(key: str | None, text: str) -> str:
+    """The identity of a derived statement: same key and same text = same claim."""
+    return hashlib.sha256(f"{key or ''}\x1f{text}".encode()).hexdigest()[:40]
+
+
+def _iso(t: datetime | None) -> str:
+    return (t or utcnow()).isoformat()
+
+
+def _ids(values: Sequence[str] | str, what: str) -> list[str]:
+    if isinstance(values, str):
+        values = [values]
+    out: list[str] = []
+    for v in values:
+        if not isinstance(v, str) or not v.strip():
+            raise ValidationError(f"{what} ids must be non-empty strings, got {v!r}")
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def _reason(reason: str) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationError("a reason is required (say why the evidence is invalidated or restored)")
+    if len(reason) > 2000:
+        raise ValidationError("reason is longer than 2000 characters")
+    return reason.strip()
+
+
+def _mode(mode: str) -> str:
+    if mode not in MODES:
+        raise ValidationError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    return mode
+
+
+class SupportService:
+    """Justifications, reconsolidation and working context for one memory space."""
+
+    def __init__(
+        self, graph: Graph, space: str, embedder: Embedder, dimension: int, runner: Runner | None = None,
+        waves_per_call: int = _WAVES_PER_CALL,
+    ) -> None:
+        """``runner`` replaces Graph.run for the support statements (profiling); ``waves_per_call``
+        bounds the waves one ``support.fixpoint`` statement runs (1 = one statement per wave)."""
+        if waves_per_call < 1:
+            raise ValidationError("waves_per_call must be at least 1")
+        self.waves_per_call = waves_per_call
+        self.graph = graph
+        self.space = space
+        self.embedder = embedder
+        self.dimension = dimension
+        self.repo = SupportRepository(graph, space, runner=runner)
+        self.claims = ClaimRepository(graph, space)
+
+    # -- derive ---------------------------------------------------------------------------------
+    def derive(
+        self,
+        text: str,
+        premises: Sequence[str],
+        key: str | None = None,
+        *,
+        agent: str,
+        rule: str | None = None,
+        kind: str = "derived",
+        confidence: float | None = None,
+        at: datetime | None = None,
+        agent_kind: str = "agent",
+    ) -> Claim:
+        """Add one AND-justification ``premises -> text`` and return the claim.
+
+        A new statement becomes a new active claim (with ``key``: the fact's current version,
+        superseding the previous one). The same statement again (same ``key`` and ``text``) adds
+        an alternative justification to the existing claim and returns it; the same premise set
+        again changes nothing. A withdrawn claim whose new justification holds is reinstated,
+        together with what it supports (one audit, op ``derive``).
+
+        Raises:
+            ValidationError: blank text/agent, malformed key, empty premises, an unknown premise, a
+                premise that is the conclusion itself, or (for a new claim) a premise that does not hold.
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise ValidationError("text must not be blank")
+        if len(text) > 20_000:
+            raise ValidationError("text is longer than 20000 characters")
+        if not isinstance(agent, str) or not agent.strip():
+            raise ValidationError("agent must not be empty")
+        if key is not None and (not isinstance(key, str) or len(key) > 256 or not KEY_RE.match(key)):
+            raise ValidationError(f"malformed fact key {key!r}: dotted names like 'user.timezone'")
+        if kind not in _KINDS:
+            raise ValidationError(f"kind must be one of {', '.join(_KINDS)}, got {kind!r}")
+        if agent_kind not in ("user", "agent", "system"):
+            raise ValidationError(f"agent_kind must be user, agent or system, got {agent_kind!r}")
+        if confidence is not None and not 0.0 <= confidence <= 1.0:
+            raise ValidationError("confidence must be between 0 and 1")
+        if rule is not None and (not isinstance(rule, str) or len(rule) > 256):
+            raise ValidationError("rule must be a string of at most 256 characters")
+        if isinstance(premises, str) or not premises:
+            raise ValidationError("a justification needs at least one premise (episode or claim ids)")
+        prem = _ids(premises, "premise")
+        sig = statement_signature(key, text)
+        vector = self._embed(text)
+        now = _iso(at)
+
+        def work(tx: Tx) -> Claim:
+            # with a key, the fact's lock first: derivations of one fact serialize on it
+            current = self.claims.lock_fact(key, tx) if key is not None else None
+            found, existing = self.repo.prepare_derive(prem, sig, tx)
+            missing = [p for p in prem if p not in found]
+            if missing:
+                raise ValidationError(f"unknown premise id(s) in space {self.space!r}: {', '.join(missing)}")
+            if existing is not None:
+                claim, families = existing
+                if claim.id in prem:
+                    raise ValidationError(f"claim {claim.id} cannot be a premise of its own justification")
+                if frozenset(prem) in families:
+                    return claim  # the same justification already exists: nothing to add
+                jid = new_id()
+                claim, out = self.repo.add_justification(
+                    tx, claim_id=claim.id, justification_id=jid, rule=rule, agent=agent, created_at=now, premises=prem
+                )
+                if claim.status == "withdrawn" and not out:
+                    self._reconsolidate(tx, "derive", [claim.id], "justification",
+                                        f"new justification {jid} holds", agent, now)
+                    got = self.repo.get_claim(claim.id, tx=tx)
+                    assert got is not None
+                    return got
+                return claim
+            out_now = [p for p in prem if found[p]["status"] in OUT_STATUSES]
+            if out_now:
+                raise ValidationError(
+                    f"premise(s) {', '.join(out_now)} do not hold (withdrawn or retracted): a new claim needs "
+                    "premises that hold; derive an existing statement to record a dormant alternative"
+                )
+            claim_id = new_id()
+            created, out = self.repo.create_derived(
+                tx, id=claim_id, sig=sig, key=key, text=text, kind=kind, agent=agent, agent_kind=agent_kind,
+                confidence=confidence, created_at=now, embedding=vector, justification_id=new_id(), rule=rule,
+                premises=prem,
+            )
+            if out:  # a concurrent reconsolidation withdrew a premise before we locked it
+                raise ValidationError(f"premise(s) {', '.join(out)} no longer hold")
+            if key is not None:
+                if current is None:
+                    self.claims.set_current(key, claim_id, tx)
+                else:
+                    self.claims.supersede(key, current.id, claim_id, now, "derived: newer version of the fact", tx)
+            return created
+
+        try:
+            return self.graph.write_tx(work, name="support.derive")
+        except ConstraintViolation:
+            # a concurrent derive created the same statement first: now it exists, add to it
+            return self.graph.write_tx(work, name="support.derive")
+
+    def supports(self, claim_id: str) -> ClaimSupport:
+        """The claim's support families (its justifications, each with premises and whether they hold)."""
+        got = self.repo.supports(claim_id)
+        if got is None:
+            raise ClaimNotFound(claim_id, self.space)
+        claim, families = got
+        return ClaimSupport(claim=claim, families=families)
+
+    # -- retract / restore ------------------------------------------------------------------------
+    def retract(
+        self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None,
+        at: datetime | None = None,
+    ) -> AuditRecord:
+        """Invalidate evidence (episodes or claims) and withdraw exactly what lost every support.
+
+        Raises:
+            ValidationError: no roots, blank reason, unknown mode, or a root already retracted.
+            ClaimNotFound: a root is not an episode or claim of this space.
+        """
+        return self._operation("retract", root_ids, reason, mode, agent, at)
+
+    def restore(
+        self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None,
+        at: datetime | None = None,
+    ) -> AuditRecord:
+        """Lift a retraction and reinstate the withdrawn claims whose support is intact again.
+
+        Raises:
+            ValidationError: no roots, blank reason, unknown mode, or a root that is not retracted.
+            ClaimNotFound: a root is not an episode or claim of this space.
+        """
+        return self._operation("restore", root_ids, reason, mode, agent, at)
+
+    def _operation(
+        self, op: str, root_ids: Sequence[str] | str, reason: str, mode: str, agent: str | None, at: datetime | None
+    ) -> AuditRecord:
+        if not root_ids:
+            raise ValidationError(f"{op} needs at least one root id")
+        roots = _ids(root_ids, "root")
+        why = _reason(reason)
+        _mode(mode)
+        when = _iso(at)
+
+        def work(tx: Tx) -> AuditRecord:
+            found = self.repo.find_nodes(roots, tx=tx)
+            for r in roots:
+                if r not in found:
+                    raise ClaimNotFound(r, self.space)
+            if op == "retract":
+                again = [r for r in roots if found[r]["status"] == "retracted"]
+                if again:
+                    raise ValidationError(f"already retracted: {', '.join(again)} (restore it first)")
+            else:
+                live = [r for r in roots if found[r]["status"] != "retracted"]
+                if live:
+                    raise ValidationError(f"not retracted, nothing to restore: {', '.join(live)}")
+            return self._reconsolidate(tx, op, roots, mode, why, agent, when)
+
+        t0 = time.perf_counter()
+        record = self.graph.write_tx(work, name=f"support.{op}")
+        return record.model_copy(update={"seconds": time.perf_counter() - t0})
+
+    def _reconsolidate(
+        self,
+        tx: Tx,
+        op: str,
+        roots: list[str],
+        mode: str,
+        reason: str,
+        agent: str | None,
+        at: str,
+    ) -> AuditRecord:
+        """Everything of one reconsolidation, inside ``tx``: audit, roots, region, fixpoint, labels."""
+        audit = new_id()
+        self.repo.open_audit(tx, id=audit, op=op, mode=mode, reason=reason, agent=agent, at=at, roots=roots,
+                             evaluate=mode != "none")
+        region: list[str] = []
+        waves = 0
+        force: bool | None = None
+        if mode != "none":
+            region, seeds = self.repo.mark_region(tx, run=audit, roots=roots)
+            if mode == "influence":
+                force = op != "retract"
+            elif seeds:
+                # all waves in one statement; again only while the last wave still gained
+                budget = min(len(region), self.waves_per_call)
+                while True:
+                    gained = self.repo.fixpoint(tx, run=audit, waves=budget)
+                    waves += sum(1 for g in gained if g > 0)
+                    if not gained or gained[-1] == 0:
+                        break
+        if region:
+            self.repo.apply_labels(tx, audit=audit, at=at, reason=reason, region=region, force=force, waves=waves)
+        else:
+            self.repo.close_audit(tx, audit=audit)
+        record = self.repo.audit(audit, tx=tx)
+        assert record is not None
+        return record
+
+    # -- audits --------------------------------------------------------------------------------------
+    def audits(self, limit: int = 50) -> list[AuditSummary]:
+        """The reconsolidation audits of this space, newest first."""
+        if not 1 <= limit <= 10_000:
+            raise ValidationError("limit must be between 1 and 10000")
+        return self.repo.audits(limit)
+
+    def audit(self, audit_id: str) -> AuditRecord:
+        """One audit: its roots and what it withdrew, retained and reinstated, and why."""
+        rec = self.repo.audit(audit_id)
+        if rec is None:
+            raise AuditNotFound(audit_id, self.space)
+        return rec
+
+    def audits_for_claim(self, claim_id: str) -> list[ClaimAudit]:
+        """Every audit that touched this claim (or episode), oldest first (for ``explain``)."""
+        return self.repo.audits_for_claim(claim_id)
+
+    # -- working context ---------------------------------------------------------------------------
+    def context(
+        self,
+        query: str | None = None,
+        keys: Sequence[str] | None = None,
+        budget_tokens: int = 1000,
+        limit: int = 50,
+    ) -> WorkingContext:
+        """Compile the working context from active beliefs, each with its support certificate.
+
+        Candidates: the current beliefs of ``keys`` (exact match, in the given order) first, then
+        the claims nearest to ``query`` (vector index); with neither, the newest active claims.
+        Each item is rendered with its certificate (the intact justification and its premises) and
+        items are taken in rank order while they fit ``budget_tokens`` (see :func:`estimate_tokens`).
+        A claim whose justifications are all broken has no certificate and is never used.
+        """
+        if budget_tokens < 1:
+            raise ValidationError("budget_tokens must be positive")
+        if not 1 <= limit <= 1000:
+            raise ValidationError("limit must be between 1 and 1000")
+        key_list = list(keys or [])
+        for k in key_list:
+            if not isinstance(k, str) or not KEY_RE.match(k):
+                raise ValidationError(f"malformed fact key {k!r}")
+        if query is not None and not query.strip():
+            raise ValidationError("query must not be blank")
+        ranked: list[tuple[str, float | None]] = [(cid, None) for cid in self.repo.belief_ids(key_list)]
+        if query is not None:
+            vector = self._embed(query, query_mode=True)
+            ranked += self.repo.vector_search(vector, k=limit, fetch=max(100, 10 * limit))
+        if query is None and not key_list:
+            ranked = [(cid, None) for cid in self.repo.active_claim_ids(limit)]
+        seen: set[str] = set()
+        order = [(c, s) for c, s in ranked if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
+        certs = self.repo.certificates([c for c, _ in order])
+        items: list[ContextItem] = []
+        used = 0
+        omitted = 0
+        usable = [(cid, score) for cid, score in order if cid in certs and (certs[cid][2] is not None or certs[cid][1] == 0)]
+        # (not in certs: no longer active; families but no certificate: every justification broken)
+        for n, (cid, score) in enumerate(usable):
+            claim, _, cert = certs[cid]
+            text = _render(len(items) + 1, claim, cert)
+            cost = estimate_tokens(text)
+            if used + cost > budget_tokens:
+                omitted = len(usable) - n
+                break
+            items.append(ContextItem(rank=len(items) + 1, claim=claim, score=score, certificate=cert, tokens=cost, text=text))
+            used += cost
+        return WorkingContext(
+            query=query, keys=key_list, budget_tokens=budget_tokens, used_tokens=used, items=items, omitted=omitted,
+            text="\n".join(i.text for i in items),
+        )
+
+    # -- helpers ---------------------------------------------------------------------------------------
+    def _embed(self, text: str, query_mode: bool = False) -> list[float]:
+        vec = self.embedder.embed_query(text) if query_mode else self.embedder.embed_documents([text])[0]
+        if len(vec) != self.dimension:
+            raise EmbeddingDimensionError(self.dimension, len(vec), where=f"embedding from {self.embedder.name}")
+        return vec
+
+
+def _render(rank: int, claim: Claim, cert: SupportFamily | None) -> str:
+    head = f"[{rank}] {claim.text}"
+    if claim.key is not None:
+        head += f" (fact {claim.key}" + (f" = {claim.value!r}" if claim.value is not None else "") + ")"
+    head += f" {{claim {claim.id}}}"
+    if cert is None:
+        return head + "\n    because: asserted by " + claim.agent + " (base claim)"
+    rule = f" [{cert.rule}]" if cert.rule else ""
+    if not cert.premises:  # an empty family: an agent's own assertion (e.g. a corroboration)
+        return head + f"\n    because{rule}: asserted by {cert.agent or claim.agent}"
+    prem = "; ".join(f"{p.kind} {p.id}: {p.text}" for p in cert.premises)
+    return head + f"\n    because{rule}: {prem}"

@@ -1,0 +1,19 @@
+// name: support.audits_for_claim
+// mode: read
+// params: space, id
+// description: every reconsolidation audit that touched one claim or episode, oldest first, with what it did to it and why
+// :param space => 'default'
+// :param id => 'c-1'
+CALL () {
+  MATCH (n:Claim {space: $space, id: $id}) RETURN n
+  UNION
+  MATCH (n:Episode {space: $space, id: $id}) RETURN n
+}
+MATCH (a:Audit)-[r:ROOT|WITHDREW|RETAINED|REINSTATED]->(n)
+WHERE a.space = $space
+OPTIONAL MATCH (n)-[:HAS_REVISION]->(rev:Revision)
+WHERE rev.audit = a.id
+WITH a, r, collect(rev.status) AS statuses
+ORDER BY a.at, a.id
+RETURN a {.id, .op, .mode, .reason, .agent, at: toString(a.at)} AS audit, type(r) AS action,
+       r.via AS via, r.lost AS lost, r.prior AS prior, statuses

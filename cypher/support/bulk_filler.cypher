@@ -1,0 +1,26 @@
+// name: support.bulk_filler
+// mode: write
+// params: space, agent, at, rows
+// description: bulk-load filler claims for the latency study, each with one justification from existing premises (batched UNWIND)
+// :param space => 'bench-latency'
+// :param agent => 'bench:filler'
+// :param at => '2026-12-02T10:00:00Z'
+// :param rows => [{id: 'f-1', text: 'filler 1', premises: ['ep-1']}]
+// Filler claims are ordinary active derived claims of the same space (same labels, same indexes),
+// connected to the workspace through premises outside the region under study. They carry no
+// revisions and no embedding: they exist to make the graph big, not to be read.
+UNWIND $rows AS row
+CREATE (c:Claim {space: $space, id: row.id})
+SET c.text = row.text, c.kind = 'derived', c.status = 'active', c.agent = $agent,
+    c.created_at = datetime($at), c.valid_from = datetime($at)
+CREATE (j:Justification {space: $space, id: row.id + ':j', rule: 'filler', agent: $agent, created_at: datetime($at)})
+CREATE (j)-[:JUSTIFIES]->(c)
+WITH row, j
+UNWIND row.premises AS pid
+CALL (pid) {
+  MATCH (p:Episode {space: $space, id: pid}) RETURN p
+  UNION
+  MATCH (p:Claim {space: $space, id: pid}) RETURN p
+}
+CREATE (p)-[:PREMISE_OF]->(j)
+RETURN count(*) AS edges

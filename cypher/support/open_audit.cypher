@@ -1,0 +1,58 @@
+// name: support.open_audit
+// mode: write
+// params: space, id, op, mode, reason, agent, at, roots, evaluate
+// description: open one reconsolidation audit, link its roots, and retract them (op retract) or lift their retraction (op restore), each with an immutable Revision
+// :param space => 'default'
+// :param id => 'a-1'
+// :param op => 'retract'
+// :param mode => 'justification'
+// :param reason => 'the assay was contaminated'
+// :param agent => 'user:reviewer'
+// :param at => '2026-12-02T10:00:00Z'
+// :param roots => ['ep-1']
+// :param evaluate => true
+// Statuses: an episode holds unless retracted; a claim holds unless withdrawn or retracted.
+// A claim remembers the status it had while it held (prior_status: active, superseded or disputed)
+// so that restoring it can put it back. Only an active current claim keeps active_key.
+// op restore + evaluate: a restored claim is provisionally withdrawn; the fixpoint decides whether
+// one of its justifications holds again. op restore without evaluate (mode none): it goes straight
+// back (the current version of a fact becomes active; a version that lost CURRENT meanwhile becomes
+// superseded). op derive: the root (a withdrawn claim that gained a justification) is only linked.
+CREATE (a:Audit {space: $space, id: $id, op: $op, mode: $mode, reason: $reason, agent: $agent, at: datetime($at)})
+WITH a
+UNWIND $roots AS rid
+CALL (rid) {
+  MATCH (n:Episode {space: $space, id: rid}) RETURN n
+  UNION
+  MATCH (n:Claim {space: $space, id: rid}) RETURN n
+}
+OPTIONAL MATCH (f:Fact)-[:CURRENT]->(n)
+WITH a, n, f, coalesce(n.status, 'active') AS before
+CREATE (a)-[:ROOT {prior: before}]->(n)
+WITH a, n, f, before,
+     CASE
+       WHEN $op = 'retract' THEN 'retracted'
+       WHEN $op = 'derive' THEN before
+       WHEN n:Episode THEN 'active'
+       WHEN $evaluate THEN 'withdrawn'
+       WHEN coalesce(n.prior_status, 'active') = 'active' AND n.key IS NOT NULL AND f IS NULL THEN 'superseded'
+       ELSE coalesce(n.prior_status, 'active')
+     END AS next
+CALL (n, f, before, next) {
+  WITH n, f, before, next WHERE $op <> 'derive'
+  SET n.status = next,
+      n.active_key = CASE WHEN next = 'active' AND f IS NOT NULL THEN f.key ELSE null END,
+      n.prior_status = CASE
+        WHEN n:Episode OR NOT next IN ['withdrawn', 'retracted'] THEN null
+        WHEN before IN ['withdrawn', 'retracted'] THEN n.prior_status
+        ELSE before
+      END
+  CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, id: $id + ':root:' + n.id, claim: n.id, status: next,
+          at: datetime($at), audit: $id,
+          reason: CASE
+            WHEN $op = 'retract' THEN 'retracted: ' + $reason
+            WHEN next = 'withdrawn' THEN 'retraction lifted, support re-evaluated: ' + $reason
+            ELSE 'restored: ' + $reason
+          END})
+}
+RETURN count(n) AS roots
