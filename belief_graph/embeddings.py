@@ -52,6 +52,7 @@ __all__ = [
     "LOCAL_INSTALL_HINT",
     "MINILM_DIMENSION",
     "CountingEmbedder",
+    "DelegatingEmbedder",
     "Embedder",
     "EmbeddingUsage",
     "HashingEmbedder",
@@ -635,16 +636,18 @@ class EmbeddingUsage:
         )
 
 
-class CountingEmbedder:
-    """Wraps an :class:`Embedder` and records every call in :attr:`usage` (thread-safe).
+class DelegatingEmbedder:
+    """Base of embedder wrappers (counting, lazy, caching): forwards everything to :attr:`inner`;
+    subclasses override what they add."""
 
-    Failed calls count too (their time is real); ``items`` counts texts asked for.
-    """
+    def __init__(self, inner: Embedder | None = None) -> None:
+        self._wrapped = inner
 
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self._usage = EmbeddingUsage()
-        self._lock = threading.Lock()
+    @property
+    def inner(self) -> Embedder:
+        if self._wrapped is None:
+            raise EmbeddingError("this embedder wrapper has nothing to delegate to")
+        return self._wrapped
 
     @property
     def name(self) -> str:
@@ -653,6 +656,24 @@ class CountingEmbedder:
     @property
     def dimension(self) -> int:
         return self.inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
+
+
+class CountingEmbedder(DelegatingEmbedder):
+    """Wraps an :class:`Embedder` and records every call in :attr:`usage` (thread-safe).
+
+    Failed calls count too (their time is real); ``items`` counts texts asked for.
+    """
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__(inner)
+        self._usage = EmbeddingUsage()
+        self._lock = threading.Lock()
 
     @property
     def usage(self) -> EmbeddingUsage:

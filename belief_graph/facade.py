@@ -17,7 +17,7 @@ from typing import Any
 
 from .driver import Graph, create_driver
 from .embeddings import Embedder, make_embedder
-from .embeddings import CountingEmbedder
+from .embeddings import CountingEmbedder, DelegatingEmbedder
 from .llm import ChatModel, LLMClient, LLMUsage, UsageReport, make_client
 from .models import (
     AgentInfo,
@@ -170,7 +170,7 @@ class BeliefGraph:
         model = self._llm.model_name if self._llm is not None else None
         emb = self.embedder.usage if isinstance(self.embedder, CountingEmbedder) else None
         inner = self.embedder.inner if isinstance(self.embedder, CountingEmbedder) else self.embedder
-        unbuilt = isinstance(inner, _LazyEmbedder) and inner._inner is None  # do not load a model to name it
+        unbuilt = isinstance(inner, _LazyEmbedder) and not inner.built  # do not load a model to name it
         name = None if unbuilt else inner.name
         return UsageReport(llm=llm, embedding=emb, model=model, embedder=name)
 
@@ -342,33 +342,23 @@ class BeliefGraph:
         return bind(self.graph.driver, self.graph.database)
 
 
-class _LazyEmbedder:
+class _LazyEmbedder(DelegatingEmbedder):
     """Builds the configured embedder on first use, so admin commands (``db init``, ``server``)
     never load a model or need an API key they do not use."""
 
     def __init__(self, settings: Settings) -> None:
+        super().__init__(None)
         self._settings = settings
-        self._inner: Embedder | None = None
+
+    @property
+    def built(self) -> bool:
+        return self._wrapped is not None
 
     @property
     def inner(self) -> Embedder:
-        if self._inner is None:
-            self._inner = make_embedder(self._settings.embedding, self._settings.llm)
-        return self._inner
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        return self.inner.embed_documents(texts)
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.inner.embed_query(text)
+        if self._wrapped is None:
+            self._wrapped = make_embedder(self._settings.embedding, self._settings.llm)
+        return self._wrapped
 
 
 def _validated(**fields: Any) -> ClaimInput:

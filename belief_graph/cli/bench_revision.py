@@ -32,7 +32,7 @@ from typing import Any
 import typer
 
 from ..driver import Graph
-from ..embeddings import Embedder
+from ..embeddings import DelegatingEmbedder, Embedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id
@@ -138,29 +138,18 @@ def least_model(world: World, retracted: set[str]) -> set[str]:
     return inn
 
 
-class _CachedEmbedder:
+class _CachedEmbedder(DelegatingEmbedder):
     """Identical texts get identical vectors, and each text is embedded once per run."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.cache: dict[str, list[float]] = {}
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
         if todo:
             self.cache.update(zip(todo, self.inner.embed_documents(todo), strict=True))
         return [self.cache[t] for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.inner.embed_query(text)
 
 
 def build_world(bg: BeliefGraph, world: World, *, at: datetime = EPOCH) -> dict[str, str]:
