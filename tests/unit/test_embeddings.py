@@ -243,7 +243,7 @@ def test_local_with_other_model_is_refused() -> None:
 
 
 def test_auto_with_key_and_openai_use_the_openai_backend() -> None:
-    pytest.importorskip("langchain_openai")
+    import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
     from belief_graph.openai_backend import OpenAIEmbedder
 
     llm = LLMSettings(api_key=SecretStr("sk-test"), base_url="http://127.0.0.1:9/v1")
@@ -342,7 +342,7 @@ def fake_openai() -> Iterator[str]:
 
 
 def test_openai_embedder_against_fake_server(fake_openai: str) -> None:
-    pytest.importorskip("langchain_openai")
+    import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
     from belief_graph.openai_backend import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",
@@ -362,7 +362,7 @@ def test_openai_embedder_against_fake_server(fake_openai: str) -> None:
 
 
 def test_openai_embedder_other_models_get_no_dimensions(fake_openai: str) -> None:
-    pytest.importorskip("langchain_openai")
+    import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
     from belief_graph.openai_backend import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="nomic-embed-text", dimension=8, api_key="x",
@@ -372,7 +372,7 @@ def test_openai_embedder_other_models_get_no_dimensions(fake_openai: str) -> Non
 
 
 def test_openai_embedder_wrong_length_and_failure(fake_openai: str) -> None:
-    pytest.importorskip("langchain_openai")
+    import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
     from belief_graph.openai_backend import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",
