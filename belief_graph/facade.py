@@ -334,6 +334,10 @@ class BeliefGraph:
         return self.argumentation.store_attacks(ns, arguments, attacks)
 
 
+    # -- perspectives and deliberation (issue 7) ---------------------------------------------------
+
+    # -- retrieval and grounded answers (issue 8) --------------------------------------------------
+
     # -- exploration -------------------------------------------------------------------------------
     def ogm(self) -> SimpleNamespace:
         """neomodel classes bound to this instance's driver (exploration from Python)."""
