@@ -101,8 +101,9 @@ class ArgumentationRepository(Repo):
         return [str(n) for n in names], [(str(x), str(y)) for x, y in pairs]
 
     # -- grounded labelling steps ----------------------------------------------------------------
-    def init_grounded(self, tx: Tx, ns: str, *, profile: bool = False) -> tuple[dict[str, Any], int]:
-        return self._step(tx, "argumentation.init_grounded", profile, space=self.space, ns=ns)
+    def start_grounded(self, tx: Tx, ns: str, last: int, *, profile: bool = False) -> tuple[dict[str, Any], int]:
+        """Counters + waves 1..``last`` + (when nothing is pending) the UNDEC pass, in one statement."""
+        return self._step(tx, "argumentation.start_grounded", profile, space=self.space, ns=ns, last_wave=last)
 
     def propagate_waves(self, tx: Tx, ns: str, first: int, last: int, *, profile: bool = False) -> tuple[dict[str, Any], int]:
         return self._step(

@@ -12,16 +12,19 @@ their id); plain in-memory frameworks from other services are stored with
 IN = every attacker OUT, OUT = attacked by an IN argument, the rest UNDEC, least fixpoint.
 :meth:`ArgumentationService.ground` runs, in ONE write transaction:
 
-1. ``init_grounded``: per argument, ``undefeated`` := number of distinct attackers in the
-   namespace; unattacked arguments get ``frontier = 1``;
-2. ``propagate_waves`` (repeated): wave ``k`` labels the arguments with ``frontier = k`` IN, their
-   unlabelled targets OUT, and decrements the counters of what those new OUT arguments attack;
-   counters that reach 0 put the argument on ``frontier = k + 1``. One statement runs a batch of
-   waves server-side (``UNWIND range(first, last) ... CALL (k) {...}``, each run sees the previous
-   one's writes); batches double in size (32, 64, ... 4096 waves) until no frontier is left, so a
-   framework needing W waves takes about log2(W/32) + W/4096 statements and at most W + 4096
-   empty (one index seek) wave iterations;
-3. ``finish_grounded``: everything still unlabelled is UNDEC; the names by label are returned.
+1. ``start_grounded`` (one statement): per argument, ``undefeated`` := number of incoming attack
+   edges from the namespace, unattacked arguments get ``frontier = 1``; then waves 1..32 (below);
+   when no frontier is left it also labels the rest UNDEC and returns the names by label, so a
+   framework needing at most 32 waves (every dispute, deliberation and corpus file) is solved by
+   this one statement plus the commit;
+2. otherwise ``propagate_waves`` (repeated): wave ``k`` labels the arguments with
+   ``frontier = k`` IN, their unlabelled targets OUT, and decrements the counters of what those
+   new OUT arguments attack; counters that reach 0 put the argument on ``frontier = k + 1``. One
+   statement runs a batch of waves server-side (``UNWIND range(first, last) ... CALL (k) {...}``,
+   each run sees the previous one's writes); batches double in size (64, 128, ... 4096 waves)
+   until no frontier is left, so a framework needing W waves takes about log2(W/32) + W/4096
+   statements and at most W + 4096 empty (one index seek) wave iterations;
+3. then ``finish_grounded``: everything still unlabelled is UNDEC; the names by label are returned.
 
 Each argument enters a frontier and gets a label at most once and each attack is expanded at
 most twice, so the work is linear in arguments + attacks (the bench prints db hits per
@@ -416,23 +419,25 @@ class ArgumentationService:
 
     def _ground_in(self, tx: Tx, ns: str, *, profile: bool) -> tuple[GroundedResult, dict[str, int]]:
         hits = {"init": 0, "waves": 0, "finish": 0}
-        init, hits["init"] = self.repo.init_grounded(tx, ns, profile=profile)
-        if not init["arguments"]:
+        last = FIRST_BATCH
+        labels, hits["init"] = self.repo.start_grounded(tx, ns, last, profile=profile)
+        if not labels["arguments"]:
             raise NotFoundError(f"no arguments in namespace {ns!r} of space {self.space!r}")
-        first, size, trips = 1, FIRST_BATCH, 0
-        while True:
+        attacks = int(labels["attacks"])
+        trips, pending, size = 1, bool(labels["pending"]), FIRST_BATCH
+        while pending:
+            first, size = last + 1, min(size * 2, MAX_BATCH)
             last = first + size - 1
             row, h = self.repo.propagate_waves(tx, ns, first, last, profile=profile)
             hits["waves"] += h
             trips += 1
-            if not row["pending"]:
-                break
-            first, size = last + 1, min(size * 2, MAX_BATCH)
-        labels, hits["finish"] = self.repo.finish_grounded(tx, ns, profile=profile)
+            pending = bool(row["pending"])
+        if trips > 1:  # the waves ran past the first statement: the UNDEC pass is separate
+            labels, hits["finish"] = self.repo.finish_grounded(tx, ns, profile=profile)
         res = _result(ns, labels)
         res.round_trips = trips
         res.wave_iterations = last
-        hits["attacks"] = int(init["attacks"])
+        hits["attacks"] = attacks
         return res, hits
 
 

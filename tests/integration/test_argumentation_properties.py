@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from belief_graph.driver import Graph
 from belief_graph.models_argumentation import AttackGraph, GroundedResult
+from belief_graph.services import argumentation as argmod
 from belief_graph.services.argumentation import ArgumentationService
 
 Pair = tuple[int, int]
@@ -153,3 +154,26 @@ def test_grounded_properties_and_external_solvers(svc: ArgumentationService, fw:
     res2 = _solve(svc, "study:renamed", renamed)
     assert res2.labelling() == {mapping[x]: label for x, label in lab.items()}
     assert res2.waves == res.waves
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(fw=frameworks())
+def test_continued_waves_match_the_one_statement_solve(
+    svc: ArgumentationService, fw: tuple[int, list[Pair]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hand-off from start_grounded to propagate_waves + finish_grounded (taken when the first
+    statement's waves do not suffice) gives the same labels and waves as the one-statement solve:
+    here forced by a first batch of 1 wave and batches capped at 2 waves."""
+    n, pairs = fw
+    names = _names(n)
+    af = AttackGraph.from_lists(names, [(names[a], names[b]) for a, b in pairs])
+    one = _solve(svc, "study:one", af)
+    assert one.round_trips == 1  # the random frameworks need at most 32 waves
+    with monkeypatch.context() as m:
+        m.setattr(argmod, "FIRST_BATCH", 1)
+        m.setattr(argmod, "MAX_BATCH", 2)
+        many = _solve(svc, "study:many", af)
+    assert many.labelling() == one.labelling() and many.waves == one.waves
+    framework = ArgumentationFramework(arguments=frozenset(names), defeats=frozenset(af.attacks))
+    assert grounded_extension(framework) == frozenset(many.in_)
+    assert many.round_trips >= 1 + one.waves // 2  # 1 wave, then batches of at most 2
