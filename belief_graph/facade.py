@@ -45,6 +45,14 @@ from .services.argumentation import ArgumentationService  # issue 6
 from .services.doctor import DoctorReport, run_doctor
 from .models_support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, WorkingContext
 from .services.support import SupportService
+from .models_retrieval import AnswerResult, RetrievalHit  # issue 8
+from .services.answers import AnswerService  # issue 8
+from .services.retrieval import RetrievalService  # issue 8
+from .models_perspectives import DeliberationRecord, DeliberationSummary, EncodeResult, InterpretationHit, Perspective  # issue 7
+from .services.deliberation import DeliberationService  # issue 7
+from .services.perspectives import PerspectiveService, read_perspectives  # issue 7
+from .services.perspectives import make_spec as make_perspective_spec  # issue 7
+from importlib.resources.abc import Traversable  # issue 7
 from .settings import Settings, load_settings
 
 __all__ = ["BeliefGraph"]
@@ -151,8 +159,26 @@ class BeliefGraph:
     def belief(self, key: str) -> Claim | None:
         return self._beliefs.belief(key)
 
-    def recall(self, query: str, k: int = 5) -> list[RecallHit]:
-        return self._beliefs.recall(query, k=k)
+    def recall(
+        self,
+        query: str,
+        k: int = 5,
+        perspective: str | None = None,
+        keys: Sequence[str] | None = None,
+        as_of: datetime | None = None,
+        include_inactive: bool = False,
+        *,
+        key_prefix: str | None = None,
+        include_interpretations: bool = False,
+    ) -> list[RetrievalHit]:
+        """Hybrid recall (vector + fulltext, score fusion; ``fusion="rrf"`` on the service) over the active claims of this
+        space, each hit with score parts, provenance and support certificate (issue 8; see
+        services/retrieval.py). ``perspective``: that perspective's interpretations only;
+        ``as_of``: what memory believed then; ``include_inactive``: every status, shown."""
+        return self.retrieval.recall(
+            query, k, perspective=perspective, keys=keys, as_of=as_of, include_inactive=include_inactive,
+            key_prefix=key_prefix, include_interpretations=include_interpretations,
+        )
 
     # -- LLM layer (issue 3) ---------------------------------------------------------------------
     @property
@@ -335,8 +361,106 @@ class BeliefGraph:
 
 
     # -- perspectives and deliberation (issue 7) ---------------------------------------------------
+    @property
+    def perspective_service(self) -> PerspectiveService:
+        """Perspectives, encoding and retrieval by perspective (services/perspectives.py)."""
+        svc = self.__dict__.get("_perspective_service")
+        if svc is None:
+            svc = PerspectiveService(self.graph, self.space, self.embedder, self.settings.embedding.dimension,
+                                     lambda: self.llm)
+            self.__dict__["_perspective_service"] = svc
+        return svc
+
+    @property
+    def deliberation_service(self) -> DeliberationService:
+        """Deliberation by argument among perspectives (services/deliberation.py)."""
+        svc = self.__dict__.get("_deliberation_service")
+        if svc is None:
+            svc = DeliberationService(self.graph, self.space, self.perspective_service, lambda: self.llm)
+            self.__dict__["_deliberation_service"] = svc
+        return svc
+
+    def add_perspective(
+        self, name: str, goal: str, ontology: Any, relevance: float | None = None
+    ) -> Perspective:
+        """Add a perspective: a goal and its own ontology (``[{name, description}]``, ``{name:
+        description}`` or names); ``relevance`` is its pre-filter threshold (raw cosine)."""
+        return self.perspective_service.add([make_perspective_spec(name, goal, ontology, relevance)])[0]
+
+    def load_perspectives(self, path: str | Path | Traversable) -> list[Perspective]:
+        """Add every perspective of a YAML/JSON file (one transaction; FormatError on a bad file)."""
+        return self.perspective_service.add(read_perspectives(path))
+
+    def perspectives(self) -> list[Perspective]:
+        return self.perspective_service.all()
+
+    def perspective(self, name: str) -> Perspective:
+        return self.perspective_service.get(name)
+
+    def encode(
+        self, episode_ids: Sequence[str] | None = None, perspectives: Sequence[str] | None = None
+    ) -> EncodeResult:
+        """Each perspective interprets the relevant episodes in its own vocabulary (pre-filter, one
+        LLM call per perspective per batch, one write transaction); returns the matrix."""
+        return self.perspective_service.encode(episode_ids, perspectives)
+
+    def interpretations(self, perspective: str, status: str | None = None) -> list[InterpretationHit]:
+        return self.perspective_service.interpretations(perspective, status)
+
+    def search_interpretations(self, query: str, perspective: str, k: int = 5) -> list[InterpretationHit]:
+        """Retrieval by perspective: that perspective's active interpretations nearest to ``query``."""
+        return self.perspective_service.search(query, perspective, k)
+
+    def deliberate(
+        self, query: str, perspectives: Sequence[str] | None = None, *, k: int = 5, batched: bool = True
+    ) -> DeliberationRecord:
+        """Perspectives propose and critique; the grounded extension decides select/compose/conflict."""
+        return self.deliberation_service.deliberate(query, perspectives, k=k, batched=batched)
+
+    def deliberation(self, deliberation_id: str) -> DeliberationRecord:
+        """One stored deliberation (stale when a cited interpretation is no longer active)."""
+        return self.deliberation_service.get(deliberation_id)
+
+    def deliberations(self, limit: int = 20) -> list[DeliberationSummary]:
+        return self.deliberation_service.recent(limit)
+
 
     # -- retrieval and grounded answers (issue 8) --------------------------------------------------
+    @property
+    def retrieval(self) -> RetrievalService:
+        """Hybrid recall and key look-ups of this space (services/retrieval.py)."""
+        svc = self.__dict__.get("_retrieval_service")
+        if svc is None:
+            svc = RetrievalService(self.graph, self.space, self.embedder, self.settings.embedding.dimension)
+            self.__dict__["_retrieval_service"] = svc
+        return svc
+
+    @property
+    def answers(self) -> AnswerService:
+        """Grounded answers of this space (services/answers.py); the LLM is built only when asked."""
+        svc = self.__dict__.get("_answer_service")
+        if svc is None:
+            svc = AnswerService(self.retrieval, self.support, lambda: self.llm)
+            self.__dict__["_answer_service"] = svc
+        return svc
+
+    def answer(
+        self, query: str, *, k: int = 8, budget_tokens: int = 1000, threshold: float | None = None
+    ) -> AnswerResult:
+        """Answer from active beliefs only, cited and checked (figures, dates, named values);
+        ``unknown`` with the reason otherwise — without an LLM call when nothing is similar enough."""
+        return self.answers.answer(query, k=k, budget_tokens=budget_tokens, threshold=threshold)
+
+    def lookup(
+        self, keys: Sequence[str] | str | None = None, prefix: str | None = None, *, as_of: datetime | None = None,
+        include_inactive: bool = False, limit: int = 100,
+    ) -> list[RetrievalHit]:
+        """Exact-key or key-prefix look-up (``prefix='user.'``), with provenance and certificates."""
+        return self.retrieval.lookup(keys, prefix, as_of=as_of, include_inactive=include_inactive, limit=limit)
+
+    def recall_as_of(self, query: str, at: datetime, k: int = 5, **filters: Any) -> list[RetrievalHit]:
+        """What memory believed at time ``at`` that matches ``query`` (exact: from the revisions)."""
+        return self.retrieval.recall(query, k, as_of=at, **filters)
 
     # -- exploration -------------------------------------------------------------------------------
     def ogm(self) -> SimpleNamespace:

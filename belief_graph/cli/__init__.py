@@ -36,11 +36,14 @@ app.add_typer(support_cli.app, name="support")
 from . import argue  # noqa: E402  (issue 6)
 
 app.add_typer(argue.app, name="argue")
+from . import perspectives as perspectives_cli  # noqa: E402  (issue 7)
+
+app.add_typer(perspectives_cli.app, name="perspectives")
 from . import llm as llm_cli  # noqa: E402  (issue 3)
 
 app.add_typer(llm_cli.app, name="llm")
 app.command("doctor")(doctor.doctor)
-app.command("demo")(demo.demo)
+app.add_typer(demo.app, name="demo")  # a group: `demo` runs the tour, `demo rashomon` issue 7
 
 
 @app.callback()

@@ -23,3 +23,11 @@ from . import bench_revision  # noqa: E402  (issue 5)
 app.command("revision-pairs")(bench_revision.bench_revision_pairs)
 app.command("scimap")(bench_revision.bench_scimap)
 app.command("revision-latency")(bench_revision.bench_revision_latency)
+
+from . import bench_perspectives  # noqa: E402  (issue 7)
+
+app.command("perspectives")(bench_perspectives.bench_perspectives)
+
+from . import bench_recall  # noqa: E402  (issue 8)
+
+app.command("recall")(bench_recall.bench_recall)

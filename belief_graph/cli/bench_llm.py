@@ -5,9 +5,14 @@ scripted model (no endpoint needed; the counts are properties of the job runner,
   perspective) — at most 3.
 * ``encode_8x3_calls_unbatched``: the same with ``max_batch=1`` (one call per observation x
   perspective), measured side by side for comparison.
-* ``deliberate_calls``: ``null`` until deliberation exists. Hook: set :data:`DELIBERATE_HOOK` to
-  a function that runs one deliberation on the given :class:`~belief_graph.llm.LLMClient` and
-  returns nothing; the bench then reports the calls it made.
+* ``deliberate_calls``: the LLM calls of one batched deliberation among 3 perspectives (one
+  ``propose_all`` + one ``critique_all``: at most 2), and ``deliberate_calls_per_perspective``
+  the same deliberation in per-perspective mode (one ``propose`` and one ``critique`` per
+  perspective). :data:`DELIBERATE_HOOK` runs the LLM phase of ``deliberate()``
+  (:func:`belief_graph.services.deliberation.debate` — the exact code path, minus the retrieval
+  before it and the write transaction after it, which make no LLM call) on 3 perspectives with 3
+  interpretations each; the integration tests count the same on a full ``bg.deliberate`` against
+  Neo4j.
 """
 
 from __future__ import annotations
@@ -20,8 +25,59 @@ import typer
 from ..llm import LLMClient, ScriptedModel
 from .common import console, print_json, table
 
-DELIBERATE_HOOK: Callable[[LLMClient], None] | None = None
-"""Set by the deliberation module (later issue) to run one deliberation; None = not implemented."""
+def _deliberation_scenario() -> list[Any]:
+    from ..models import Claim
+    from ..models_perspectives import InterpretationHit, Perspective
+    from ..services.deliberation import Slate
+
+    return [
+        Slate(Perspective(id=f"p{i}", name=f"perspective-{i}", goal=f"goal {i}"),
+              [InterpretationHit(claim=Claim(id=f"i{i}{j}", text=f"interpretation {j} of perspective {i}",
+                                             kind="interpretation", agent=f"perspective:perspective-{i}"),
+                                 perspective=f"perspective-{i}", score=1.0) for j in range(3)])
+        for i in range(PERSPECTIVES)
+    ]
+
+
+def _propose_all_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    return {"proposals": [{"perspective": e["perspective"]["id"], "text": f"answer of {e['perspective']['name']}",
+                           "citations": [e["beliefs"][0]["id"]]} for e in inputs["perspectives"]]}
+
+
+def _critique_all_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    # every perspective attacks every other proposal (the most work a critique can cause)
+    return {"attacks": [{"by": c["perspective"]["id"], "target": p["id"], "reason": "disagree"}
+                        for c in inputs["perspectives"] for p in inputs["proposals"]
+                        if p["perspective"] != c["perspective"]["id"]]}
+
+
+def _propose_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    return {"text": f"answer of {inputs['perspective']['name']}", "citations": [inputs["beliefs"][0]["id"]]}
+
+
+def _critique_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    return {"attacks": [{"target": p["id"], "reason": "disagree"} for p in inputs["proposals"]
+                        if p["perspective"] != inputs["perspective"]["id"]]}
+
+
+def counting_model() -> ScriptedModel:
+    """The counting scripted model of the deliberation measurement (valid answers for every job)."""
+    m = ScriptedModel("scripted-counting")
+    m.respond("propose_all", _propose_all_reply).respond("critique_all", _critique_all_reply)
+    m.respond("propose", _propose_reply).respond("critique", _critique_reply)
+    return m
+
+
+def run_one_deliberation(client: LLMClient, batched: bool = True) -> None:
+    """One deliberation's LLM phase among 3 perspectives on ``client`` (its usage counts the calls)."""
+    from ..services.deliberation import debate
+
+    result = debate(client, "What should we do?", _deliberation_scenario(), batched=batched)
+    assert len(result.proposals) == PERSPECTIVES and not result.rejections, result
+
+
+DELIBERATE_HOOK: Callable[[LLMClient], None] | None = run_one_deliberation
+"""Runs one (batched) deliberation on the given client; the bench reports the calls it made."""
 
 OBSERVATIONS = 8
 PERSPECTIVES = 3
@@ -56,12 +112,16 @@ def measure() -> dict[str, Any]:
         out[label] = client.usage().calls_for("encode")
     if DELIBERATE_HOOK is None:
         out["deliberate_calls"] = None
-        out["notes"] = {"deliberate_calls": "deliberation is not implemented yet (later issue); "
-                                            "belief_graph.cli.bench_llm.DELIBERATE_HOOK is the hook"}
     else:
-        client = LLMClient(ScriptedModel("scripted-counting"))
+        client = LLMClient(counting_model())
         DELIBERATE_HOOK(client)
         out["deliberate_calls"] = client.usage().calls
+    per = LLMClient(counting_model())
+    run_one_deliberation(per, batched=False)
+    out["deliberate_calls_per_perspective"] = per.usage().calls
+    out["notes"] = {"deliberate_calls": "LLM calls of one deliberation among 3 perspectives (propose + critique, "
+                                        "every perspective attacking every other): batched mode, and "
+                                        "per-perspective mode in deliberate_calls_per_perspective"}
     return out
 
 
@@ -75,7 +135,8 @@ def bench_llm(json_: bool = typer.Option(False, "--json", help="Print the number
     rows = [
         ["encode 8 observations x 3 perspectives (batched)", data["encode_8x3_calls"]],
         ["encode 8 observations x 3 perspectives (max_batch=1)", data["encode_8x3_calls_unbatched"]],
-        ["one deliberation", "n/a (not implemented yet)" if data["deliberate_calls"] is None else data["deliberate_calls"]],
+        ["one deliberation, 3 perspectives (batched)", data["deliberate_calls"]],
+        ["one deliberation, 3 perspectives (per perspective)", data["deliberate_calls_per_perspective"]],
     ]
     table("LLM calls (scripted counting model)", ["workload", "calls"], rows)
     if data.get("notes"):

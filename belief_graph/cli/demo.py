@@ -130,3 +130,25 @@ def story_free_text(bg: BeliefGraph) -> None:
             console.print(_op(w))
     usage = bg.llm_usage().llm
     console.print("  LLM calls: " + ", ".join(f"{job} {u.calls}" for job, u in sorted(usage.jobs.items())))
+
+
+# -- `belief-graph demo` is a group: the tour above without a subcommand, stories as subcommands --
+app = typer.Typer(no_args_is_help=False)
+
+
+@app.callback(invoke_without_command=True)
+def _demo_group(
+    ctx: typer.Context,
+    server: bool = typer.Option(True, "--server/--no-server",
+                                help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI)."),
+    stop: bool = typer.Option(False, "--stop", help="Stop the local server when done."),
+) -> None:
+    """A first tour: free text in, a user changing her mind, two agents disagreeing, evidence invalidated, recall.
+    Subcommands: `rashomon` (perspectives and deliberation, issue 7)."""
+    if ctx.invoked_subcommand is None:
+        demo(ctx, server=server, stop=stop)
+
+
+from .demo_rashomon import demo_rashomon  # noqa: E402  (issue 7)
+
+app.command("rashomon")(demo_rashomon)

@@ -83,20 +83,104 @@ def claim(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False, "
         table(f"claim {claim_id}", ["id", "key", "value", "status", "agent", "text"], [_claim_row(c)])
 
 
+def _when(at: str | None) -> Any:
+    """An ISO time with offset (``2026-11-30T12:00:00+00:00`` or ``...Z``) or None."""
+    if at is None:
+        return None
+    from datetime import datetime
+
+    from ..errors import ValidationError
+
+    try:
+        t = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValidationError(f"not an ISO time: {at!r} (e.g. 2026-11-30T12:00:00+00:00)") from None
+    return t
+
+
+def _hit_rows(hits: list[Any]) -> list[list[Any]]:
+    rows = []
+    for h in hits:
+        sc = h.scores
+        parts = " ".join(f"{n}={sc[n]:.3f}" for n in ("vector", "fulltext") if n in sc)
+        ranks = "/".join("-" if sc.get(n) is None else str(int(sc[n])) for n in ("vector_rank", "fulltext_rank"))
+        cert = getattr(h, "certificate", None)
+        because = "base" if cert is None else ", ".join(f"{p.kind} {p.id[:8]}" for p in cert.premises) or "asserted"
+        status = h.claim.status.value + (f" (then {h.status_then})" if getattr(h, "status_then", None) else "")
+        rows.append([f"{h.score:.3f}", parts, ranks, status, h.claim.key, h.claim.value, h.claim.text, h.claim.agent, because])
+    return rows
+
+
+_HIT_COLUMNS = ["score", "parts", "ranks v/ft", "status", "key", "value", "text", "agent", "because"]
+
+
 @app.command("recall")
 def recall(
     ctx: typer.Context,
     query: str,
-    k: int = typer.Option(5, "-k"),
+    k: int = typer.Option(5, "-k", "--k", help="How many hits."),
+    perspective: str = typer.Option(None, "--perspective", help="Only this perspective's interpretations."),
+    key: list[str] = typer.Option([], "--key", help="Only claims of this fact key (repeatable)."),
+    prefix: str = typer.Option(None, "--prefix", help="Only claims whose key starts with this prefix."),
+    as_of: str = typer.Option(None, "--as-of", help="What memory believed at this ISO time (with offset)."),
+    include_inactive: bool = typer.Option(False, "--include-inactive", help="Also superseded/withdrawn/... claims."),
+    interpretations: bool = typer.Option(False, "--interpretations", help="Include perspectives' interpretations."),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Semantic search over active claims (Neo4j vector index)."""
-    hits = state(ctx).engine().recall(query, k=k)
+    """Hybrid search (vector + fulltext) over active claims, with score parts and support."""
+    hits = state(ctx).engine().recall(
+        query, k=k, perspective=perspective, keys=key or None, as_of=_when(as_of), include_inactive=include_inactive,
+        key_prefix=prefix, include_interpretations=interpretations,
+    )
     if json_:
         print_json([h.model_dump(mode="json") for h in hits])
     else:
-        table(f"recall: {query}", ["score", "key", "value", "text"],
-              [[f"{h.score:.3f}", h.claim.key, h.claim.value, h.claim.text] for h in hits])
+        table(f"recall: {query}", _HIT_COLUMNS, _hit_rows(hits))
+
+
+@app.command("lookup")
+def lookup(
+    ctx: typer.Context,
+    key: list[str] = typer.Argument(None, help="Exact fact keys."),
+    prefix: str = typer.Option(None, "--prefix", help="Every fact whose key starts with this prefix."),
+    as_of: str = typer.Option(None, "--as-of", help="What memory believed at this ISO time (with offset)."),
+    include_inactive: bool = typer.Option(False, "--include-inactive", help="Every version, any status."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Exact-key or key-prefix look-up (no embedding), with provenance and support."""
+    hits = state(ctx).engine().lookup(key or None, prefix, as_of=_when(as_of), include_inactive=include_inactive)
+    if json_:
+        print_json([h.model_dump(mode="json") for h in hits])
+    else:
+        table("lookup " + (" ".join(key or []) or f"{prefix}*"), _HIT_COLUMNS, _hit_rows(hits))
+
+
+@app.command("answer")
+def answer(
+    ctx: typer.Context,
+    query: str,
+    k: int = typer.Option(8, "-k", "--k", help="How many beliefs to recall."),
+    budget: int = typer.Option(1000, "--budget", help="Token budget of the working context."),
+    threshold: float = typer.Option(None, "--threshold", help="Minimum cosine score (default: calibrated)."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """A grounded answer from active beliefs only, each cited; 'unknown' with the reason otherwise."""
+    bg = state(ctx).engine()
+    r = bg.answer(query, k=k, budget_tokens=budget, threshold=threshold)
+    if json_:
+        print_json(r.model_dump(mode="json", exclude={"context"}))
+        return
+    label = ""
+    if r.model is not None:
+        label = f" [{'replayed answer (recorded, not a live model)' if r.replayed else 'model ' + r.model}]"
+    console.print(f"{r.status}: {r.text}{label}", markup=False, highlight=False)
+    if r.reason:
+        console.print(f"  why: {r.reason}", markup=False, highlight=False)
+    for c in r.cited:
+        console.print(f"  cites {c.id}: {c.text} ({c.key} = {c.value!r})", markup=False, highlight=False)
+    for chk in r.checks:
+        console.print(f"  {'ok  ' if chk.ok else 'FAIL'} {chk.name}: {chk.detail}", markup=False, highlight=False)
+    console.print(f"  LLM calls: {r.llm_calls}", markup=False)
 
 
 @app.command("history")

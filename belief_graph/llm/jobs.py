@@ -26,6 +26,10 @@ judge          :class:`JudgeInput`     :class:`Judgement`          decide a disp
 propose        :class:`ProposeInput`   :class:`Proposal`           a perspective's answer
 answer         :class:`AnswerInput`    :class:`Answer`             grounded answer from context
 =============  ======================  ==========================  ===============================
+
+Deliberation in one call per phase (issue 7): ``propose_all`` (:class:`ProposeAllInput` ->
+:class:`Proposals`, every perspective answers) and ``critique_all`` (:class:`CritiqueAllInput` ->
+:class:`Critiques`, every perspective attacks the others' proposals).
 """
 
 from __future__ import annotations
@@ -54,8 +58,12 @@ __all__ = [
     "Classifications",
     "ConceptView",
     "Contender",
+    "Critic",
     "Critique",
+    "CritiqueAllInput",
     "CritiqueInput",
+    "Critiques",
+    "CrossAttack",
     "EncodeInput",
     "EncodedItem",
     "Encoding",
@@ -71,8 +79,12 @@ __all__ = [
     "KeyItem",
     "Observation",
     "PerspectiveView",
+    "PerspectiveBeliefs",
+    "PerspectiveProposal",
     "Proposal",
     "ProposalView",
+    "Proposals",
+    "ProposeAllInput",
     "ProposeInput",
     "Turn",
     "job_spec",
@@ -326,6 +338,53 @@ class Answer(_Out):
 
 
 # ---------------------------------------------------------------------------------------------
+# propose_all / critique_all: one call for every perspective of a deliberation (issue 7)
+# ---------------------------------------------------------------------------------------------
+
+
+class PerspectiveBeliefs(_In):
+    """One perspective of a deliberation and the beliefs it may cite (its own interpretations)."""
+
+    perspective: PerspectiveView
+    beliefs: list[BeliefView] = Field(min_length=1)
+
+
+class ProposeAllInput(_In):
+    question: str = Field(min_length=1)
+    perspectives: list[PerspectiveBeliefs] = Field(min_length=1)
+
+
+class PerspectiveProposal(_Out):
+    perspective: str = Field(description="id of the perspective whose answer this is")
+    text: str
+    citations: list[str] = Field(description="ids of that perspective's own beliefs the answer relies on")
+
+
+class Proposals(_Out):
+    proposals: list[PerspectiveProposal]
+
+
+class Critic(_In):
+    perspective: PerspectiveView
+
+
+class CritiqueAllInput(_In):
+    question: str = Field(min_length=1)
+    perspectives: list[Critic] = Field(min_length=1)
+    proposals: list[ProposalView] = Field(min_length=1)
+
+
+class CrossAttack(_Out):
+    by: str = Field(description="id of the attacking perspective")
+    target: str = Field(description="id of the attacked proposal (another perspective's)")
+    reason: str
+
+
+class Critiques(_Out):
+    attacks: list[CrossAttack]
+
+
+# ---------------------------------------------------------------------------------------------
 # Checks (what the schema cannot say). Each returns a list of problems; empty = valid.
 # ---------------------------------------------------------------------------------------------
 
@@ -468,6 +527,26 @@ def _check_propose(inp: ProposeInput, out: Proposal) -> list[str]:
     return problems
 
 
+def _check_propose_all(inp: ProposeAllInput, out: Proposals) -> list[str]:
+    """One proposal per perspective. Citations are NOT checked here: the deliberation service
+    validates each proposal against its own perspective's beliefs and records a rejection, so
+    one bad citation does not cost a repair round-trip of the whole batch."""
+    problems = _one_per_item("perspective", [p.perspective.id for p in inp.perspectives],
+                             [p.perspective for p in out.proposals])
+    for n, p in enumerate(out.proposals):
+        if not p.text.strip():
+            problems.append(f"proposals[{n}].text is empty")
+    return problems
+
+
+def _check_critique_all(inp: CritiqueAllInput, out: Critiques) -> list[str]:
+    """Every attack names an attacking perspective of the input. Unknown targets, attacks on the
+    attacker's own proposal and duplicates are recorded as rejections by the deliberation service
+    (visible on the deliberation), not repaired here."""
+    ids = {c.perspective.id for c in inp.perspectives}
+    return [f"attacks[{n}].by {a.by!r} is not a perspective id (one of {sorted(ids)})"
+            for n, a in enumerate(out.attacks) if a.by not in ids]
+
 def _check_answer(inp: AnswerInput, out: Answer) -> list[str]:
     """Grounding (DESIGN §2): cite only given beliefs; no citation means the answer is 'unknown';
     every figure in the answer appears in a cited belief."""
@@ -528,6 +607,11 @@ JOBS: dict[str, JobSpec] = {
                 "a perspective's answer to a deliberation question", output_ids=("citations",)),
         JobSpec("answer", AnswerInput, Answer, _check_answer,
                 "a grounded answer from a working context", output_ids=("citations",)),
+        JobSpec("propose_all", ProposeAllInput, Proposals, _check_propose_all,
+                "every perspective's answer to a deliberation question in one call",
+                output_ids=("perspective", "citations")),
+        JobSpec("critique_all", CritiqueAllInput, Critiques, _check_critique_all,
+                "every perspective's attacks on the others' proposals in one call", output_ids=("by", "target")),
     )
 }
 

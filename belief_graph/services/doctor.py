@@ -4,11 +4,21 @@ Checks, in order (later checks are skipped, and say so, when the database cannot
 
 1. ``connectivity`` — the server answers and authenticates; product, version, edition.
 2. ``schema`` — every migration applied, every expected constraint and index present and ONLINE.
-3. ``vector_index`` — ``claim_embedding`` exists, is ONLINE, cosine, with the settings' dimension.
-4. ``embeddings`` — every claim with text has an embedding of the right dimension (counts).
-5. ``index_coverage`` — sampled embedded claims are found through the vector index by their own
+3. ``vector_index`` — ``claim_embedding`` exists, is ONLINE, and its ``vector.dimensions`` and
+   ``vector.similarity_function`` (read from SHOW INDEXES options) equal the settings' dimension
+   and ``cosine``.
+4. ``fulltext_index`` — ``claim_text`` (the fulltext half of hybrid recall) exists and is ONLINE.
+5. ``embeddings`` — every claim with text has an embedding of the right dimension (counts).
+6. ``vector_population`` — the index is populated (``populationPercent`` = 100) and holds exactly
+   the embedded claims: Neo4j Community's SHOW INDEXES reports no entry count, so the count is
+   measured by asking the index for ``embedded + 16`` neighbours of one vector (it returns every
+   entry it has when asked for more than it holds) and comparing with the number of claims with
+   an embedding of the right dimension. Above ``COUNT_CAP`` embedded claims that query would be
+   too heavy for a health check: the detail then says the count was not checked and the check
+   relies on ``populationPercent`` and ``index_coverage``.
+7. ``index_coverage`` — sampled embedded claims are found through the vector index by their own
    vector (counts): a vector that was stored but never indexed is a silent "semantic" failure.
-6. ``paraphrase_probe`` — in a scratch space (removed afterwards) a paraphrased question retrieves
+8. ``paraphrase_probe`` — in a scratch space (removed afterwards) a paraphrased question retrieves
    the right sentence through the index, with the configured embedder.
 """
 
@@ -24,7 +34,9 @@ from ..errors import BeliefGraphError
 from ..models import ClaimInput, new_id
 from ..repositories import AdminRepository
 from ..schema import verify_schema
+from ..repositories.retrieval import RetrievalRepository
 from .beliefs import BeliefService
+from .retrieval import RetrievalService
 
 __all__ = ["Check", "DoctorReport", "run_doctor", "PROBE_SENTENCES", "PROBE_QUERY"]
 
@@ -36,6 +48,7 @@ PROBE_SENTENCES = [
 ]
 PROBE_QUERY = "what is her appetite for investment risk?"
 PROBE_EXPECTED = 0
+COUNT_CAP = 200_000
 
 
 @dataclass
@@ -85,7 +98,8 @@ def run_doctor(
         )
     except BeliefGraphError as exc:
         checks.append(Check("connectivity", False, str(exc)))
-        for name in ("schema", "vector_index", "embeddings", "index_coverage", "paraphrase_probe"):
+        for name in ("schema", "vector_index", "fulltext_index", "embeddings", "vector_population", "index_coverage",
+                     "paraphrase_probe"):
             checks.append(Check(name, None, "skipped: no database connection"))
         return DoctorReport(checks)
 
@@ -100,18 +114,45 @@ def run_doctor(
         Check("schema", rep.ok, "all migrations applied, all constraints/indexes ONLINE" if rep.ok else "; ".join(problems), rep.to_dict())
     )
 
-    vec = next((o for o in rep.objects if o["name"] == "claim_embedding"), None)
-    vec_ok = vec is not None and vec["type"] == "VECTOR" and vec["state"] == "ONLINE" and not any(
-        p.startswith("claim_embedding") for p in rep.problems
-    )
+    rrepo = RetrievalRepository(graph, "__doctor__")
+    vec = rrepo.index_info("claim_embedding")
+    cfg = ((vec or {}).get("options") or {}).get("indexConfig") or {}
+    vdim = cfg.get("vector.dimensions")
+    vsim = str(cfg.get("vector.similarity_function", "")).lower()
+    vdata = {"state": (vec or {}).get("state"), "type": (vec or {}).get("type"), "dimension": vdim,
+             "similarity": vsim or None, "population": (vec or {}).get("population"), "settings_dimension": dimension}
+    vec_problems = []
+    if vec is None:
+        vec_problems.append("claim_embedding vector index is missing (run `belief-graph db init`)")
+    else:
+        if vec["type"] != "VECTOR":
+            vec_problems.append(f"claim_embedding is a {vec['type']} index, not VECTOR")
+        if vec["state"] != "ONLINE":
+            vec_problems.append(f"claim_embedding is {vec['state']}, not ONLINE")
+        if vdim is None or int(vdim) != dimension:
+            vec_problems.append(f"dimension {vdim}, settings say {dimension}")
+        if vsim != "cosine":
+            vec_problems.append(f"similarity {vsim or '?'}, expected cosine")
+    vec_ok = not vec_problems
     checks.append(
         Check(
             "vector_index",
             vec_ok,
-            f"claim_embedding {vec['state']}, cosine, dimension {dimension}" if vec_ok and vec else
-            ("claim_embedding vector index is missing (run `belief-graph db init`)" if vec is None else
-             f"claim_embedding is not usable: {vec['state']}; {[p for p in rep.problems if p.startswith('claim_embedding')]}"),
-            vec or {},
+            f"claim_embedding ONLINE, {vsim}, dimension {vdim} (settings: {dimension})" if vec_ok
+            else "; ".join(vec_problems),
+            vdata,
+        )
+    )
+    ft = rrepo.index_info("claim_text")
+    ft_ok = ft is not None and ft["type"] == "FULLTEXT" and ft["state"] == "ONLINE"
+    checks.append(
+        Check(
+            "fulltext_index",
+            ft_ok,
+            "claim_text ONLINE" if ft_ok else
+            ("claim_text fulltext index is missing (run `belief-graph db init`)" if ft is None
+             else f"claim_text is {ft['type']} {ft['state']}"),
+            {"state": (ft or {}).get("state"), "type": (ft or {}).get("type")},
         )
     )
 
@@ -127,10 +168,34 @@ def run_doctor(
         )
     )
 
+    embedded = int(cov["embedded"]) - int(cov["wrong_dimension"])
     if not vec_ok:
+        checks.append(Check("vector_population", False, "no usable claim_embedding index: it holds no entries",
+                            {"embedded": embedded, "indexed": None}))
         checks.append(Check("index_coverage", False, "no usable claim_embedding index: nothing is found through it"))
         checks.append(Check("paraphrase_probe", False, "no usable claim_embedding index"))
         return DoctorReport(checks)
+
+    population = float((vec or {}).get("population") or 0.0)
+    if embedded == 0:
+        checks.append(Check("vector_population", population >= 100.0,
+                            f"no embedded claims yet; index population {population:g}%",
+                            {"embedded": 0, "indexed": 0, "population": population}))
+    elif embedded > COUNT_CAP:
+        checks.append(Check("vector_population", population >= 100.0,
+                            f"index population {population:g}%; {embedded} embedded claims is above the count cap "
+                            f"({COUNT_CAP}): entry count not checked (see index_coverage)",
+                            {"embedded": embedded, "indexed": None, "population": population}))
+    else:
+        probe_vec = [1.0 / dimension ** 0.5] * dimension
+        indexed = rrepo.index_entry_count(embedded + 16, probe_vec)
+        pop_ok = population >= 100.0 and indexed == embedded
+        checks.append(Check(
+            "vector_population", pop_ok,
+            f"index population {population:g}%, {indexed} entries for {embedded} embedded claims"
+            + ("" if pop_ok else " (they must be equal: run `belief-graph db verify`, or re-embed)"),
+            {"embedded": embedded, "indexed": indexed, "population": population},
+        ))
 
     sampled = admin.sample_embedded(None, sample, dimension)
     if sampled:
@@ -158,7 +223,7 @@ def run_doctor(
         # The index is eventually consistent: give it a moment to see the new vectors.
         hits = []
         for _ in range(20):
-            hits = svc.recall(PROBE_QUERY, k=3)
+            hits = RetrievalService(graph, scratch, embedder, dimension).recall(PROBE_QUERY, k=3)  # hybrid path
             if len(hits) >= min(3, len(ids)):
                 break
             time.sleep(0.25)
@@ -169,7 +234,7 @@ def run_doctor(
                 "paraphrase_probe",
                 ok,
                 f"{PROBE_QUERY!r} -> {top!r}" + ("" if ok else f" (expected {PROBE_SENTENCES[PROBE_EXPECTED]!r})"),
-                {"embedder": embedder.name, "hits": [(h.claim.text, round(h.score, 4)) for h in hits],
+                {"embedder": embedder.name, "hits": [(h.claim.text, round(h.similarity or 0.0, 4)) for h in hits],
                  "seconds": round(time.perf_counter() - t0, 3)},
             )
         )

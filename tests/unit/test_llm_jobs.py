@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belief_graph.errors import EncodingError, LLMUnavailable, ValidationError
+from belief_graph.llm.jobs import Critiques, Proposals
 from belief_graph.llm import (
     JOBS,
     Answer,
@@ -89,10 +90,25 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"question": "How many months does the emergency fund cover?", "beliefs": BELIEFS},
         {"text": "It covers 3 months.", "citations": ["b-1"]},
     ),
+    "propose_all": (  # issue 7: every perspective of a deliberation in one call
+        {"question": "How to invest?", "perspectives": [
+            {"perspective": PERSPECTIVE, "beliefs": BELIEFS[:1]},
+            {"perspective": PERSPECTIVE | {"id": "p-growth", "name": "growth"}, "beliefs": BELIEFS[1:]}]},
+        {"proposals": [{"perspective": "p-safety", "text": "Save first.", "citations": ["b-1"]},
+                       {"perspective": "p-growth", "text": "All in.", "citations": ["b-2"]}]},
+    ),
+    "critique_all": (
+        {"question": "How to invest?",
+         "perspectives": [{"perspective": PERSPECTIVE}, {"perspective": PERSPECTIVE | {"id": "p-growth", "name": "growth"}}],
+         "proposals": [{"id": "pr-g", "perspective": "p-growth", "text": "all in"},
+                       {"id": "pr-s", "perspective": "p-safety", "text": "save first"}]},
+        {"attacks": [{"by": "p-safety", "target": "pr-g", "reason": "too risky"}]},
+    ),
 }
 OUTPUT_TYPES = {
     "extract": Extraction, "classify": Classifications, "disambiguate": KeyChoices, "encode": Encoding,
     "critique": Critique, "judge": Judgement, "propose": Proposal, "answer": Answer,
+    "propose_all": Proposals, "critique_all": Critiques,
 }
 
 

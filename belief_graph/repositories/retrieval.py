@@ -1,0 +1,103 @@
+"""Retrieval repository (issue 8): the vector and fulltext halves of hybrid recall, key look-ups,
+hit details (provenance and support certificates), index-health probes and the recall bench."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..models import Claim
+from ..models_retrieval import HitProvenance
+from ..models_support import SupportFamily
+from .core import Repo
+
+__all__ = ["Filters", "HitDetail", "RetrievalRepository"]
+
+Filters = dict[str, Any]
+"""``perspective, interpretations, keys, prefix, include_inactive, at`` (the recall filters)."""
+
+
+class HitDetail:
+    """One claim as hydrated by ``retrieval.hit_details``."""
+
+    __slots__ = ("claim", "similarity", "provenance", "certificate", "families")
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.claim = Claim.from_record(row["claim"])
+        self.similarity: float | None = None if row["similarity"] is None else float(row["similarity"])
+        self.families = int(row["families"] or 0)
+        cert = row["certificate"]
+        self.certificate = SupportFamily.model_validate({k: v for k, v in cert.items() if v is not None}) if cert else None
+        self.provenance = HitProvenance(
+            agent=self.claim.agent,
+            created_at=self.claim.created_at,
+            kind=self.claim.kind,
+            episodes=[{k: v for k, v in e.items() if v is not None} for e in row["episodes"]],
+            evidence=list(row["evidence"]),
+            perspective=row["perspective"],
+        )
+
+
+class RetrievalRepository(Repo):
+    def vector_candidates(
+        self, embedding: Sequence[float], fetch: int, filters: Filters
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """``(rows the index returned, filtered hits {id, score, status_then} best first)``."""
+        rows = self.graph.read(
+            "retrieval.vector_candidates", space=self.space, embedding=list(embedding), fetch=fetch, **filters
+        )
+        return int(rows[0]["fetched"]), list(rows[0]["hits"])
+
+    def fulltext_candidates(self, text: str, fetch: int, filters: Filters) -> tuple[int, list[dict[str, Any]]]:
+        rows = self.graph.read("retrieval.fulltext_candidates", space=self.space, text=text, fetch=fetch, **filters)
+        return int(rows[0]["fetched"]), list(rows[0]["hits"])
+
+    def count_candidates(self, filters: Filters) -> int:
+        rows = self.graph.read("retrieval.count_candidates", space=self.space, **filters)
+        return int(rows[0]["n"])
+
+    def hit_details(self, ids: Sequence[str], embedding: Sequence[float] | None) -> dict[str, HitDetail]:
+        rows = self.graph.read(
+            "retrieval.hit_details", space=self.space, ids=list(ids), embedding=list(embedding or [])
+        )
+        return {r["claim"]["id"]: HitDetail(r) for r in rows}
+
+    def lookup(
+        self, keys: Sequence[str] | None, prefix: str | None, include_inactive: bool, at: str | None, limit: int
+    ) -> list[dict[str, Any]]:
+        return self.graph.read(
+            "retrieval.lookup_keys", space=self.space, keys=None if keys is None else list(keys), prefix=prefix,
+            include_inactive=include_inactive, at=at, limit=limit,
+        )
+
+    # -- index health ------------------------------------------------------------------------------
+    def index_info(self, name: str) -> dict[str, Any] | None:
+        """The SHOW INDEXES row of one index (``name, type, state, population, options``) or None."""
+        return next((r for r in self.graph.read("schema.show_indexes") if r["name"] == name), None)
+
+    def index_entry_count(self, k: int, embedding: Sequence[float]) -> int:
+        rows = self.graph.read("retrieval.index_entry_count", k=k, embedding=list(embedding))
+        return int(rows[0]["n"])
+
+    # -- bench -------------------------------------------------------------------------------------
+    def bench_load(self, rows: list[dict[str, Any]], at: str) -> int:
+        out = self.graph.write("retrieval.bench_load_vectors", space=self.space, rows=rows, at=at)
+        return int(out[0]["created"]) if out else 0
+
+    def bench_index_topk(self, embedding: Sequence[float], k: int, fetch: int | None = None) -> list[str]:
+        rows = self.graph.read(
+            "retrieval.bench_index_topk", space=self.space, embedding=list(embedding), k=k, fetch=fetch or k
+        )
+        return [r["id"] for r in rows]
+
+    def bench_exact_topk(self, embedding: Sequence[float], k: int) -> list[str]:
+        return [r["id"] for r in self.graph.read("retrieval.bench_exact_topk", space=self.space, embedding=list(embedding), k=k)]
+
+    def delete_space_batched(self, batch: int = 10_000) -> int:
+        total = 0
+        while True:
+            rows = self.graph.write("support.delete_space_batch", space=self.space, limit=batch)
+            n = int(rows[0]["deleted"]) if rows else 0
+            total += n
+            if n == 0:
+                return total

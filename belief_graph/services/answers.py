@@ -1,0 +1,144 @@
+"""Grounded answers (issue 8; DESIGN.md §2 "Grounding"; docs/retrieval.md).
+
+:meth:`AnswerService.answer`:
+
+1. recalls the question (hybrid, active beliefs only); when no recalled belief's vector score
+   reaches the calibrated ``threshold`` the answer is ``unknown`` **without any LLM call**;
+2. compiles the working context for the question (:meth:`SupportService.context`: active beliefs
+   with support certificates, cut to a token budget), the recalled keys first;
+3. asks the LLM's ``answer`` job for an answer restricted to the context's beliefs, citing them;
+4. checks the answer programmatically (:func:`~belief_graph.services.grounding.check_grounding`:
+   every citation is a context belief, every figure/date/named value is in a cited belief); a
+   failed check is sent back to the model once (one repair), then the answer is ``unknown``
+   with the reason;
+5. re-reads the cited claims: each must still be active in this space, else ``unknown``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import EncodingError, ValidationError
+from ..llm import LLMClient
+from ..llm.jobs import Answer, AnswerInput, BeliefView, job_spec
+from ..models_retrieval import AnswerResult, GroundingCheck
+from ..models_support import WorkingContext
+from .grounding import check_grounding, is_unknown
+from .retrieval import RetrievalService
+from .support import SupportService
+
+__all__ = ["DEFAULT_THRESHOLD", "AnswerService", "grounding_check"]
+
+DEFAULT_THRESHOLD = 0.61
+"""Minimum Neo4j cosine score (``(1 + cos) / 2``; 0.61 = cosine 0.22) of the best recalled
+belief for ``answer`` to consult the LLM. Calibrated with all-MiniLM-L6-v2 on
+tests/data/paraphrase_suite.json: the lowest best-match of the 45 suite questions is cosine 0.242
+(score 0.621), so no answerable question is refused; 15 of the 20 off-topic questions fall below
+(docs/retrieval.md has the numbers). Other embedders need their own calibration (``threshold=``)."""
+
+
+def grounding_check(inp: AnswerInput, out: Answer) -> list[str]:
+    """The ``answer`` job's check, replaced by the full grounding check (figures incl. dates in
+    any common format, named values, citations); problems are fed back to the model."""
+    return [str(p) for p in check_grounding(inp.question, inp.beliefs, out.text, out.citations)]
+
+
+class AnswerService:
+    """``answer(query)`` for one space; ``llm`` is called lazily (never for a threshold ``unknown``)."""
+
+    def __init__(
+        self, retrieval: RetrievalService, support: SupportService, llm: Callable[[], LLMClient],
+        threshold: float = DEFAULT_THRESHOLD,
+    ) -> None:
+        self.retrieval = retrieval
+        self.support = support
+        self._llm = llm
+        self.threshold = threshold
+
+    def answer(
+        self, query: str, *, k: int = 8, budget_tokens: int = 1000, threshold: float | None = None,
+        include_context: bool = True,
+    ) -> AnswerResult:
+        """A grounded answer to ``query`` or ``unknown`` with the reason (see the module docstring).
+
+        Raises:
+            ValidationError: blank query, ``k`` outside 1..50, threshold outside 0..1.
+            LLMUnavailable: no model to ask (a threshold ``unknown`` never needs one).
+        """
+        if not isinstance(query, str) or not query.strip():
+            raise ValidationError("query must not be blank")
+        if not 1 <= k <= 50:
+            raise ValidationError("k must be between 1 and 50")
+        thr = self.threshold if threshold is None else threshold
+        if not 0.0 <= thr <= 1.0:
+            raise ValidationError("threshold is a Neo4j cosine score between 0 and 1")
+        checks: list[GroundingCheck] = []
+        vector = self.retrieval._embed(query)
+        hits = self.retrieval.recall(query, k=k, embedding=vector)
+        best = max((h.similarity for h in hits if h.similarity is not None), default=None)
+        qualifying = [h for h in hits if h.similarity is not None and h.similarity >= thr]
+        if not qualifying:
+            top = max(hits, key=lambda h: h.similarity or 0.0) if hits else None
+            why = (f"no active belief is similar enough to the question (best score {best:.3f} for "
+                   f"{top.claim.text!r} < threshold {thr:.3f})" if top is not None and best is not None
+                   else "memory holds no active belief to answer from")
+            checks.append(GroundingCheck(name="similarity_threshold", ok=False, detail=why))
+            return AnswerResult(query=query, status="unknown", text="unknown", reason=why, checks=checks,
+                                llm_calls=0, best_similarity=best, threshold=thr)
+        checks.append(GroundingCheck(
+            name="similarity_threshold", ok=True,
+            detail=f"{len(qualifying)} recalled belief(s) reach {thr:.3f} (best {best:.3f})"))
+        keys = list(dict.fromkeys(h.claim.key for h in qualifying if h.claim.key))
+        ctx = self.support.context(query=query, keys=keys, budget_tokens=budget_tokens, limit=max(k, 10))
+        checks.append(GroundingCheck(name="context", ok=bool(ctx.items),
+                                     detail=f"{len(ctx.items)} active belief(s), {ctx.used_tokens} tokens"))
+        if not ctx.items:
+            why = "the working context is empty (no active belief with an intact support)"
+            return AnswerResult(query=query, status="unknown", text="unknown", reason=why, checks=checks,
+                                best_similarity=best, threshold=thr, context=ctx if include_context else None)
+        llm = self._llm()
+        before = llm.usage().calls
+        beliefs = [BeliefView(id=i.claim.id, text=i.claim.text, key=i.claim.key, value=i.claim.value) for i in ctx.items]
+        base: dict[str, Any] = {"query": query, "best_similarity": best, "threshold": thr, "model": llm.model_name,
+                                "replayed": llm.is_replay, "context": ctx if include_context else None}
+        try:
+            out = self._ask(llm, query, beliefs)
+        except EncodingError as exc:
+            calls = llm.usage().calls - before
+            why = f"the answer failed the grounding check after one repair: {exc.reason}"
+            checks.append(GroundingCheck(name="grounding", ok=False, detail="; ".join(exc.errors)))
+            return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
+        calls = llm.usage().calls - before
+        checks.append(GroundingCheck(name="grounding", ok=True,
+                                     detail="every citation is a context belief; every figure and named value is in a cited belief"))
+        if is_unknown(out.text):
+            why = f"the model found no answer in the {len(ctx.items)} context belief(s)"
+            return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
+        return self._final(out, ctx, checks, calls, base)
+
+    def _ask(self, llm: LLMClient, query: str, beliefs: list[BeliefView]) -> Answer:
+        """One ``answer`` call checked by :func:`grounding_check`, with exactly one repair."""
+        spec = dataclasses.replace(job_spec("answer"), check=grounding_check)
+        client = LLMClient(llm.model, prompts=llm.prompts, repair_attempts=1, max_batch=llm.max_batch, meter=llm.meter)
+        inp = AnswerInput(question=query, beliefs=beliefs)
+        out, _, _ = client._call(spec, client.prompts["answer"], inp)
+        assert isinstance(out, Answer)
+        return out
+
+    def _final(
+        self, out: Answer, ctx: WorkingContext, checks: list[GroundingCheck], calls: int, base: dict[str, Any]
+    ) -> AnswerResult:
+        cited_ids = list(dict.fromkeys(out.citations))
+        now = self.retrieval.repo.hit_details(cited_ids, None)
+        in_ctx = set(ctx.claim_ids)
+        bad = [c for c in cited_ids if c not in in_ctx or c not in now or now[c].claim.status != "active"]
+        if bad:
+            why = f"cited belief(s) {bad} are not active beliefs of the working context (any more)"
+            checks.append(GroundingCheck(name="citations_active", ok=False, detail=why))
+            return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
+        checks.append(GroundingCheck(name="citations_active", ok=True,
+                                     detail=f"{len(cited_ids)} cited belief(s) active in space {self.retrieval.space!r}"))
+        return AnswerResult(status="answered", text=out.text, citations=cited_ids,
+                            cited=[now[c].claim for c in cited_ids], checks=checks, llm_calls=calls, **base)

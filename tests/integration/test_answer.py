@@ -1,0 +1,123 @@
+"""Grounded answers (issue 8): threshold unknowns without an LLM call, the programmatic grounding
+check with one repair, citations of active context beliefs only. Real Neo4j, real MiniLM,
+scripted chat model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from belief_graph import BeliefGraph
+from belief_graph.driver import Graph
+from belief_graph.llm import ScriptedModel
+from belief_graph.settings import Settings
+
+
+@pytest.fixture()
+def model() -> ScriptedModel:
+    return ScriptedModel()
+
+
+@pytest.fixture()
+def abg(base_settings: Settings, graph: Graph, embedder: Any, space: str, model: ScriptedModel) -> Iterator[BeliefGraph]:
+    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
+        b.assert_claim("user.salary", 85000, "The user's annual income is 85,000 euros", agent="user:ana")
+        b.assert_claim("project.deadline", "2027-03-31", "The project's launch deadline is 31 March 2027", agent="agent:pm")
+        b.assert_claim("user.city", "Lisbon", "The user lives in Lisbon", agent="user:ana")
+        b.assert_claim("user.city", "Porto", "The user lives in Porto", agent="user:ana")  # Lisbon superseded
+        yield b
+
+
+def _id(bg: BeliefGraph, key: str) -> str:
+    c = bg.belief(key)
+    assert c is not None
+    return c.id
+
+
+def test_unknown_without_llm_call_when_nothing_is_similar(abg: BeliefGraph, model: ScriptedModel) -> None:
+    r = abg.answer("What is the boiling point of mercury?")
+    assert r.status == "unknown" and r.text == "unknown"
+    assert r.llm_calls == 0 and model.calls == [] and abg.llm_usage().llm.calls == 0
+    assert "threshold" in r.reason and r.best_similarity is not None and r.best_similarity < r.threshold
+    assert [c.name for c in r.checks] == ["similarity_threshold"]
+
+
+def test_unknown_without_llm_call_in_an_empty_space(bg: BeliefGraph) -> None:
+    r = bg.answer("How much does the user earn?")
+    assert r.status == "unknown" and r.llm_calls == 0 and "no active belief" in r.reason
+    assert bg.llm_usage().llm.calls == 0
+
+
+def test_grounded_answer_with_cited_figures_is_accepted(abg: BeliefGraph, model: ScriptedModel) -> None:
+    salary = _id(abg, "user.salary")
+    model.add("answer", {"text": "The user earns 85,000 euros a year.", "citations": [salary]})
+    r = abg.answer("How much does the user earn per year?")
+    assert r.status == "answered", r.reason
+    assert r.text == "The user earns 85,000 euros a year." and r.citations == [salary]
+    assert r.llm_calls == 1 and abg.llm_usage().llm.calls_for("answer") == 1
+    assert [c.id for c in r.cited] == [salary] and all(c.ok for c in r.checks)
+    assert r.context is not None and salary in r.context.claim_ids
+
+
+def test_date_in_another_format_is_grounded(abg: BeliefGraph, model: ScriptedModel) -> None:
+    d = _id(abg, "project.deadline")
+    model.add("answer", {"text": "The launch is due on 2027-03-31 (March 31, 2027).", "citations": [d]})
+    r = abg.answer("When is the project launch due?")
+    assert r.status == "answered", r.reason
+
+
+def test_invented_figure_is_rejected_after_one_repair(abg: BeliefGraph, model: ScriptedModel) -> None:
+    salary = _id(abg, "user.salary")
+    bad = {"text": "The user earns 85,000 euros, and income grew 7% last year.", "citations": [salary]}
+    model.add("answer", bad)
+    r = abg.answer("How much does the user earn per year?")
+    assert r.status == "unknown" and "grounding" in r.reason and "7" in r.reason
+    assert r.llm_calls == 2  # the answer and exactly one repair
+    repair = model.calls_for("answer")[1]
+    assert "7" in repair.messages[-1].content and "no cited belief" in repair.messages[-1].content
+
+
+def test_repair_that_fixes_the_answer_is_accepted(abg: BeliefGraph, model: ScriptedModel) -> None:
+    salary = _id(abg, "user.salary")
+    model.add("answer", {"text": "Income grew to 90,000 euros.", "citations": [salary]},
+              {"text": "The user's annual income is 85,000 euros.", "citations": [salary]})
+    r = abg.answer("How much does the user earn per year?")
+    assert r.status == "answered" and r.llm_calls == 2
+
+
+def test_named_value_must_be_in_a_cited_belief(abg: BeliefGraph, model: ScriptedModel) -> None:
+    salary = _id(abg, "user.salary")
+    model.add("answer", {"text": "The user lives in Porto.", "citations": [salary]})
+    r = abg.answer("Where does the user live and how much does she earn?")
+    assert r.status == "unknown" and "Porto" in r.reason and r.llm_calls == 2
+
+
+def test_citation_outside_the_context_is_rejected(abg: BeliefGraph, model: ScriptedModel) -> None:
+    lisbon = next(v.claim.id for v in abg.history("user.city") if v.claim.value == "Lisbon")
+    model.add("answer", {"text": "The user lives in Lisbon.", "citations": [lisbon]})
+    r = abg.answer("Which city does the user live in?")
+    assert r.status == "unknown" and r.llm_calls == 2
+    assert "not" in r.reason and "citation" in r.reason
+
+
+def test_context_holds_active_beliefs_only(abg: BeliefGraph, model: ScriptedModel) -> None:
+    seen: list[list[str]] = []
+
+    def reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
+        seen.append([b["id"] for b in inputs["beliefs"]])
+        porto = next(b for b in inputs["beliefs"] if b.get("value") == "Porto")
+        return {"text": "The user lives in Porto.", "citations": [porto["id"]]}
+
+    model.respond("answer", reply)
+    r = abg.answer("Which city does the user live in?")
+    assert r.status == "answered" and r.citations == [_id(abg, "user.city")]
+    statuses = {abg.claim(i).status.value for i in seen[0]}
+    assert statuses == {"active"}
+
+
+def test_model_saying_unknown_is_unknown(abg: BeliefGraph, model: ScriptedModel) -> None:
+    model.add("answer", {"text": "unknown", "citations": []})
+    r = abg.answer("How much does the user earn per year?")
+    assert r.status == "unknown" and r.llm_calls == 1 and "found no answer" in r.reason
