@@ -32,6 +32,7 @@ batch makes no call. Nothing here writes to the graph: callers write only what a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import time
@@ -175,18 +176,33 @@ class LLMClient:
         return self.meter.snapshot()
 
     # -- generic ---------------------------------------------------------------------------------
-    def run(self, job: str, inputs: BaseModel | Mapping[str, Any]) -> JobResult[Any]:
+    def run(
+        self,
+        job: str,
+        inputs: BaseModel | Mapping[str, Any],
+        *,
+        check: Callable[[Any, Any], list[str]] | None = None,
+        repair_attempts: int | None = None,
+    ) -> JobResult[Any]:
         """Run ``job`` on ``inputs`` (its input model or a mapping of its fields).
+
+        ``check`` replaces the job's own semantic check (a caller with a stricter one, e.g. the
+        grounding check of ``answer()``, gets the same repair loop); ``repair_attempts``
+        overrides the client's number of repair retries for this run.
 
         Returns a :class:`JobResult` with a validated output, or raises ``ValidationError``
         (bad inputs, before any call), ``EncodingError`` (still invalid after the repair
         retries) or ``LLMUnavailable``.
         """
         spec = job_spec(job)
+        if check is not None:
+            spec = dataclasses.replace(spec, check=check)
+        if repair_attempts is not None and repair_attempts < 0:
+            raise ValidationError("repair_attempts must be >= 0")
         inp = _coerce(spec, inputs)
         prompt = self.prompts[spec.name]
         if not spec.batched:
-            out, hashes, calls = self._call(spec, prompt, inp)
+            out, hashes, calls = self._call(spec, prompt, inp, repair_attempts)
             return self._result(spec, prompt, out, hashes, calls)
         assert spec.batch_field is not None and spec.output_field is not None
         items = list(getattr(inp, spec.batch_field))
@@ -195,7 +211,7 @@ class LLMClient:
         total_calls = 0
         for start in range(0, len(items), self.max_batch):
             chunk = inp.model_copy(update={spec.batch_field: items[start : start + self.max_batch]})
-            out, hashes, calls = self._call(spec, prompt, chunk)
+            out, hashes, calls = self._call(spec, prompt, chunk, repair_attempts)
             merged.extend(getattr(out, spec.output_field))
             all_hashes += hashes
             total_calls += calls
@@ -301,7 +317,9 @@ class LLMClient:
         )
         return JobResult(spec.name, output, prov)
 
-    def _call(self, spec: JobSpec, prompt: Prompt, inp: BaseModel) -> tuple[BaseModel, list[str], int]:
+    def _call(
+        self, spec: JobSpec, prompt: Prompt, inp: BaseModel, repair_attempts: int | None = None
+    ) -> tuple[BaseModel, list[str], int]:
         """One job call with repair retries. Returns (output, [first prompt hash], calls made)."""
         values = inp.model_dump(mode="json")
         items = len(values.get(spec.batch_field, [])) if spec.batch_field else 1
@@ -315,7 +333,7 @@ class LLMClient:
         last_text: str | None = None
         last_outcome: Outcome = "invalid"
         first_hash = ""
-        attempts = 1 + self.repair_attempts
+        attempts = 1 + (self.repair_attempts if repair_attempts is None else repair_attempts)
         for attempt in range(1, attempts + 1):
             req = ChatRequest(
                 job=spec.name,

@@ -16,13 +16,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import EncodingError, ValidationError
 from ..llm import LLMClient
-from ..llm.jobs import Answer, AnswerInput, BeliefView, job_spec
+from ..llm.jobs import Answer, AnswerInput, BeliefView
 from ..models_retrieval import AnswerResult, GroundingCheck
 from ..models_support import WorkingContext
 from .grounding import check_grounding, is_unknown
@@ -120,10 +119,8 @@ class AnswerService:
 
     def _ask(self, llm: LLMClient, query: str, beliefs: list[BeliefView]) -> Answer:
         """One ``answer`` call checked by :func:`grounding_check`, with exactly one repair."""
-        spec = dataclasses.replace(job_spec("answer"), check=grounding_check)
-        client = LLMClient(llm.model, prompts=llm.prompts, repair_attempts=1, max_batch=llm.max_batch, meter=llm.meter)
         inp = AnswerInput(question=query, beliefs=beliefs)
-        out, _, _ = client._call(spec, client.prompts["answer"], inp)
+        out = llm.run("answer", inp, check=grounding_check, repair_attempts=1).output
         assert isinstance(out, Answer)
         return out
 
