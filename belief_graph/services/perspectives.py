@@ -80,6 +80,17 @@ def interpretation_id(space: str, perspective: str, episode: str) -> str:
     return str(uuid.uuid5(_ID_NAMESPACE, f"{space}\x1f{perspective}\x1f{episode}"))
 
 
+def _distinct(values: Sequence[str], what: str, empty: str) -> list[str]:
+    """``values`` as a list; ValidationError when it is empty or names something twice."""
+    given = list(values)
+    if not given:
+        raise ValidationError(empty)
+    dup = sorted({v for v in given if given.count(v) > 1})
+    if dup:
+        raise ValidationError(f"{what} given twice: {dup}")
+    return given
+
+
 def perspective_view(p: Perspective) -> PerspectiveView:
     """How the LLM sees a perspective: id, name, goal and its concepts."""
     return PerspectiveView(id=p.id, name=p.name, goal=p.goal,
@@ -261,12 +272,7 @@ class PerspectiveService:
                 raise ValidationError(f"no perspectives in space {self.space!r}: add some first "
                                       "(add_perspective / load_perspectives)")
             return found
-        wanted = list(names)
-        if not wanted:
-            raise ValidationError("no perspectives given (pass None for all perspectives of the space)")
-        dup = sorted({n for n in wanted if wanted.count(n) > 1})
-        if dup:
-            raise ValidationError(f"perspective names given twice: {dup}")
+        wanted = _distinct(names, "perspective names", "no perspectives given (pass None for all perspectives of the space)")
         by_name = {p.name: p for p in self.repo.find(wanted)}
         missing = [n for n in wanted if n not in by_name]
         if missing:
@@ -290,12 +296,7 @@ class PerspectiveService:
         if episode_ids is not None:
             if isinstance(episode_ids, str):
                 episode_ids = [episode_ids]
-            given = list(episode_ids)
-            if not given:
-                raise ValidationError("no episode ids given (pass None to encode every episode of the space)")
-            dup = sorted({i for i in given if given.count(i) > 1})
-            if dup:
-                raise ValidationError(f"episode ids given twice: {dup}")
+            _distinct(episode_ids, "episode ids", "no episode ids given (pass None to encode every episode of the space)")
         rows = self.repo.episodes(episode_ids)
         if episode_ids is not None:
             found = {r["id"] for r in rows}
