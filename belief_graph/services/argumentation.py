@@ -13,18 +13,23 @@ IN = every attacker OUT, OUT = attacked by an IN argument, the rest UNDEC, least
 :meth:`ArgumentationService.ground` runs, in ONE write transaction:
 
 1. ``start_grounded`` (one statement): per argument, ``undefeated`` := number of incoming attack
-   edges from the namespace, unattacked arguments get ``frontier = 1``; then waves 1..32 (below);
-   when no frontier is left it also labels the rest UNDEC and returns the names by label, so a
+   edges from the namespace, ``link`` := it has exactly one attacker there and that attacker
+   attacks nothing else; unattacked arguments get ``frontier = 1``; then waves 1..32 (below);
+   when no frontier is left it also writes the labels and returns the names by label, so a
    framework needing at most 32 waves (every dispute, deliberation and corpus file) is solved by
    this one statement plus the commit;
 2. otherwise ``propagate_waves`` (repeated): wave ``k`` labels the arguments with
-   ``frontier = k`` IN, their unlabelled targets OUT, and decrements the counters of what those
-   new OUT arguments attack; counters that reach 0 put the argument on ``frontier = k + 1``. One
-   statement runs a batch of waves server-side (``UNWIND range(first, last) ... CALL (k) {...}``,
-   each run sees the previous one's writes); batches double in size (64, 128, ... 4096 waves)
-   until no frontier is left, so a framework needing W waves takes about log2(W/32) + W/4096
-   statements and at most W + 4096 empty (one index seek) wave iterations;
-3. then ``finish_grounded``: everything still unlabelled is UNDEC; the names by label are returned.
+   ``frontier = k`` IN, their undecided targets OUT, and decrements the counters of what those
+   new OUT arguments attack; counters that reach 0 put the argument on ``frontier = k + 1``.
+   **Chain jump:** an argument decided in wave ``k`` that starts a run of at least 3 ``link``
+   arguments labels the whole run at once (label by parity, wave ``k + (i + off) / 2``), and puts
+   the run's last IN argument on the frontier of its wave, where the waves resume; the empty
+   waves in between are skipped (each statement returns the next non-empty wave). One statement
+   runs a batch of waves server-side (``UNWIND range(first, last) ... CALL (k) {...}``, each run
+   sees the previous one's writes); batches double in size (64, 128, ... 4096 waves);
+3. then ``finish_grounded``: the waves work on a transient ``state``; this step writes ``label``
+   from it (undecided = UNDEC) and drops it, so a re-solve that changes no label commits almost
+   nothing; the names by label are returned.
 
 Each argument enters a frontier and gets a label at most once and each attack is expanded at
 most twice, so the work is linear in arguments + attacks (the bench prints db hits per
@@ -424,19 +429,23 @@ class ArgumentationService:
         if not labels["arguments"]:
             raise NotFoundError(f"no arguments in namespace {ns!r} of space {self.space!r}")
         attacks = int(labels["attacks"])
-        trips, pending, size = 1, bool(labels["pending"]), FIRST_BATCH
+        trips, pending, size, iterations = 1, bool(labels["pending"]), FIRST_BATCH, FIRST_BATCH
+        next_wave = labels["next_wave"]
         while pending:
-            first, size = last + 1, min(size * 2, MAX_BATCH)
+            # the next batch starts at the next non-empty wave: after a chain jump that can be
+            # far ahead (the waves in between have nothing to do)
+            first, size = int(next_wave), min(size * 2, MAX_BATCH)
             last = first + size - 1
             row, h = self.repo.propagate_waves(tx, ns, first, last, profile=profile)
             hits["waves"] += h
             trips += 1
-            pending = bool(row["pending"])
+            iterations += size
+            pending, next_wave = bool(row["pending"]), row["next_wave"]
         if trips > 1:  # the waves ran past the first statement: the UNDEC pass is separate
             labels, hits["finish"] = self.repo.finish_grounded(tx, ns, profile=profile)
         res = _result(ns, labels)
         res.round_trips = trips
-        res.wave_iterations = last
+        res.wave_iterations = iterations
         hits["attacks"] = attacks
         return res, hits
 

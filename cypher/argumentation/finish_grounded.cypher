@@ -1,17 +1,25 @@
 // name: argumentation.finish_grounded
 // mode: write
 // params: space, ns
-// description: grounded labelling, step 3: every argument still unlabelled is UNDEC; return the argument names by label and the number of waves
+// description: grounded labelling, step 3: write the stored label from the working state (undecided = UNDEC, its old wave removed) and drop the state; return the argument names by label and the number of waves
 // :param space => 'default'
 // :param ns => 'framework:ex1'
-// Only the UNDEC arguments are written. `undefeated` stays on every argument as a by-product:
-// the number of attack edges it receives from arguments that are not OUT (0 for IN arguments).
+// Setting a property to the value it already has is not a change: a re-solve whose labels did
+// not change commits nothing but the removal of the (transient) working state. `undefeated` and
+// `link` stay on the arguments as the solver's working data (not part of the answer).
+// `CYPHER replan=skip`: the plan is pinned by hints and pattern comprehensions, so a replan can
+// only cost time: while frameworks are imported and solved, the statistics of the (space, ns,
+// frontier) index change all the time and Neo4j replanned this large statement over and over
+// (52 discarded plans in one 4-minute bench run; about 0.2-1 s each).
+CYPHER replan=skip
 MATCH (a:Argument {space: $space, ns: $ns})
 USING INDEX a:Argument(space, ns)
-FOREACH (_ IN CASE WHEN a.label IS NULL THEN [1] ELSE [] END | SET a.label = 'UNDEC')
+WITH a, coalesce(a.state, 'UNDEC') AS label
+SET a.label = label, a.state = null
+FOREACH (_ IN CASE WHEN label = 'UNDEC' AND a.wave IS NOT NULL THEN [1] ELSE [] END | SET a.wave = null)
 RETURN count(a) AS arguments,
-       collect(CASE a.label WHEN 'IN' THEN a.name END) AS in_names,
-       collect(CASE a.label WHEN 'OUT' THEN a.name END) AS out_names,
-       collect(CASE a.label WHEN 'UNDEC' THEN a.name END) AS undec_names,
+       collect(CASE label WHEN 'IN' THEN a.name END) AS in_names,
+       collect(CASE label WHEN 'OUT' THEN a.name END) AS out_names,
+       collect(CASE label WHEN 'UNDEC' THEN a.name END) AS undec_names,
        0 AS unlabelled,
-       coalesce(max(CASE a.label WHEN 'IN' THEN a.wave END), 0) AS waves
+       coalesce(max(CASE label WHEN 'IN' THEN a.wave END), 0) AS waves

@@ -7,5 +7,5 @@
 MATCH (a:Argument {space: $space, ns: $ns})
 USING INDEX a:Argument(space, ns)
 WHERE size(labels(a)) > 1
-REMOVE a:Argument, a.ns, a.name, a.wave, a.undefeated, a.frontier
+REMOVE a:Argument, a.ns, a.name, a.wave, a.undefeated, a.frontier, a.link, a.state
 RETURN count(a) AS released
