@@ -9,7 +9,11 @@ migration whose file changed since (checksum differs) is reported as drift, neve
 silently.
 
 The *expected* schema is read from the same files (names and kinds of every constraint and
-index), so ``db verify`` can never disagree with ``db init``.
+index; a later migration that drops or re-creates an object replaces the earlier definition), so
+``db verify`` can never disagree with ``db init``. For vector indexes the literal entries of the
+``indexConfig`` map (``vector.quantization.enabled``, ``vector.hnsw.m``,
+``vector.hnsw.ef_construction``, ...) are expected too: the migration file is the one source of
+truth for the HNSW configuration, and an index whose SHOW INDEXES options differ is reported.
 """
 
 from __future__ import annotations
@@ -30,9 +34,12 @@ __all__ = [
     "Migration",
     "SchemaReport",
     "apply_migrations",
+    "expected_objects",
+    "expected_vector_config",
     "load_migrations",
     "pending_migrations",
     "stats",
+    "vector_config_drift",
     "verify_schema",
 ]
 
@@ -42,12 +49,25 @@ _OBJ_RE = re.compile(
     r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)",
     re.IGNORECASE,
 )
+_DROP_RE = re.compile(r"^\s*DROP\s+(?:CONSTRAINT|INDEX)\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
+# literal entries of a vector index's indexConfig map (`vector.dimensions`: $dimension is a parameter, skipped)
+_CFG_RE = re.compile(r"`(?P<key>vector\.[A-Za-z_.]+)`\s*:\s*(?P<value>'[^']*'|true|false|-?\d+)", re.IGNORECASE)
+
+
+def _literal(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if text.startswith("'"):
+        return text[1:-1]
+    return int(text)
 
 
 @dataclass(frozen=True)
 class ExpectedObject:
     name: str
     kind: str  # "CONSTRAINT" or the index type: RANGE, FULLTEXT, VECTOR, ...
+    config: tuple[tuple[str, Any], ...] = ()  # VECTOR: the literal indexConfig entries of the statement
 
 
 @dataclass(frozen=True)
@@ -62,13 +82,67 @@ class Migration:
 
     @property
     def expected(self) -> list[ExpectedObject]:
-        out = []
-        for st in self.statements:
-            m = _OBJ_RE.search(st)
-            if m:
-                kind = "CONSTRAINT" if m["kind"].upper() == "CONSTRAINT" else (m["itype"] or "RANGE").upper()
-                out.append(ExpectedObject(m["name"], kind))
-        return out
+        """The objects this migration creates (in statement order)."""
+        return [obj for st in self.statements if (obj := _created(st)) is not None]
+
+
+def _created(statement: str) -> ExpectedObject | None:
+    m = _OBJ_RE.search(statement)
+    if not m:
+        return None
+    kind = "CONSTRAINT" if m["kind"].upper() == "CONSTRAINT" else (m["itype"] or "RANGE").upper()
+    config = tuple((c["key"], _literal(c["value"])) for c in _CFG_RE.finditer(statement)) if kind == "VECTOR" else ()
+    return ExpectedObject(m["name"], kind, config)
+
+
+def expected_objects(migrations: list[Migration] | None = None) -> dict[str, ExpectedObject]:
+    """The schema the migrations leave behind, by name: applied in order, a ``DROP`` removes an
+    object and a later ``CREATE`` of the same name replaces the earlier definition."""
+    out: dict[str, ExpectedObject] = {}
+    for m in migrations if migrations is not None else load_migrations():
+        for st in m.statements:
+            if d := _DROP_RE.match(st):
+                out.pop(d["name"], None)
+            elif obj := _created(st):
+                out[obj.name] = obj
+    return out
+
+
+def expected_vector_config(name: str, migrations: list[Migration] | None = None) -> dict[str, Any]:
+    """The literal ``indexConfig`` entries the migrations set for vector index ``name`` ({} if none)."""
+    obj = expected_objects(migrations).get(name)
+    return dict(obj.config) if obj is not None and obj.kind == "VECTOR" else {}
+
+
+def vector_config_drift(name: str, index_config: dict[str, Any], expected: dict[str, Any]) -> list[str]:
+    """One problem per expected ``indexConfig`` entry that SHOW INDEXES reports differently.
+
+    ``vector.dimensions`` (a migration parameter) and ``vector.similarity_function`` are checked by
+    their own, older messages and skipped here. Strings compare case-insensitively (Neo4j reports
+    ``COSINE`` for ``'cosine'``); a key SHOW INDEXES does not report at all is a problem too.
+    """
+    problems = []
+    for key, want in expected.items():  # in the order of the migration's statement
+        if key in ("vector.dimensions", "vector.similarity_function"):
+            continue
+        got = index_config.get(key)
+        if not _same_setting(got, want):
+            problems.append(f"{name}: {key} {_show(got)}, migrations set {_show(want)}")
+    return problems
+
+
+def _same_setting(got: Any, want: Any) -> bool:
+    if got is None:
+        return False
+    if isinstance(want, bool) or isinstance(got, bool):
+        return got is want
+    if isinstance(want, str):
+        return str(got).lower() == want.lower()
+    return isinstance(got, int | float) and got == want
+
+
+def _show(v: Any) -> str:
+    return "missing" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def load_migrations(root: Path | None = None) -> list[Migration]:
@@ -205,38 +279,37 @@ def verify_schema(graph: Graph, *, dimension: int, wait_seconds: float = 60.0) -
             report.problems.append(f"{m.name} changed since it was applied (checksum differs)")
 
     constraints = {r["name"]: r for r in graph.read("schema.show_constraints")}
+    expected = expected_objects(migs)
     deadline = time.monotonic() + wait_seconds
     while True:
         indexes = {r["name"]: r for r in graph.read("schema.show_indexes")}
-        waiting = [
-            n for n, r in indexes.items() if r["state"] not in ("ONLINE", "FAILED") and n in _expected_names(migs)
-        ]
+        waiting = [n for n, r in indexes.items() if r["state"] not in ("ONLINE", "FAILED") and n in expected]
         if not waiting or time.monotonic() >= deadline:
             break
         time.sleep(0.5)
 
-    for m in migs:
-        for obj in m.expected:
-            if obj.kind == "CONSTRAINT":
-                if obj.name not in constraints:
-                    report.missing.append(f"constraint {obj.name}")
-                continue
-            idx = indexes.get(obj.name)
-            if idx is None:
-                report.missing.append(f"{obj.kind.lower()} index {obj.name}")
-                continue
-            if idx["type"] != obj.kind:
-                report.problems.append(f"index {obj.name} is {idx['type']}, expected {obj.kind}")
-            if idx["state"] != "ONLINE":
-                report.not_online.append(f"{obj.name} ({idx['state']})")
-            if obj.kind == "VECTOR":
-                cfg = (idx.get("options") or {}).get("indexConfig") or {}
-                dim = cfg.get("vector.dimensions")
-                sim = str(cfg.get("vector.similarity_function", "")).lower()
-                if dim is not None and int(dim) != dimension:
-                    report.problems.append(f"{obj.name}: dimension {dim}, settings say {dimension}")
-                if sim != "cosine":
-                    report.problems.append(f"{obj.name}: similarity {sim or '?'}, expected cosine")
+    for obj in expected.values():
+        if obj.kind == "CONSTRAINT":
+            if obj.name not in constraints:
+                report.missing.append(f"constraint {obj.name}")
+            continue
+        idx = indexes.get(obj.name)
+        if idx is None:
+            report.missing.append(f"{obj.kind.lower()} index {obj.name}")
+            continue
+        if idx["type"] != obj.kind:
+            report.problems.append(f"index {obj.name} is {idx['type']}, expected {obj.kind}")
+        if idx["state"] != "ONLINE":
+            report.not_online.append(f"{obj.name} ({idx['state']})")
+        if obj.kind == "VECTOR":
+            cfg = (idx.get("options") or {}).get("indexConfig") or {}
+            dim = cfg.get("vector.dimensions")
+            sim = str(cfg.get("vector.similarity_function", "")).lower()
+            if dim is not None and int(dim) != dimension:
+                report.problems.append(f"{obj.name}: dimension {dim}, settings say {dimension}")
+            if sim != "cosine":
+                report.problems.append(f"{obj.name}: similarity {sim or '?'}, expected cosine")
+            report.problems.extend(vector_config_drift(obj.name, cfg, dict(obj.config)))
     for name, r in sorted(indexes.items()):
         report.objects.append(
             {"name": name, "type": r["type"], "state": r["state"], "population": r.get("population")}
@@ -245,10 +318,6 @@ def verify_schema(graph: Graph, *, dimension: int, wait_seconds: float = 60.0) -
         report.objects.append({"name": name, "type": r["type"], "state": "ONLINE", "population": None})
     report.ok = not (report.pending or report.missing or report.not_online or report.problems)
     return report
-
-
-def _expected_names(migs: list[Migration]) -> set[str]:
-    return {o.name for m in migs for o in m.expected}
 
 
 def stats(graph: Graph, space: str | None) -> list[dict[str, Any]]:

@@ -5,11 +5,12 @@ For each size N (default 10^4 and 10^5), in one run:
 * N unit vectors (dimension = the settings' embedding dimension) are loaded as active claims into
   a scratch space (batched ``UNWIND`` writes, stored as float32 vector properties); the space is
   removed at the end (also on failure or Ctrl-C).
-* The vectors are **synthetic and clustered**, not real sentence embeddings: the local MiniLM
-  embedder runs at about 30 sentences/s on this machine's CPU (measured), so 10^5 real embeddings
-  would take about an hour. ``N / 100`` cluster centres are drawn uniformly on the sphere; each
-  vector is its centre plus Gaussian noise (cosine to its centre about 0.7, like paraphrases of
-  one topic), normalised. Queries are stored vectors plus the same noise, normalised.
+* The vectors are **synthetic**, not real sentence embeddings: the local MiniLM embedder runs at
+  about 30 sentences/s on this machine's CPU (measured), so 10^5 real embeddings would take about
+  an hour. ``--vectors clustered`` (the default): ``N / 100`` cluster centres are drawn uniformly
+  on the sphere; each vector is its centre plus Gaussian noise (cosine to its centre about 0.7,
+  like paraphrases of one topic), normalised. ``--vectors nested``: topics, sub-topics and points
+  (``nested_vectors``). Queries are stored vectors plus the same noise, normalised.
 * ``recall@k`` of the index = ``|index top-k ∩ exact top-k| / k``, measured twice: asking the
   index for exactly ``k`` neighbours (the raw index: Lucene's HNSW search keeps a beam of ``k``
   candidates) and asking it for ``--fetch`` (default 50, what ``recall`` asks for first) and
@@ -18,6 +19,10 @@ For each size N (default 10^4 and 10^5), in one run:
   (``vector.similarity.cosine`` over every claim of the space) is checked the same way.
 * Latency: wall-clock per query through the driver (Bolt round trip included, the same for both),
   after warm-up; p50 and p95 over ``--queries`` queries; ``speedup = exact p50 / index p50``.
+* The index measured is the store's own ``claim_embedding``: its HNSW configuration as SHOW
+  INDEXES reports it (``vector.quantization.enabled``, ``vector.hnsw.m``,
+  ``vector.hnsw.ef_construction``; set by ``schemas/V007__vector_index_config.cypher``) is printed
+  in the table title and returned as ``index`` in ``--json``.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from ..models import new_id
 from ..repositories.retrieval import RetrievalRepository
 from .common import console, print_json, state
 
-__all__ = ["GENERATORS", "bench_recall", "clustered_vectors", "measure_recall", "nested_vectors"]
+__all__ = ["GENERATORS", "bench_recall", "clustered_vectors", "index_config", "measure_recall", "nested_vectors"]
 
 _BATCH = 2000
 _NOISE_COS = 0.7
@@ -69,6 +74,22 @@ def _noise(rng: np.random.Generator, shape: tuple[int, int], cos: float) -> np.n
     """Gaussian noise that leaves a unit vector at about cosine ``cos`` to where it was."""
     sigma = float(np.sqrt((1 / cos**2 - 1) / shape[1]))
     return (rng.standard_normal(shape) * sigma).astype(np.float32)
+
+
+def index_config(repo: RetrievalRepository) -> dict[str, Any]:
+    """``claim_embedding``'s state and ``vector.*`` indexConfig entries as SHOW INDEXES reports them."""
+    info = repo.index_info("claim_embedding") or {}
+    cfg = (info.get("options") or {}).get("indexConfig") or {}
+    return {"name": "claim_embedding", "state": info.get("state"),
+            **{k: cfg[k] for k in sorted(cfg) if k.startswith("vector.")}}
+
+
+def _describe(cfg: dict[str, Any]) -> str:
+    if cfg.get("state") is None:
+        return "claim_embedding missing"
+    q = cfg.get("vector.quantization.enabled")
+    return (f"claim_embedding: quantization {'on' if q else 'off' if q is not None else '?'}, "
+            f"m {cfg.get('vector.hnsw.m', '?')}, ef_construction {cfg.get('vector.hnsw.ef_construction', '?')}")
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -167,6 +188,7 @@ def bench_recall(
         raise ValidationError("k must be 1..100 and --queries 1..10000 (and at most the size)")
     bg = state(ctx).engine()
     dim = bg.settings.embedding.dimension
+    index = index_config(RetrievalRepository(bg.graph, "__bench_recall__"))
     rows = []
     for n in ns:
         repo = RetrievalRepository(bg.graph, f"__bench_recall__{new_id()}")
@@ -175,12 +197,12 @@ def bench_recall(
         rows.append(measure_recall(repo, n, dim, queries, k, seed, log=None if json_ else console.print,
                                    fetches=fetches, vectors=vectors))
     if json_:
-        print_json({"vectors": f"synthetic {vectors} (see docs/retrieval.md)", "rows": rows})
+        print_json({"vectors": f"synthetic {vectors} (see docs/retrieval.md)", "index": index, "rows": rows})
         return
     from rich.table import Table
 
     t = Table(title=f"bench recall: Neo4j vector index vs exact cosine scan\n(recall@{k}, {queries} queries, "
-                    f"dimension {dim}, synthetic {vectors} vectors)")
+                    f"dimension {dim}, synthetic {vectors} vectors)\n{_describe(index)}")
     t.add_column("claims", justify="left")
     for r in rows:
         t.add_column(f"{r['claims']:,}", justify="right")

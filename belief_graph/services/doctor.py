@@ -6,7 +6,9 @@ Checks, in order (later checks are skipped, and say so, when the database cannot
 2. ``schema`` — every migration applied, every expected constraint and index present and ONLINE.
 3. ``vector_index`` — ``claim_embedding`` exists, is ONLINE, and its ``vector.dimensions`` and
    ``vector.similarity_function`` (read from SHOW INDEXES options) equal the settings' dimension
-   and ``cosine``.
+   and ``cosine``; its HNSW settings (``vector.quantization.enabled``, ``vector.hnsw.m``,
+   ``vector.hnsw.ef_construction``) equal what the migrations set (``schema.expected_vector_config``,
+   parsed from ``schemas/``: an index re-created by hand with Neo4j's defaults loses recall).
 4. ``fulltext_index`` — ``claim_text`` (the fulltext half of hybrid recall) exists and is ONLINE.
 5. ``embeddings`` — every claim with text has an embedding of the right dimension (counts).
 6. ``vector_population`` — the index is populated (``populationPercent`` = 100) and holds exactly
@@ -33,7 +35,7 @@ from ..embeddings import Embedder
 from ..errors import BeliefGraphError
 from ..models import ClaimInput, new_id
 from ..repositories import AdminRepository
-from ..schema import verify_schema
+from ..schema import expected_vector_config, vector_config_drift, verify_schema
 from ..repositories.retrieval import RetrievalRepository
 from .beliefs import BeliefService
 from .retrieval import RetrievalService
@@ -119,8 +121,11 @@ def run_doctor(
     cfg = ((vec or {}).get("options") or {}).get("indexConfig") or {}
     vdim = cfg.get("vector.dimensions")
     vsim = str(cfg.get("vector.similarity_function", "")).lower()
+    want = expected_vector_config("claim_embedding")
+    hnsw = {k: cfg.get(k) for k in want if k not in ("vector.dimensions", "vector.similarity_function")}
     vdata = {"state": (vec or {}).get("state"), "type": (vec or {}).get("type"), "dimension": vdim,
-             "similarity": vsim or None, "population": (vec or {}).get("population"), "settings_dimension": dimension}
+             "similarity": vsim or None, "population": (vec or {}).get("population"), "settings_dimension": dimension,
+             "config": hnsw, "expected_config": want}
     vec_problems = []
     if vec is None:
         vec_problems.append("claim_embedding vector index is missing (run `belief-graph db init`)")
@@ -133,12 +138,17 @@ def run_doctor(
             vec_problems.append(f"dimension {vdim}, settings say {dimension}")
         if vsim != "cosine":
             vec_problems.append(f"similarity {vsim or '?'}, expected cosine")
+    # an index with other HNSW settings still answers (the checks below run), it just loses recall
+    vec_usable = not vec_problems
+    if vec is not None:
+        vec_problems.extend(vector_config_drift("claim_embedding", cfg, want))
     vec_ok = not vec_problems
     checks.append(
         Check(
             "vector_index",
             vec_ok,
-            f"claim_embedding ONLINE, {vsim}, dimension {vdim} (settings: {dimension})" if vec_ok
+            f"claim_embedding ONLINE, {vsim}, dimension {vdim} (settings: {dimension}), "
+            + ", ".join(f"{k.removeprefix('vector.')} {str(v).lower()}" for k, v in hnsw.items()) if vec_ok
             else "; ".join(vec_problems),
             vdata,
         )
@@ -169,7 +179,7 @@ def run_doctor(
     )
 
     embedded = int(cov["embedded"]) - int(cov["wrong_dimension"])
-    if not vec_ok:
+    if not vec_usable:
         checks.append(Check("vector_population", False, "no usable claim_embedding index: it holds no entries",
                             {"embedded": embedded, "indexed": None}))
         checks.append(Check("index_coverage", False, "no usable claim_embedding index: nothing is found through it"))

@@ -13,6 +13,12 @@ def _check(report, name):  # type: ignore[no-untyped-def]
     return next(c for c in report.checks if c.name == name)
 
 
+def _create_statement(name: str, version: int | None = None) -> str:
+    """The CREATE statement of ``name`` in migration ``version`` (default: the latest that creates it)."""
+    return [st for m in load_migrations() for st in m.statements
+            if st.startswith(f"CREATE VECTOR INDEX {name} ") and version in (None, m.version)][-1]
+
+
 def test_doctor_passes_on_an_initialised_store(bg: BeliefGraph) -> None:
     bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="u")
     report = bg.doctor()
@@ -41,9 +47,7 @@ def test_doctor_fails_on_claims_that_were_never_embedded(bg: BeliefGraph) -> Non
 
 
 def test_doctor_fails_without_the_vector_index(bg: BeliefGraph, graph: Graph) -> None:
-    vector_stmt = next(
-        st for m in load_migrations() for st in m.statements if "INDEX claim_embedding" in st
-    )
+    vector_stmt = _create_statement("claim_embedding")
     graph.run_text("DROP INDEX claim_embedding IF EXISTS", name="test.drop_vector_index")
     try:
         report = bg.doctor()
@@ -54,6 +58,39 @@ def test_doctor_fails_without_the_vector_index(bg: BeliefGraph, graph: Graph) ->
         assert _check(report, "paraphrase_probe").ok is False
     finally:
         graph.run_text(vector_stmt, {"dimension": bg.settings.embedding.dimension}, name="test.restore_vector_index")
+        graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
+    assert bg.doctor().ok
+
+
+def test_doctor_fails_on_a_vector_index_recreated_with_neo4j_defaults(bg: BeliefGraph, graph: Graph) -> None:
+    """claim_embedding re-created by hand with the V003 statement (no explicit config: int8
+    quantization, m 16, ef_construction 100) still answers, but is not the index the migrations set."""
+    bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="u")
+    dim = bg.settings.embedding.dimension
+    ok = _check(bg.doctor(), "vector_index")
+    assert ok.ok is True, ok.detail
+    assert ok.data["config"] == {"vector.hnsw.ef_construction": 200, "vector.hnsw.m": 32,
+                                 "vector.quantization.enabled": False}
+    assert ok.detail.endswith("quantization.enabled false, hnsw.m 32, hnsw.ef_construction 200")
+    graph.run_text("DROP INDEX claim_embedding IF EXISTS", name="test.drop_vector_index")
+    try:
+        graph.run_text(_create_statement("claim_embedding", 3), {"dimension": dim}, name="test.v003_vector_index")
+        graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
+        report = bg.doctor()
+        vec = _check(report, "vector_index")
+        assert vec.ok is False
+        assert vec.detail == ("claim_embedding: vector.quantization.enabled true, migrations set false; "
+                              "claim_embedding: vector.hnsw.m 16, migrations set 32; "
+                              "claim_embedding: vector.hnsw.ef_construction 100, migrations set 200")
+        assert vec.data["config"] == {"vector.hnsw.ef_construction": 100, "vector.hnsw.m": 16,
+                                      "vector.quantization.enabled": True}
+        schema = _check(report, "schema")
+        assert schema.ok is False and "claim_embedding: vector.quantization.enabled true" in schema.detail
+        # the index itself still works: the drift is in recall quality, not in availability
+        assert _check(report, "paraphrase_probe").ok is True
+    finally:
+        graph.run_text("DROP INDEX claim_embedding IF EXISTS", name="test.drop_vector_index")
+        graph.run_text(_create_statement("claim_embedding"), {"dimension": dim}, name="test.restore_vector_index")
         graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
     assert bg.doctor().ok
 

@@ -118,7 +118,9 @@ def test_threshold_calibration_numbers(suite_results: dict[str, Any]) -> None:
 
 def test_suite_fails_doctor_without_the_vector_index(suite_bg: tuple[BeliefGraph, list[str]], graph: Graph) -> None:
     bg, ids = suite_bg
-    vector_stmt = next(st for m in load_migrations() for st in m.statements if "INDEX claim_embedding" in st)
+    # the latest migration's statement (V007: the explicit HNSW config), not V003's
+    vector_stmt = [st for m in load_migrations() for st in m.statements
+                   if st.startswith("CREATE VECTOR INDEX claim_embedding ")][-1]
     graph.run_text("DROP INDEX claim_embedding IF EXISTS", name="test.drop_vector_index")
     try:
         report = bg.doctor(sample=20)
@@ -374,7 +376,13 @@ def test_cli_bench_recall_tiny(graph: Graph) -> None:
 
     r = CliRunner().invoke(app, ["bench", "recall", "--sizes", "300", "--queries", "5", "--json"])
     assert r.exit_code == 0, r.output
-    row = json.loads(r.output)["rows"][0]
+    out = json.loads(r.output)
+    row = out["rows"][0]
+    # the config measured is the store's claim_embedding as SHOW INDEXES reports it (V007)
+    assert {k: out["index"].get(k) for k in ("name", "state", "vector.quantization.enabled", "vector.hnsw.m",
+                                             "vector.hnsw.ef_construction")} == {
+        "name": "claim_embedding", "state": "ONLINE", "vector.quantization.enabled": False, "vector.hnsw.m": 32,
+        "vector.hnsw.ef_construction": 200}
     paths = row["paths"]
     assert row["claims"] == 300 and set(paths) == {"index", "index_fetch50", "index_fetch200", "exact"}
     assert paths["exact"]["recall"] == 1.0 and paths["index"]["fetch"] == 10

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from belief_graph import BeliefGraph
 from belief_graph.driver import Graph
 from belief_graph.errors import SchemaError
 from belief_graph.schema import apply_migrations, load_migrations, verify_schema
@@ -31,6 +34,77 @@ def test_verify_reports_wrong_dimension(graph: Graph, base_settings: Settings) -
     report = verify_schema(graph, dimension=base_settings.embedding.dimension + 1, wait_seconds=1)
     assert not report.ok
     assert any("claim_embedding: dimension" in p for p in report.problems)
+
+
+HNSW = {"vector.quantization.enabled": False, "vector.hnsw.m": 32, "vector.hnsw.ef_construction": 200}
+VECTOR_INDEXES = ("claim_embedding", "concept_embedding", "fact_embedding")
+
+
+def _vector_config(graph: Graph, name: str) -> dict[str, Any]:
+    row = next(r for r in graph.read("schema.show_indexes") if r["name"] == name)
+    return {k: v for k, v in row["options"]["indexConfig"].items() if k in HNSW}
+
+
+def _create_statement(name: str, version: int | None = None) -> str:
+    """The CREATE statement of ``name`` in migration ``version`` (default: the latest that creates it)."""
+    found = [st for m in load_migrations() for st in m.statements
+             if st.startswith(f"CREATE VECTOR INDEX {name} ") and version in (None, m.version)]
+    return found[-1]
+
+
+def test_vector_indexes_carry_the_migration_config(graph: Graph) -> None:
+    """V007 re-created the three vector indexes: SHOW INDEXES reports its HNSW settings, not Neo4j's
+    defaults (quantization on, m 16, ef_construction 100)."""
+    for name in VECTOR_INDEXES:
+        assert _vector_config(graph, name) == HNSW, name
+
+
+def test_verify_reports_a_vector_index_recreated_with_defaults(graph: Graph, base_settings: Settings) -> None:
+    dim = base_settings.embedding.dimension
+    graph.run_text("DROP INDEX concept_embedding IF EXISTS", name="test.drop_concept_embedding")
+    try:
+        graph.run_text(_create_statement("concept_embedding", 3), {"dimension": dim}, name="test.v003_concept_embedding")
+        graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
+        report = verify_schema(graph, dimension=dim, wait_seconds=5)
+        assert not report.ok
+        assert sorted(p for p in report.problems if p.startswith("concept_embedding")) == [
+            "concept_embedding: vector.hnsw.ef_construction 100, migrations set 200",
+            "concept_embedding: vector.hnsw.m 16, migrations set 32",
+            "concept_embedding: vector.quantization.enabled true, migrations set false",
+        ]
+        assert not [p for p in report.problems if not p.startswith("concept_embedding")]
+    finally:
+        graph.run_text("DROP INDEX concept_embedding IF EXISTS", name="test.drop_concept_embedding")
+        graph.run_text(_create_statement("concept_embedding"), {"dimension": dim}, name="test.restore_concept_embedding")
+        graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
+    assert verify_schema(graph, dimension=dim).ok
+
+
+def test_upgrade_from_v006_recreates_and_repopulates_the_vector_indexes(bg: BeliefGraph, graph: Graph) -> None:
+    """A store at V006 (indexes with Neo4j's defaults, vectors already stored) gets V007 from
+    ``apply_migrations``: the new config, and the stored vectors found through the new index."""
+    dim = bg.settings.embedding.dimension
+    ids = [bg.assert_claim(f"user.pet{i}", f"pet {i}", text, agent="u").claim.id for i, text in enumerate(
+        ["The user has a grey cat called Miso", "The user walks a border collie every morning",
+         "The user keeps tropical fish in a large tank"])]
+    for name in VECTOR_INDEXES:
+        graph.run_text(f"DROP INDEX {name} IF EXISTS", name="test.drop_vector_index")
+        graph.run_text(_create_statement(name, 6 if name == "fact_embedding" else 3), {"dimension": dim},
+                       name="test.v006_vector_index")
+    graph.run_text("MATCH (m:SchemaMigration {version: 7}) DELETE m", name="test.forget_v007")
+    graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
+    assert _vector_config(graph, "claim_embedding")["vector.quantization.enabled"] is True  # the V006 state
+    assert [m.version for m in apply_migrations(graph, dimension=dim)] == [7]
+    report = verify_schema(graph, dimension=dim, wait_seconds=120)
+    assert report.ok, report.to_dict()
+    for name in VECTOR_INDEXES:
+        assert _vector_config(graph, name) == HNSW, name
+    rows = graph.driver.execute_query(
+        "MATCH (c:Claim {space: $s}) WHERE c.id IN $ids "
+        "CALL db.index.vector.queryNodes('claim_embedding', 10, c.embedding) YIELD node "
+        "WITH c, collect(node.id) AS hits RETURN c.id AS id, c.id IN hits AS found",
+        s=bg.space, ids=ids).records
+    assert sorted((r["id"], r["found"]) for r in rows) == sorted((i, True) for i in ids)
 
 
 def test_init_refuses_other_dimension_and_writes_nothing(graph: Graph, base_settings: Settings) -> None:
