@@ -128,7 +128,7 @@ def run_doctor(
              "config": hnsw, "expected_config": want}
     vec_problems = []
     if vec is None:
-        vec_problems.append("claim_embedding vector index is missing (run `belief-graph db init`)")
+        vec_problems.append("claim_embedding vector index is missing (`belief-graph db init` if migrations are pending; otherwise re-create it with its newest CREATE in schemas/, see docs/retrieval.md)")
     else:
         if vec["type"] != "VECTOR":
             vec_problems.append(f"claim_embedding is a {vec['type']} index, not VECTOR")
@@ -160,7 +160,7 @@ def run_doctor(
             "fulltext_index",
             ft_ok,
             "claim_text ONLINE" if ft_ok else
-            ("claim_text fulltext index is missing (run `belief-graph db init`)" if ft is None
+            ("claim_text fulltext index is missing (`belief-graph db init` if migrations are pending; otherwise re-create it with its CREATE in schemas/)" if ft is None
              else f"claim_text is {ft['type']} {ft['state']}"),
             {"state": (ft or {}).get("state"), "type": (ft or {}).get("type")},
         )
