@@ -102,7 +102,8 @@ class ArgumentationRepository(Repo):
 
     # -- grounded labelling steps ----------------------------------------------------------------
     def start_grounded(self, tx: Tx, ns: str, last: int, *, profile: bool = False) -> tuple[dict[str, Any], int]:
-        """Counters + waves 1..``last`` + (when nothing is pending) the UNDEC pass, in one statement."""
+        """Counters + waves 1..``last`` + ``last`` waves from the next non-empty one + (when nothing
+        is pending) the UNDEC pass, in one statement."""
         return self._step(tx, "argumentation.start_grounded", profile, space=self.space, ns=ns, last_wave=last)
 
     def propagate_waves(self, tx: Tx, ns: str, first: int, last: int, *, profile: bool = False) -> tuple[dict[str, Any], int]:

@@ -5,8 +5,8 @@
 // :param space => 'default'
 // :param ns => 'framework:ex1'
 // Setting a property to the value it already has is not a change: a re-solve whose labels did
-// not change commits nothing but the removal of the (transient) working state. `undefeated` and
-// `link` stay on the arguments as the solver's working data (not part of the answer).
+// not change commits nothing. The working properties `state` and `undefeated` (set in this
+// transaction) are removed, so they never reach the store (`frontier` is empty by now).
 // `CYPHER replan=skip`: the plan is pinned by hints and pattern comprehensions, so a replan can
 // only cost time: while frameworks are imported and solved, the statistics of the (space, ns,
 // frontier) index change all the time and Neo4j replanned this large statement over and over
@@ -15,7 +15,7 @@ CYPHER replan=skip
 MATCH (a:Argument {space: $space, ns: $ns})
 USING INDEX a:Argument(space, ns)
 WITH a, coalesce(a.state, 'UNDEC') AS label
-SET a.label = label, a.state = null
+SET a.label = label, a.state = null, a.undefeated = null
 FOREACH (_ IN CASE WHEN label = 'UNDEC' AND a.wave IS NOT NULL THEN [1] ELSE [] END | SET a.wave = null)
 RETURN count(a) AS arguments,
        collect(CASE label WHEN 'IN' THEN a.name END) AS in_names,

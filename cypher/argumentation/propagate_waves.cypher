@@ -6,36 +6,43 @@
 // :param ns => 'framework:ex1'
 // :param first_wave => 1
 // :param last_wave => 64
-// Each wave reads only its frontier (an index seek on (space, ns, frontier)), the out-edges of
-// its new IN arguments and the out-edges of its new OUT arguments. Every argument enters a
-// frontier at most once and is labelled at most once, so the total work over all waves is
-// O(arguments + attacks); an empty wave costs one index seek. Each subquery run sees the writes
-// of the previous ones, so many waves run in this one statement. The plan is pinned on purpose:
-// the seek hint (without it the planner scans the small frontier index, which inside a long
-// write statement costs time proportional to the writes made so far), and the targets come from
-// unconstrained pattern comprehensions filtered afterwards, so they can only be reached by
-// expanding from the frontier (never by an index seek on the whole namespace + expand-into,
-// which bad statistics on a fresh store can make the planner pick).
+// Each wave reads only its frontier (an index seek on (space, ns, frontier) with k), the
+// out-edges of its new IN arguments and the out-edges of its new OUT arguments. Every argument
+// enters a frontier at most once and is labelled at most once, so the total work over all waves
+// is O(arguments + attacks); an empty wave costs one index seek. Looking up the next non-empty
+// wave instead (the smallest `frontier`, in index order, once per wave) was tried: inside a long
+// write transaction that lookup grows with the writes made so far (the admbuster-like double
+// chain of 10^5 arguments, 25,000 waves, took 127 s instead of 8), so it is done once per
+// statement only (`next_wave`, where the caller starts the next batch). Each subquery run
+// sees the writes of the previous ones, so many waves run in this one statement. The plan is
+// pinned on purpose: the seek hint (without it the planner scans the small frontier index, which
+// inside a long write statement costs time proportional to the writes made so far), and the
+// targets come from unconstrained pattern comprehensions filtered afterwards, so they can only
+// be reached by expanding from the frontier (never by an index seek on the whole namespace +
+// expand-into, which bad statistics on a fresh store can make the planner pick).
 // The working label is `state` (the stored `label` is written once, by the finish step: a
 // re-solve that changes nothing then commits nothing; clearing and re-setting `label` cost more
 // in the commit than the whole solve of a long chain).
-// Chain jump: an argument marked `link` by start_grounded has exactly one attacker in the
-// namespace, and that attacker attacks nothing else, so its label and wave follow from that
-// attacker's. Every run of links starts after an OUT argument h (the first argument after an
-// IN one is OUT in the same wave), so the jump sits in one place: when h becomes OUT at wave k
-// and is followed by at least 3 links, the run is found by a quantified path pattern with a node
-// predicate only (linear; a predicate on the previous node made it quadratic: 50 s for 10^5)
-// and ordered by shortestPath between its ends (bidirectional BFS over a path, restricted to the
-// namespace, where the run is the only path into its end: linear). Position i of the run is IN
-// when i is odd, OUT when even, at wave k + (i + 1) / 2: exactly what the waves would give. The
-// last IN position j is not labelled but put on the frontier of its wave, so the waves resume
-// there and handle its targets (and the run's last OUT argument) as usual. The statement returns
-// the next non-empty wave, so the loop skips the empty waves in between.
-// `CYPHER replan=skip`: the plan is pinned by hints and pattern comprehensions, so a replan can
-// only cost time: while frameworks are imported and solved, the statistics of the (space, ns,
-// frontier) index change all the time and Neo4j replanned this large statement over and over
-// (52 discarded plans in one 4-minute bench run; about 0.2-1 s each).
-CYPHER replan=skip
+// Counters: an undecided argument with no `undefeated` has exactly one attacker left (the
+// counters pass writes it only for 2 or more); when the count reaches 0 the counter is removed
+// and the argument goes on the frontier of the next wave.
+// Chain jump: a "link" has exactly one attacker in the namespace, that attacker attacks nothing
+// else, and the link itself attacks exactly one argument; its label and wave follow from its
+// attacker's. Along a run walked from h, "exactly one attacker in the namespace, never
+// decremented" is `undefeated IS NULL AND frontier IS NULL` (a count of 0 puts an argument on
+// the frontier), and the out-degree is read from the store (O(1)), so the walk needs no flag
+// written beforehand. Every run starts after an OUT argument h (the first argument after an IN
+// one is OUT in the same wave), so the jump sits in one place: when h (attacking nothing else)
+// becomes OUT at wave k and is followed by at least 3 links, the run is found by a quantified
+// path pattern with a node predicate only (linear; a predicate on the previous node made it
+// quadratic, 50 s for 10^5) and ordered by shortestPath between its ends (bidirectional BFS over
+// a path, restricted to the namespace, where the run is the only path into its end: linear).
+// Position i of the run is IN when i is odd, OUT when even, at wave k + (i + 1) / 2: exactly
+// what the waves would give. The last IN position j is not labelled but put on the frontier of
+// its wave, so the waves resume there and handle its targets (and the run's last OUT argument)
+// as usual; the statement returns the next non-empty wave, so the loop skips the empty waves in
+// between.
+// `CYPHER replan=skip
 UNWIND range($first_wave, $last_wave) AS k
 CALL (k) {
   // wave k begins
@@ -43,16 +50,16 @@ CALL (k) {
   USING INDEX SEEK c:Argument(space, ns, frontier)
   WHERE c.space = $space AND c.ns = $ns AND c.frontier = k
   SET c.state = 'IN', c.wave = k, c.frontier = null
-  WITH c
+  WITH c, k
   UNWIND [(c)-[:ATTACKS]->(y) | y] AS t
-  WITH DISTINCT t
+  WITH DISTINCT t, k
   WHERE t:Argument AND t.state IS NULL AND t.space = $space AND t.ns = $ns
   SET t.state = 'OUT', t.wave = k
-  WITH t
+  WITH t, k
   CALL (t, k) {
     WITH t AS h WHERE COUNT { (h)-[:ATTACKS]->() } = 1
-    MATCH (h) (()-[:ATTACKS]->(y WHERE y.link AND y.space = $space AND y.ns = $ns)){3,} (e)
-    WHERE NOT EXISTS { MATCH (e)-[:ATTACKS]->(z WHERE z.link AND z.space = $space AND z.ns = $ns) }
+    MATCH (h) (()-[:ATTACKS]->(y WHERE y.undefeated IS NULL AND y.frontier IS NULL AND y.space = $space AND y.ns = $ns AND COUNT { (y)-[:ATTACKS]->() } = 1)){3,} (e)
+    WHERE NOT EXISTS { MATCH (e)-[:ATTACKS]->(z WHERE z.undefeated IS NULL AND z.frontier IS NULL AND z.space = $space AND z.ns = $ns AND COUNT { (z)-[:ATTACKS]->() } = 1) }
     MATCH path = shortestPath((h)-[:ATTACKS*]->(e))
     WHERE all(x IN nodes(path) WHERE x.space = $space AND x.ns = $ns)
     WITH nodes(path) AS seg
@@ -63,10 +70,10 @@ CALL (k) {
     SET (seg[j]).frontier = k + (j + 1) / 2
   }
   UNWIND [(t)-[:ATTACKS]->(y) | y] AS u
-  WITH u
+  WITH u, k
   WHERE u:Argument AND u.state IS NULL AND u.space = $space AND u.ns = $ns
-  WITH u, u.undefeated - count(*) AS left
-  SET u.undefeated = left, u.frontier = CASE WHEN left = 0 THEN k + 1 END
+  WITH u, k, coalesce(u.undefeated, 1) - count(*) AS left
+  SET u.undefeated = CASE WHEN left > 0 THEN left END, u.frontier = CASE WHEN left = 0 THEN k + 1 END
   // wave k ends
 }
 WITH count(*) AS waves

@@ -260,8 +260,8 @@ def test_db_hits_grow_linearly_with_arguments_plus_attacks(svc: ArgumentationSer
         res, hits = svc.profile_ground(ns)
         assert res.waves == ((n + 1) // 2 if make is chain_graph else n // 4)
         per_unit.append((hits["init"] + hits["waves"] + hits["finish"]) / (len(af.arguments) + len(af.attacks)))
-        # start (counters + waves 1..32) + doubling batches 64 + ... + 1024 (2016 waves)
-        assert res.round_trips <= 6
+        # start (counters, waves 1..8 and 8 more) + doubling batches 16 + ... + 512 (1008 waves)
+        assert res.round_trips <= 7
     assert max(per_unit[0], per_unit[1]) / min(per_unit[0], per_unit[1]) < 1.15, per_unit
     assert max(per_unit[2], per_unit[3]) / min(per_unit[2], per_unit[3]) < 1.15, per_unit
 
@@ -289,7 +289,8 @@ def test_argumentation_queries_never_scan_a_label(graph: Graph, name: str) -> No
 def test_each_wave_seeks_its_frontier(graph: Graph, name: str) -> None:
     ops = _plan_ops(graph, name)
     seeks = [o for o in ops if o.startswith("NodeIndexSeek") and "frontier = k" in o]
-    assert len(seeks) == 1, ops
+    # start_grounded runs two batches of waves (1..8, then 8 from the next non-empty wave)
+    assert len(seeks) == (2 if name == "argumentation.start_grounded" else 1), ops
 
 
 # -- CLI -----------------------------------------------------------------------------------------------------

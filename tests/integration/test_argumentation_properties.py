@@ -220,10 +220,11 @@ def _oracle(af: AttackGraph) -> dict[str, tuple[str, int | None]]:
 def _stored(svc: ArgumentationService, ns: str) -> dict[str, tuple[str, int | None]]:
     rows = svc.graph.driver.execute_query(
         "MATCH (a:Argument {space: $space, ns: $ns}) RETURN a.name AS name, a.label AS label, a.wave AS wave,"
-        " a.state AS state",
+        " [k IN ['state', 'undefeated', 'frontier', 'link'] WHERE a[k] IS NOT NULL] AS working",
         space=svc.space, ns=ns, database_=svc.graph.database,
     ).records
-    assert all(r["state"] is None for r in rows)  # the solver's working label never outlives a solve
+    # the solver's working label and counters never outlive a solve
+    assert [(r["name"], r["working"]) for r in rows if r["working"]] == []
     return {r["name"]: (r["label"], r["wave"]) for r in rows}
 
 

@@ -130,3 +130,24 @@ def test_every_merge_key_has_a_uniqueness_constraint(graph: Graph) -> None:
             if (label, props) not in unique:
                 missing.append(f"{q.name}: MERGE {label}{props}")
     assert not missing, missing
+
+
+def test_upgrade_to_v008_drops_the_counters_left_by_the_old_solver(bg: BeliefGraph, graph: Graph) -> None:
+    """Before V008 the grounded solver left `undefeated` counters and `link` flags on every argument.
+    The solver now reads a missing counter as "one attacker", so a leftover counter would be taken
+    for a live one: V008 removes them, and the next solve is right."""
+    svc = bg.argumentation
+    names = ["a", "b", "c", "d"]
+    svc.store_attacks("study:v008", names, [("a", "b"), ("b", "c"), ("c", "d")])
+    graph.run_text(
+        "MATCH (x:Argument {space: $s, ns: 'study:v008'}) SET x.undefeated = 0, x.link = true",
+        {"s": bg.space}, name="test.old_solver_leftovers",
+    )
+    graph.run_text("MATCH (m:SchemaMigration {version: 8}) DELETE m", name="test.forget_v008")
+    assert [m.version for m in apply_migrations(graph, dimension=bg.settings.embedding.dimension)] == [8]
+    left = graph.driver.execute_query(
+        "MATCH (x:Argument {space: $s}) WHERE x.undefeated IS NOT NULL OR x.link IS NOT NULL RETURN count(x) AS n",
+        s=bg.space).records[0]["n"]
+    assert left == 0
+    res = svc.ground("study:v008")
+    assert (res.in_, res.out, res.undec) == (["a", "c"], ["b", "d"], [])
