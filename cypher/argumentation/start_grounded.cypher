@@ -59,10 +59,9 @@ CALL () {
     WITH t, k
     CALL (t, k) {
       WITH t AS h WHERE COUNT { (h)-[:ATTACKS]->() } = 1
-      MATCH (h) (()-[:ATTACKS]->(y WHERE y.undefeated IS NULL AND y.frontier IS NULL AND y.space = $space AND y.ns = $ns AND COUNT { (y)-[:ATTACKS]->() } = 1)){3,} (e)
-      WHERE NOT EXISTS { MATCH (e)-[:ATTACKS]->(z WHERE z.undefeated IS NULL AND z.frontier IS NULL AND z.space = $space AND z.ns = $ns AND COUNT { (z)-[:ATTACKS]->() } = 1) }
+      MATCH (h) (()-[:ATTACKS]->(y WHERE COUNT { (y)<-[:ATTACKS]-() } = 1 AND COUNT { (y)-[:ATTACKS]->() } = 1 AND y.space = $space AND y.ns = $ns)){3,} (e)
+      WHERE NOT EXISTS { MATCH (e)-[:ATTACKS]->(z WHERE COUNT { (z)<-[:ATTACKS]-() } = 1 AND COUNT { (z)-[:ATTACKS]->() } = 1 AND z.space = $space AND z.ns = $ns) }
       MATCH path = shortestPath((h)-[:ATTACKS*]->(e))
-      WHERE all(x IN nodes(path) WHERE x.space = $space AND x.ns = $ns)
       WITH nodes(path) AS seg
       WHERE all(x IN seg[1..] WHERE x.state IS NULL)
       WITH seg, size(seg) - 1 - (1 - (size(seg) - 1) % 2) AS j
@@ -101,10 +100,9 @@ CALL (resume) {
     WITH t, k
     CALL (t, k) {
       WITH t AS h WHERE COUNT { (h)-[:ATTACKS]->() } = 1
-      MATCH (h) (()-[:ATTACKS]->(y WHERE y.undefeated IS NULL AND y.frontier IS NULL AND y.space = $space AND y.ns = $ns AND COUNT { (y)-[:ATTACKS]->() } = 1)){3,} (e)
-      WHERE NOT EXISTS { MATCH (e)-[:ATTACKS]->(z WHERE z.undefeated IS NULL AND z.frontier IS NULL AND z.space = $space AND z.ns = $ns AND COUNT { (z)-[:ATTACKS]->() } = 1) }
+      MATCH (h) (()-[:ATTACKS]->(y WHERE COUNT { (y)<-[:ATTACKS]-() } = 1 AND COUNT { (y)-[:ATTACKS]->() } = 1 AND y.space = $space AND y.ns = $ns)){3,} (e)
+      WHERE NOT EXISTS { MATCH (e)-[:ATTACKS]->(z WHERE COUNT { (z)<-[:ATTACKS]-() } = 1 AND COUNT { (z)-[:ATTACKS]->() } = 1 AND z.space = $space AND z.ns = $ns) }
       MATCH path = shortestPath((h)-[:ATTACKS*]->(e))
-      WHERE all(x IN nodes(path) WHERE x.space = $space AND x.ns = $ns)
       WITH nodes(path) AS seg
       WHERE all(x IN seg[1..] WHERE x.state IS NULL)
       WITH seg, size(seg) - 1 - (1 - (size(seg) - 1) % 2) AS j

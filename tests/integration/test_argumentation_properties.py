@@ -298,3 +298,27 @@ def test_chain_jump_follows_changes_to_the_framework(svc: ArgumentationService) 
     svc.ground("study:edit")
     assert _stored(svc, "study:edit") == _oracle(AttackGraph.from_lists(names, [*chain, ("z", "x101")]))
     assert _stored(svc, "study:edit")["x150"] == ("IN", 26)  # counted from z
+
+
+def test_chain_jump_ignores_attacks_from_and_to_other_namespaces(svc: ArgumentationService) -> None:
+    """Only attacks inside the namespace count. Released claims keep their ATTACKS edges, so an
+    argument can be attacked from (or attack into) another namespace, even on a detour that leaves
+    the namespace and comes back further down the chain; the jump walks only arguments with
+    exactly one attacker and one target at all, so such an argument cuts the run and the waves
+    take over there: labels and waves still equal the wave loop on the namespace's own attacks."""
+    names = _names(60)
+    chain = [(names[i], names[i + 1]) for i in range(59)]
+    svc.store_attacks("study:xa", names, chain)
+    svc.store_attacks("study:xb", ["f", "g", "k"], [])
+    svc.graph.driver.execute_query(
+        "MATCH (f:Argument {space: $s, ns: 'study:xb', name: 'f'}), (g:Argument {space: $s, ns: 'study:xb', name: 'g'}),"
+        " (k:Argument {space: $s, ns: 'study:xb', name: 'k'}),"
+        " (x:Argument {space: $s, ns: 'study:xa', name: 'x20'}), (y:Argument {space: $s, ns: 'study:xa', name: 'x40'}),"
+        " (u:Argument {space: $s, ns: 'study:xa', name: 'x44'}), (v:Argument {space: $s, ns: 'study:xa', name: 'x52'})"
+        " CREATE (f)-[:ATTACKS]->(x), (y)-[:ATTACKS]->(g), (u)-[:ATTACKS]->(k), (k)-[:ATTACKS]->(v)",
+        s=svc.space, database_=svc.graph.database,
+    )
+    res = svc.ground("study:xa")
+    expected = _oracle(AttackGraph.from_lists(names, chain))
+    assert _stored(svc, "study:xa") == expected
+    assert res.waves == 30 and res.in_ == sorted(n for n, (lab, _) in expected.items() if lab == "IN")
