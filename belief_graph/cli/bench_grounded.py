@@ -10,7 +10,10 @@ For every instance (the ICCMA corpus and generated long chains), measured side b
   building ``formal-argumentation``'s ``ArgumentationFramework``, ``solve_s``: its
   ``grounded_extension`` (a queue/counter labelling); ``ext_s`` = the three together (best of
   ``--repeat``; nothing is written back on this path);
-* ``ratio`` = ``db_s / ext_s`` (below 1: the database is faster);
+* ``ratio`` = ``db_s / ext_s`` (below 1: the database is faster); the two paths alternate
+  (db, ext, db, ext, ...), and ``ratio_pairs`` (the ``pairs`` column: lowest..highest) gives the
+  ratio of each db run to the ext run right after it, which shows how much the machine's load
+  moved the numbers;
 * ``hits_per_unit``: db hits of the solver statements (one extra ``PROFILE`` run, not timed) per
   argument + attack — roughly constant across sizes when the work is linear;
 * ``ok``: the database's IN set equals formal-argumentation's.
@@ -89,11 +92,13 @@ def _measure_one(svc: ArgumentationService, label: str, af: AttackGraph, repeat:
     svc.store_graph(ns, af)
     import_s = time.perf_counter() - t0
     try:
-        db_runs = [svc.ground(ns) for _ in range(repeat)]
-        res = db_runs[-1]
+        # the two paths alternate (db, ext, db, ext, ...) so that a change of the machine's load
+        # during the row hits both sides alike; the best run of each side is reported
+        db_runs = []
         ext: list[tuple[float, float, float]] = []
         ext_in: frozenset[str] = frozenset()
         for _ in range(repeat):
+            db_runs.append(svc.ground(ns))
             t0 = time.perf_counter()
             exported = svc.export_framework(ns)
             t1 = time.perf_counter()
@@ -102,6 +107,7 @@ def _measure_one(svc: ArgumentationService, label: str, af: AttackGraph, repeat:
             ext_in = grounded_extension(framework)
             t3 = time.perf_counter()
             ext.append((t1 - t0, t2 - t1, t3 - t2))
+        res = db_runs[-1]
         hits: dict[str, int] = {}
         if profile:
             _, hits = svc.profile_ground(ns)
@@ -129,6 +135,7 @@ def _measure_one(svc: ArgumentationService, label: str, af: AttackGraph, repeat:
         "ext_s": sum(best),
         "ext_runs_s": [sum(e) for e in ext],
         "ratio": db_s / sum(best) if sum(best) > 0 else None,
+        "ratio_pairs": [r.seconds / sum(e) for r, e in zip(db_runs, ext, strict=True) if sum(e) > 0],
         "db_hits": total_hits if profile else None,
         "db_hits_by_step": hits if profile else None,
         "hits_per_unit": (total_hits / units) if profile and units else None,
@@ -199,6 +206,8 @@ def _aggregate(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     db_s = sum(r["db_s"] for r in rows)
     ext_s = sum(r["ext_s"] for r in rows)
     hits = [r["hits_per_unit"] for r in rows if r["hits_per_unit"] is not None]
+    passes = min(len(r["db_runs_s"]) for r in rows)
+    pairs = [sum(r["db_runs_s"][j] for r in rows) / sum(r["ext_runs_s"][j] for r in rows) for j in range(passes)]
     return {
         "case": f"{name} ({len(rows)} files)",
         "arguments": sum(r["arguments"] for r in rows),
@@ -212,6 +221,7 @@ def _aggregate(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "solve_s": sum(r["solve_s"] for r in rows),
         "ext_s": ext_s,
         "ratio": db_s / ext_s if ext_s else None,
+        "ratio_pairs": pairs,
         "hits_per_unit": statistics.mean(hits) if hits else None,
         "ok": all(r["ok"] for r in rows),
     }
@@ -219,6 +229,10 @@ def _aggregate(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _f(x: float | None, digits: int = 3) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _pairs(xs: list[float]) -> str:
+    return "-" if not xs else f"{min(xs):.2f}" if len(xs) == 1 else f"{min(xs):.2f}..{max(xs):.2f}"
 
 
 def bench_grounded(
@@ -252,14 +266,15 @@ def bench_grounded(
         print_json(data)
         return
     cols = ["case", "args", "attacks", "waves", "stmts", "import s", "db s", "export s", "py build s",
-            "py solve s", "ext s", "db/ext", "hits/(a+r)", "ok"]
+            "py solve s", "ext s", "db/ext", "pairs", "hits/(a+r)", "ok"]
     rows = [
         [r["case"], r["arguments"], r["attacks"], r["waves"], r["round_trips"], _f(r["import_s"], 2), _f(r["db_s"]),
          _f(r["export_s"]), _f(r["build_s"]), _f(r["solve_s"]), _f(r["ext_s"]), _f(r["ratio"], 2),
-         _f(r["hits_per_unit"], 1), "yes" if r["ok"] else "NO"]
+         _pairs(r["ratio_pairs"]), _f(r["hits_per_unit"], 1), "yes" if r["ok"] else "NO"]
         for r in data["corpus"] + data["cases"]
     ]
-    typer.echo("grounded extension: in Neo4j (db) vs export + formal-argumentation (ext); db/ext < 1: the database is faster")
+    typer.echo("grounded extension: in Neo4j (db) vs export + formal-argumentation (ext); db/ext < 1: the database is faster; "
+               "pairs: lowest..highest db/ext of the runs made one right after the other")
     widths = [max(len(str(c)), *(len(str(r[i])) for r in rows)) for i, c in enumerate(cols)]
     for line in [cols, *rows]:
         typer.echo("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(line, widths))))

@@ -366,7 +366,7 @@ def test_cli_bad_file_is_one_line_with_exit_code_2(base_settings: Settings, spac
 
 
 def test_cli_bench_grounded_json(cli: Any) -> None:
-    r = cli("bench", "grounded", "--corpus-limit", "3", "--sizes", "200", "--repeat", "1", "--json")
+    r = cli("bench", "grounded", "--corpus-limit", "3", "--sizes", "200", "--repeat", "2", "--json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["summary"]["all_ok"] is True
@@ -376,4 +376,7 @@ def test_cli_bench_grounded_json(cli: Any) -> None:
     for c in data["cases"] + data["corpus"]:
         for key in ("db_s", "ext_s", "export_s", "solve_s", "ratio", "hits_per_unit"):
             assert isinstance(c[key], float) and c[key] > 0, (c["case"], key)
+    for c in data["cases"]:  # one ratio per (db run, ext run) pair, the best ones in between
+        assert len(c["ratio_pairs"]) == 2 and len(c["db_runs_s"]) == len(c["ext_runs_s"]) == 2
+        assert c["ratio"] == min(c["db_runs_s"]) / min(c["ext_runs_s"])
     assert len(data["corpus_instances"]) == 3
