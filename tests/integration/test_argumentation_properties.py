@@ -168,7 +168,7 @@ def test_continued_waves_match_the_one_statement_solve(
     names = _names(n)
     af = AttackGraph.from_lists(names, [(names[a], names[b]) for a, b in pairs])
     one = _solve(svc, "study:one", af)
-    assert one.round_trips == 1  # the random frameworks need at most 32 waves
+    assert one.round_trips == 1 or one.waves > 16  # up to 16 waves (8 + 8) fit in the first statement
     with monkeypatch.context() as m:
         m.setattr(argmod, "FIRST_BATCH", 1)
         m.setattr(argmod, "MAX_BATCH", 2)
