@@ -45,7 +45,11 @@
 // its wave, so the waves resume there and handle its targets (and the run's last OUT argument)
 // as usual; the statement returns the next non-empty wave, so the loop skips the empty waves in
 // between.
-// `CYPHER replan=skip
+// `CYPHER replan=skip`: the plan is pinned by hints and pattern comprehensions, so a replan can
+// only cost time: while frameworks are imported and solved, the statistics of the (space, ns,
+// frontier) index change all the time and Neo4j replanned this large statement over and over
+// (52 discarded plans in one 4-minute bench run; about 0.2-1 s each).
+CYPHER replan=skip
 UNWIND range($first_wave, $last_wave) AS k
 CALL (k) {
   // wave k begins

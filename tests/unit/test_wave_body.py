@@ -26,3 +26,12 @@ def test_start_and_propagate_run_the_same_wave_body() -> None:
     assert len(first) == 2 and len(rest) == 1  # start: waves 1..32 and 32 more from the next non-empty one
     assert "c.frontier = k" in rest[0] and "shortestPath" in rest[0]  # the markers enclose the real body
     assert first == rest * 2
+
+
+def test_solver_statements_pin_their_plans() -> None:
+    """The three solver statements carry `CYPHER replan=skip` (a replan of these large statements
+    only costs time: the frontier index statistics change with every import). An edit once cut
+    the line out of propagate_waves without any test noticing."""
+    reg = get_registry()
+    for name in ("argumentation.start_grounded", "argumentation.propagate_waves", "argumentation.finish_grounded"):
+        assert reg[name].text.lstrip().startswith("CYPHER replan=skip\n"), name
