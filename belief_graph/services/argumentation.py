@@ -30,7 +30,7 @@ IN = every attacker OUT, OUT = attacked by an IN argument, the rest UNDEC, least
    the run's last IN argument on the frontier of its wave, where the waves resume; the empty
    waves in between are skipped (each batch starts at the next non-empty wave). One statement
    runs a batch of waves server-side (``UNWIND range(first, last) ... CALL (k) {...}``, each
-   run sees the previous one's writes); batches double in size (64, 128, ... 4096 waves);
+   run sees the previous one's writes); batches double in size (16, 32, ... 4096 waves);
 3. then ``finish_grounded``: the waves work on a transient ``state`` and counters; this step
    writes ``label`` from the state (undecided = UNDEC) and drops the working properties, so a
    re-solve that changes no label commits almost nothing; the names by label are returned.
