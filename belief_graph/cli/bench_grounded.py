@@ -6,7 +6,7 @@ For every instance (the ICCMA corpus and generated long chains), measured side b
   labels written back to the graph, and the IN/OUT/UNDEC names read back (best of ``--repeat``);
   ``stmts`` (``round_trips``) the statements that ran waves (1 when the first statement's waves
   suffice: then it is the whole solve; otherwise + one ``finish_grounded``);
-* ``export_s``: reading the attack graph out of Neo4j (two one-record queries), ``build_s``:
+* ``export_s``: reading the attack graph out of Neo4j (one read statement, one record), ``build_s``:
   building ``formal-argumentation``'s ``ArgumentationFramework``, ``solve_s``: its
   ``grounded_extension`` (a queue/counter labelling); ``ext_s`` = the three together (best of
   ``--repeat``; nothing is written back on this path);

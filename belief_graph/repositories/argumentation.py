@@ -95,10 +95,11 @@ class ArgumentationRepository(Repo):
         return int(rows[0]["released"]) if rows else 0
 
     def export(self, ns: str, tx: Tx | None = None) -> tuple[list[str], list[tuple[str, str]]]:
-        """Every argument name and distinct attack pair of ``ns`` (two one-record queries)."""
-        names = self._rd(tx, "argumentation.export_arguments", space=self.space, ns=ns)[0]["names"]
-        pairs = self._rd(tx, "argumentation.export_attacks", space=self.space, ns=ns)[0]["attacks"]
-        return [str(n) for n in names], [(str(x), str(y)) for x, y in pairs]
+        """Every argument name and distinct attack pair of ``ns`` (one statement, one record).
+
+        Parallel ``ATTACKS`` edges between one pair give the pair once (first-seen order)."""
+        row = self._rd(tx, "argumentation.export_framework", space=self.space, ns=ns)[0]
+        return list(row["names"]), list(dict.fromkeys(zip(row["src"], row["dst"], strict=True)))
 
     # -- grounded labelling steps ----------------------------------------------------------------
     def start_grounded(self, tx: Tx, ns: str, last: int, *, profile: bool = False) -> tuple[dict[str, Any], int]:

@@ -234,6 +234,10 @@ def test_enlisted_claims_multi_edges_and_namespace_isolation(bg: Any, svc: Argum
                                          Attack(attacker=c2, target=c1, reason="contradicts", by="policy"),
                                          Attack(attacker=c2, target=c1, reason="older", by="agent:b")])
     assert n == 4
+    # the export gives each attacking pair once, however many edges it has
+    exported = svc.export_framework("dispute:city")
+    assert sorted(exported.arguments) == sorted([c1, c2, c3])
+    assert sorted(exported.attacks) == sorted([(c3, c2), (c2, c1)])
     # an argument of another namespace attacking c3 does not count
     svc.store_attacks("dispute:other", ["z"], [])
     with pytest.raises(ValidationError, match="unknown argument"):

@@ -321,4 +321,7 @@ def test_chain_jump_ignores_attacks_from_and_to_other_namespaces(svc: Argumentat
     res = svc.ground("study:xa")
     expected = _oracle(AttackGraph.from_lists(names, chain))
     assert _stored(svc, "study:xa") == expected
+    # the export sees the namespace's own attacks only, each pair once
+    exported = svc.export_framework("study:xa")
+    assert sorted(exported.arguments) == sorted(names) and sorted(exported.attacks) == sorted(chain)
     assert res.waves == 30 and res.in_ == sorted(n for n, (lab, _) in expected.items() if lab == "IN")
