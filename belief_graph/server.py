@@ -74,6 +74,7 @@ from .settings import Neo4jSettings, ServerSettings
 
 __all__ = [
     "ENTRY_POINT",
+    "ENTRY_POINT_CALVER",
     "HOST",
     "MIN_JAVA_MAJOR",
     "JavaInfo",
@@ -99,6 +100,9 @@ HOST = "127.0.0.1"
 """The only address the server listens on."""
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+ENTRY_POINT_CALVER = "org.neo4j.server.Neo4jCommunity"
+"""The main class from Neo4j 2025.01 on (calendar versions); 5.x has :data:`ENTRY_POINT`."""
+_ENTRY_POINTS = (ENTRY_POINT, ENTRY_POINT_CALVER)
 MIN_JAVA_MAJOR = 17
 _TESTED_JAVA_MAJORS = (17, 21)
 _STOP_TIMEOUT = 60.0
@@ -377,6 +381,21 @@ def _jvm_size(size: str) -> str:
     return m.group(1) + m.group(2).lower()
 
 
+def _calver(version: str) -> bool:
+    """Neo4j 2025.01 and later (calendar versions: another main class, Java 21+)."""
+    return int(version.split(".")[0]) >= 2025
+
+
+def entry_point(version: str) -> str:
+    """The server's main class for this Neo4j version."""
+    return ENTRY_POINT_CALVER if _calver(version) else ENTRY_POINT
+
+
+def min_java_major(version: str) -> int:
+    """The oldest Java this Neo4j version runs on: 17 for 5.x, 21 from 2025.01 on."""
+    return 21 if _calver(version) else MIN_JAVA_MAJOR
+
+
 def java_command(java: Path, lib_dir: Path, server: ServerSettings, *, home: Path) -> list[str]:
     """The argv that runs the server (heap from ``server.heap``, both ``-Xms`` and ``-Xmx``)."""
     heap = _jvm_size(server.heap)
@@ -387,7 +406,7 @@ def java_command(java: Path, lib_dir: Path, server: ServerSettings, *, home: Pat
         *JVM_OPTIONS,
         "-cp",
         str(Path(lib_dir) / "*"),
-        ENTRY_POINT,
+        entry_point(server.version),
         f"--home-dir={home}",
         f"--config-dir={Path(home) / 'conf'}",
     ]
@@ -681,6 +700,22 @@ class LocalServer:
         lay = self.layout
         return lay.marker.is_file() and lay.lib_dir.is_dir()
 
+    def _java(self) -> JavaInfo:
+        """:func:`find_java`, checked against what this Neo4j version needs (21 from 2025.01 on).
+
+        Raises:
+            JavaNotFound: no usable Java; ConfigurationError: the Java found is too old for
+                ``server.version``.
+        """
+        java = find_java(self.server.java_home)
+        need = min_java_major(self.server.version)
+        if java.major < need:
+            raise ConfigurationError(
+                f"Neo4j {self.server.version} needs Java {need} or newer, and {java.executable} is Java "
+                f"{java.version}: set BELIEF_GRAPH_SERVER__JAVA_HOME to a JDK {need}+ (or use a 5.x version)"
+            )
+        return java
+
     def install(self, progress: Progress | None = None) -> Path:
         """Build the distribution once and return its ``lib`` directory.
 
@@ -698,7 +733,7 @@ class LocalServer:
         with _file_lock(lay.dist_root / ".install.lock"):
             if self.is_installed():  # another process finished it while we waited
                 return lay.lib_dir
-            java = find_java(self.server.java_home)
+            java = self._java()
             mvn = find_maven()
             staging = lay.dist_root / f".{lay.version}.partial"
             shutil.rmtree(staging, ignore_errors=True)
@@ -816,7 +851,7 @@ class LocalServer:
                 st = self._status_running(found, "already running", warnings)
                 return st
 
-            java = find_java(self.server.java_home)
+            java = self._java()
             lib = self.install(progress)
             self._check_fresh_password()
             self._check_ports()
@@ -987,7 +1022,7 @@ class LocalServer:
         cmd = _cmdline(pid)
         if cmd is None:  # cannot tell (no /proc, no ps): trust the pid file
             return True
-        return ENTRY_POINT in cmd and f"--home-dir={self.layout.home}" in cmd
+        return any(e in cmd for e in _ENTRY_POINTS) and f"--home-dir={self.layout.home}" in cmd
 
     def _find(self) -> _Found:
         """Locate this home's server: the pid file, else (Linux) a matching process in /proc.
@@ -1046,7 +1081,7 @@ class LocalServer:
             except OSError:
                 continue
             args = [c.decode(errors="replace") for c in cmd]
-            if ENTRY_POINT in args and needle in args and self._pid_alive(pid):
+            if any(e in args for e in _ENTRY_POINTS) and needle in args and self._pid_alive(pid):
                 return pid
         return None
 

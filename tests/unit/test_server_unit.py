@@ -26,6 +26,7 @@ from belief_graph.errors import (
 )
 from belief_graph.server import (
     ENTRY_POINT,
+    ENTRY_POINT_CALVER,
     LocalServer,
     ServerStatus,
     _jvm_size,
@@ -210,9 +211,26 @@ def test_java_command(tmp_path: Path) -> None:
     assert argv[0] == "/jdk/bin/java"
     assert "-Xms768m" in argv and "-Xmx768m" in argv
     assert argv[argv.index("-cp") + 1] == str(tmp_path / "lib" / "*")
-    assert ENTRY_POINT in argv
+    assert ENTRY_POINT in argv and ENTRY_POINT_CALVER not in argv
     assert f"--home-dir={tmp_path}" in argv
     assert f"--config-dir={tmp_path / 'conf'}" in argv
+
+
+def test_java_command_calendar_versions_use_the_new_main_class(tmp_path: Path) -> None:
+    """Neo4j 2025.01 renamed the main class (run on 2025.12.1 with Java 25: the old one is not found)."""
+    s = ServerSettings(home=tmp_path, version="2025.12.1")
+    argv = java_command(Path("/jdk/bin/java"), tmp_path / "lib", s, home=tmp_path)
+    assert ENTRY_POINT_CALVER in argv and ENTRY_POINT not in argv
+
+
+def test_calendar_versions_need_java_21(tmp_path: Path) -> None:
+    home = _fake_java_home(tmp_path, 'openjdk version "17.0.15" 2025-04-15')
+    with pytest.raises(ConfigurationError, match=r"Neo4j 2025.12.1 needs Java 21 or newer.*17.0.15"):
+        LocalServer(ServerSettings(home=tmp_path / "h", version="2025.12.1", java_home=home))._java()
+    assert LocalServer(ServerSettings(home=tmp_path / "h", version="5.26.30", java_home=home))._java().major == 17
+    (tmp_path / "jdk").rename(tmp_path / "jdk17")
+    home25 = _fake_java_home(tmp_path, 'openjdk version "25.0.3" 2026-04-21')
+    assert LocalServer(ServerSettings(home=tmp_path / "h", version="2025.12.1", java_home=home25))._java().major == 25
 
 
 # ---- settings checks --------------------------------------------------------------------------
