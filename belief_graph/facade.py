@@ -270,7 +270,8 @@ class BeliefGraph:
         """The justification/reconsolidation service of this space (see services/support.py)."""
         svc = self.__dict__.get("_support_service")
         if svc is None:
-            svc = SupportService(self.graph, self.space, self.embedder, self.settings.embedding.dimension)
+            svc = SupportService(self.graph, self.space, self.embedder, self.settings.embedding.dimension,
+                                 strict_agents=self.settings.policy.strict_agents)
             self.__dict__["_support_service"] = svc
         return svc
 

@@ -24,7 +24,14 @@ from typing import Any
 
 from ..driver import Graph, Tx
 from ..embeddings import Embedder
-from ..errors import AuditNotFound, ClaimNotFound, ConstraintViolation, EmbeddingDimensionError, ValidationError
+from ..errors import (
+    AuditNotFound,
+    ClaimNotFound,
+    ConstraintViolation,
+    EmbeddingDimensionError,
+    UnknownAgent,
+    ValidationError,
+)
 from ..models import KEY_RE, Claim, new_id, utcnow
 from ..models_support import (
     MODES,
@@ -39,6 +46,7 @@ from ..models_support import (
     estimate_tokens,
 )
 from ..repositories.core import ClaimRepository
+from ..repositories.policy import AgentRepository
 from ..repositories.support import Runner, SupportRepository
 
 __all__ = ["SupportService", "statement_signature"]
@@ -88,9 +96,12 @@ class SupportService:
     def __init__(
         self, graph: Graph, space: str, embedder: Embedder, dimension: int, runner: Runner | None = None,
         waves_per_call: int = _WAVES_PER_CALL,
+        strict_agents: bool = False,
     ) -> None:
         """``runner`` replaces Graph.run for the support statements (profiling); ``waves_per_call``
-        bounds the waves one ``support.fixpoint`` statement runs (1 = one statement per wave)."""
+        bounds the waves one ``support.fixpoint`` statement runs (1 = one statement per wave);
+        ``strict_agents`` (``PolicySettings.strict_agents``): derive, retract and restore by an
+        agent never registered with ``add_agent`` raise :class:`UnknownAgent`, as writes do."""
         if waves_per_call < 1:
             raise ValidationError("waves_per_call must be at least 1")
         self.waves_per_call = waves_per_call
@@ -100,6 +111,8 @@ class SupportService:
         self.dimension = dimension
         self.repo = SupportRepository(graph, space, runner=runner)
         self.claims = ClaimRepository(graph, space)
+        self.strict_agents = strict_agents
+        self.agents = AgentRepository(graph, space)
 
     # -- derive ---------------------------------------------------------------------------------
     def derive(
@@ -151,6 +164,7 @@ class SupportService:
         now = _iso(at)
 
         def work(tx: Tx) -> Claim:
+            self._check_agent(agent, tx)
             # with a key, the fact's lock first: derivations of one fact serialize on it
             current = self.claims.lock_fact(key, tx) if key is not None else None
             found, existing = self.repo.prepare_derive(prem, sig, tx)
@@ -201,6 +215,10 @@ class SupportService:
             # a concurrent derive created the same statement first: now it exists, add to it
             return self.graph.write_tx(work, name="support.derive")
 
+    def _check_agent(self, agent: str, tx: Tx) -> None:
+        if self.strict_agents and agent not in self.agents.registered([agent], tx):
+            raise UnknownAgent(agent, self.space)
+
     def supports(self, claim_id: str) -> ClaimSupport:
         """The claim's support families (its justifications, each with premises and whether they hold)."""
         got = self.repo.supports(claim_id)
@@ -245,6 +263,8 @@ class SupportService:
         when = _iso(at)
 
         def work(tx: Tx) -> AuditRecord:
+            if agent is not None:
+                self._check_agent(agent, tx)
             found = self.repo.find_nodes(roots, tx=tx)
             for r in roots:
                 if r not in found:

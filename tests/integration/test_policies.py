@@ -327,7 +327,16 @@ def test_bad_input_value_type_unknown_agent_other_space(bg: BeliefGraph, base_se
         with pytest.raises(UnknownAgent):
             sbg.assert_claim("user.age", 42, "The user is 42", agent="stranger")
         assert (_count(bg), _rels(bg)) == (n, r)
+        # derive and retract (and restore) check the agent too
+        premise = sbg.belief("user.age")
+        assert premise is not None
+        with pytest.raises(UnknownAgent):
+            sbg.derive("The user is an adult", [premise.id], "user.adult", agent="stranger")
+        with pytest.raises(UnknownAgent):
+            sbg.retract([premise.id], "wrong age", agent="stranger")
+        assert (_count(bg), _rels(bg)) == (n, r)
         sbg.add_agent("stranger", kind="agent")
+        assert sbg.derive("The user is an adult", [premise.id], "user.adult", agent="stranger").status == "active"
         assert sbg.assert_claim("user.age", 42, "The user is 42", agent="stranger").op == WriteOp.SUPERSEDED
 
 
