@@ -70,10 +70,17 @@ def main() -> None:
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except Exception as exc:  # click usage errors
+    except Exception as exc:  # usage errors (bad option values, unknown commands)
         import click
 
-        if isinstance(exc, click.ClickException):
+        # typer 0.2x runs its own copy of click (typer._click): its usage errors derive from
+        # typer.TyperException, not from click.ClickException (before this check a bad option
+        # value ended in a traceback and exit code 1)
+        usage: tuple[type[Exception], ...] = (click.ClickException,)
+        typer_base = getattr(typer, "TyperException", None)
+        if isinstance(typer_base, type) and issubclass(typer_base, Exception):
+            usage += (typer_base,)
+        if isinstance(exc, usage) and hasattr(exc, "show"):
             exc.show()
-            sys.exit(exc.exit_code)
+            sys.exit(int(getattr(exc, "exit_code", 2)))
         raise

@@ -12,11 +12,18 @@ app = typer.Typer(help="Schema migrations, verification and counts.", no_args_is
 
 
 @app.command("init")
-def init(ctx: typer.Context, json_: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
+def init(
+    ctx: typer.Context,
+    wait: float = typer.Option(
+        60.0, "--wait", min=0.0,
+        help="Seconds to wait for the indexes to come ONLINE after applying (a large store rebuilding a vector index may need more).",
+    ),
+    json_: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
     """Apply pending migrations from schemas/ and record them in the graph."""
     bg = state(ctx).engine()
     applied = bg.init_schema()
-    report = bg.verify_schema()
+    report = bg.verify_schema(wait_seconds=wait)
     if json_:
         print_json({"applied": applied, "verify": report.to_dict()})
     else:
@@ -28,7 +35,11 @@ def init(ctx: typer.Context, json_: bool = typer.Option(False, "--json", help="M
             console.print("schema up to date: nothing to apply")
         console.print("verify: " + ("ok" if report.ok else "FAILED"))
     if not report.ok:
-        raise SchemaError("schema verification failed after init: " + "; ".join(report.missing + report.not_online + report.problems))
+        hint = ("" if not report.not_online or report.missing or report.problems else
+                f" (the migrations are applied; indexes still populating after {wait:g} s: "
+                "`belief-graph db verify --wait 600` waits longer)")
+        raise SchemaError("schema verification failed after init: "
+                          + "; ".join(report.missing + report.not_online + report.problems) + hint)
 
 
 @app.command("verify")

@@ -105,6 +105,17 @@ def test_bad_input_to_a_command(base_settings: Settings, graph, cli_space: str) 
     assert _count(graph, cli_space) == 0
 
 
+def test_db_init_takes_a_wait(base_settings: Settings, graph) -> None:  # type: ignore[no-untyped-def]
+    r = run(["db", "init", "--wait", "5", "--json"], base_settings)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["applied"] == [] and out["verify"]["ok"] is True
+    # a bad option value is a usage error: exit 2 and a message naming the option, no traceback
+    for bad in (["db", "init", "--wait", "-1"], ["db", "init", "--wait", "soon"], ["bench", "grounded", "--repeat", "0"]):
+        r = run(bad, base_settings)
+        assert r.returncode == 2 and bad[-2] in r.stderr and "Traceback" not in r.stderr, (bad, r.stderr)
+
+
 def test_db_init_refuses_a_different_dimension(base_settings: Settings, graph) -> None:  # type: ignore[no-untyped-def]
     before = graph.read("schema.show_indexes")
     r = run(["db", "init"], base_settings, BELIEF_GRAPH_EMBEDDING__DIMENSION="1536",
