@@ -105,6 +105,7 @@ ENTRY_POINT_CALVER = "org.neo4j.server.Neo4jCommunity"
 _ENTRY_POINTS = (ENTRY_POINT, ENTRY_POINT_CALVER)
 MIN_JAVA_MAJOR = 17
 _TESTED_JAVA_MAJORS = (17, 21)
+_TESTED_JAVA_MAJORS_CALVER = (21, 25)  # Java 25 is supported from Neo4j 2025.10 on
 _STOP_TIMEOUT = 60.0
 _POLL_INTERVAL = 0.25
 _TAIL_LINES = 40
@@ -232,8 +233,8 @@ def find_java(java_home: Path | None = None, environ: Mapping[str, str] | None =
 
     Order: ``java_home`` (``ServerSettings.java_home``; when set, nothing else is tried), then
     ``$JAVA_HOME/bin/java``, then ``java`` on ``PATH``. Raises :class:`JavaNotFound` when none
-    exists, none runs, or the first one that runs is older than 17. A Java newer than the ones
-    Neo4j 5.26 is tested with (17, 21) is accepted with a logged warning.
+    exists, none runs, or the first one that runs is older than 17 (what a given Neo4j version
+    needs beyond that is checked by ``LocalServer._java``).
     """
     env = os.environ if environ is None else environ
     candidates = _java_candidates(java_home, env)
@@ -257,8 +258,6 @@ def find_java(java_home: Path | None = None, environ: Mapping[str, str] | None =
             continue
         if major < MIN_JAVA_MAJOR:
             raise JavaNotFound(f"{exe} is Java {version}")
-        if major not in _TESTED_JAVA_MAJORS:
-            log.warning("%s is Java %s; Neo4j 5.26 is tested with Java 17 and 21", exe, version)
         return JavaInfo(executable=exe, version=version, major=major)
     if not candidates:
         where = "no java on PATH and JAVA_HOME is not set"
@@ -714,6 +713,10 @@ class LocalServer:
                 f"Neo4j {self.server.version} needs Java {need} or newer, and {java.executable} is Java "
                 f"{java.version}: set BELIEF_GRAPH_SERVER__JAVA_HOME to a JDK {need}+ (or use a 5.x version)"
             )
+        tested = _TESTED_JAVA_MAJORS if need == MIN_JAVA_MAJOR else _TESTED_JAVA_MAJORS_CALVER
+        if java.major not in tested:
+            log.warning("%s is Java %s; Neo4j %s is tested with Java %s", java.executable, java.version,
+                        self.server.version, " and ".join(map(str, tested)))
         return java
 
     def install(self, progress: Progress | None = None) -> Path:

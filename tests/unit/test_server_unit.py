@@ -223,14 +223,18 @@ def test_java_command_calendar_versions_use_the_new_main_class(tmp_path: Path) -
     assert ENTRY_POINT_CALVER in argv and ENTRY_POINT not in argv
 
 
-def test_calendar_versions_need_java_21(tmp_path: Path) -> None:
+def test_calendar_versions_need_java_21(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     home = _fake_java_home(tmp_path, 'openjdk version "17.0.15" 2025-04-15')
     with pytest.raises(ConfigurationError, match=r"Neo4j 2025.12.1 needs Java 21 or newer.*17.0.15"):
         LocalServer(ServerSettings(home=tmp_path / "h", version="2025.12.1", java_home=home))._java()
     assert LocalServer(ServerSettings(home=tmp_path / "h", version="5.26.30", java_home=home))._java().major == 17
     (tmp_path / "jdk").rename(tmp_path / "jdk17")
     home25 = _fake_java_home(tmp_path, 'openjdk version "25.0.3" 2026-04-21')
-    assert LocalServer(ServerSettings(home=tmp_path / "h", version="2025.12.1", java_home=home25))._java().major == 25
+    with caplog.at_level("WARNING", logger="belief_graph.server"):
+        assert LocalServer(ServerSettings(home=tmp_path / "h", version="2025.12.1", java_home=home25))._java().major == 25
+        assert not caplog.records  # supported there
+        LocalServer(ServerSettings(home=tmp_path / "h", version="5.26.30", java_home=home25))._java()
+    assert [r.getMessage() for r in caplog.records if "tested with Java 17 and 21" in r.getMessage()]
 
 
 # ---- settings checks --------------------------------------------------------------------------
