@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -27,6 +27,7 @@ __all__ = [
     "WriteOp",
     "WriteResult",
     "new_id",
+    "time_after",
     "utcnow",
 ]
 
@@ -42,6 +43,17 @@ def new_id() -> str:
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def time_after(previous: str | None) -> str:
+    """The time of a write taken once the fact's lock is held: now, but never earlier than the
+    version it follows (the clocks of several clients may disagree), so chain order = time order."""
+    now = utcnow()
+    if previous:
+        floor = datetime.fromisoformat(previous.replace("Z", "+00:00")) + timedelta(microseconds=1)
+        if floor > now:
+            now = floor
+    return now.isoformat()
 
 
 class ClaimStatus(StrEnum):

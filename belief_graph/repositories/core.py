@@ -71,9 +71,10 @@ class ClaimRepository(Repo):
             "value_type": rows[0]["value_type"] if rows else None,
         }
 
-    def find_premises(self, ids: Sequence[str], tx: Tx | None = None) -> dict[str, str]:
+    def find_premises(self, ids: Sequence[str], tx: Tx | None = None) -> dict[str, dict[str, Any]]:
+        """``{id: {"kind": "episode"|"claim", "status": ...}}`` for the ids found in this space."""
         rows = self._read(tx, "claim.find_premises", space=self.space, ids=list(ids))
-        return {r["id"]: r["kind"] for r in rows}
+        return {r["id"]: {"kind": r["kind"], "status": r["status"]} for r in rows}
 
     def create(self, tx: Tx, **fields: Any) -> str:
         rows = self.graph.run(tx, "claim.create_claim", space=self.space, **fields)

@@ -38,6 +38,7 @@ from ..models import (
     WriteOp,
     WriteResult,
     new_id,
+    time_after,
     utcnow,
 )
 from ..repositories import (
@@ -62,6 +63,8 @@ def _iso(t: datetime | None) -> str:
 
 def _parse_dt(s: str) -> datetime:
     return datetime.fromisoformat(s.replace("Z", "+00:00"))
+
+
 
 
 def _same(a: Value, b: Value) -> bool:
@@ -91,6 +94,13 @@ def _checked_key(key: str) -> str:
     if not isinstance(key, str) or len(key) > 256 or not KEY_RE.match(key):
         raise ValidationError(f"malformed fact key {key!r}: dotted names like 'user.timezone' (letters, digits, _ and -)")
     return key
+
+
+def _current(node: dict[str, Any]) -> bool:
+    """A premise is current: an episode not retracted, a claim that is active."""
+    if node["kind"] == "episode":
+        return node["status"] != "retracted"
+    return node["status"] == "active"
 
 
 Decider = Callable[["BeliefService", str, Claim, ClaimInput, Tx], Decision]
@@ -175,7 +185,7 @@ class BeliefService:
         """Validate and embed outside any transaction (no model call holds a lock)."""
         if data.key is not None and data.value is not None:
             _value_type(data.value)  # reject lists/maps before anything else
-        return {"data": data, "vector": self._embed(data.text), "id": new_id(), "now": utcnow().isoformat()}
+        return {"data": data, "vector": self._embed(data.text), "id": new_id()}
 
     def _pre_verdicts(self, data: ClaimInput) -> dict[str, Decision]:
         """Decisions that need a model call, made against the belief as read now (keyed by incumbent)."""
@@ -201,11 +211,12 @@ class BeliefService:
     ) -> WriteResult:
         """The write itself, inside the caller's transaction (``remember`` writes several)."""
         data: ClaimInput = prepared["data"]
-        vector, claim_id, now = prepared["vector"], prepared["id"], prepared["now"]
-        valid_from = _iso(data.valid_from)
+        vector, claim_id = prepared["vector"], prepared["id"]
         judged = verdicts or {}
+        now = utcnow().isoformat()  # replaced by the time after the fact's lock for keyed claims
 
         def create(tx: Tx, status: str, reason: str) -> None:
+            valid_from = data.valid_from.isoformat() if data.valid_from is not None else now
             self.claims.create(
                 tx,
                 id=claim_id,
@@ -227,18 +238,17 @@ class BeliefService:
             )
 
         def work(tx: Tx) -> WriteResult:
+            nonlocal now
             self._check_writer(data.agent, tx)
             if data.evidence:
-                found = self.claims.find_premises(data.evidence, tx=tx)
-                missing = [e for e in data.evidence if e not in found]
-                if missing:
-                    raise ValidationError(f"unknown evidence id(s) in space {self.space!r}: {', '.join(missing)}")
+                self._check_evidence(data.evidence, tx)
             if data.key is None:
                 create(tx, "active", "asserted")
                 return WriteResult(op=WriteOp.ADD, claim=self._get(claim_id, tx), reason="claim without a fact key")
             key = data.key
             locked = self.claims.lock_fact_info(key, tx)
             current: Claim | None = locked["current"]
+            now = time_after(current.created_at if current is not None else None)
             self._check_value_type(key, data.value, locked["value_type"], tx)
             active = current if current is not None and current.status == ClaimStatus.active else None
 
@@ -311,6 +321,21 @@ class BeliefService:
             )
 
         return work(tx)
+
+    def _check_evidence(self, evidence: Sequence[str], tx: Tx) -> None:
+        """Evidence must exist in this space, hold and be current: an episode that is not retracted,
+        a claim that is active (a superseded, stale, disputed, withdrawn or retracted claim would
+        give the new belief a support that is already gone)."""
+        found = self.claims.find_premises(evidence, tx=tx)
+        missing = [e for e in evidence if e not in found]
+        if missing:
+            raise ValidationError(f"unknown evidence id(s) in space {self.space!r}: {', '.join(missing)}")
+        gone = [f"{e} ({found[e]['status']})" for e in evidence if not _current(found[e])]
+        if gone:
+            raise ValidationError(
+                f"evidence that no longer holds or is not current: {', '.join(gone)}; "
+                "cite an active claim or an episode that is not retracted"
+            )
 
     # -- pass 2 strategies -------------------------------------------------------------------------
     def _decide(

@@ -32,7 +32,7 @@ from ..errors import (
     UnknownAgent,
     ValidationError,
 )
-from ..models import KEY_RE, Claim, new_id, utcnow
+from ..models import KEY_RE, Claim, new_id, time_after, utcnow
 from ..models_support import (
     MODES,
     OUT_STATUSES,
@@ -161,12 +161,13 @@ class SupportService:
         prem = _ids(premises, "premise")
         sig = statement_signature(key, text)
         vector = self._embed(text)
-        now = _iso(at)
 
         def work(tx: Tx) -> Claim:
             self._check_agent(agent, tx)
             # with a key, the fact's lock first: derivations of one fact serialize on it
             current = self.claims.lock_fact(key, tx) if key is not None else None
+            # the time is taken after the lock, so a fact's chain order is its time order
+            now = at.isoformat() if at is not None else time_after(current.created_at if current is not None else None)
             found, existing = self.repo.prepare_derive(prem, sig, tx)
             missing = [p for p in prem if p not in found]
             if missing:

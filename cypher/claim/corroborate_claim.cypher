@@ -9,10 +9,18 @@
 // :param justification_id => 'j2'
 // :param evidence => []
 // :param at => '2026-01-01T00:00:00Z'
+// A base claim (no justification) that is corroborated first gets an empty justification of its
+// own ("asserted" by its writer, at its creation time): its support must not come to depend on the
+// corroborator's evidence, or retracting that evidence would withdraw a belief that never rested on it.
 MERGE (a:Agent {space: $space, id: $agent})
 ON CREATE SET a.kind = $agent_kind
 WITH a
 MATCH (c:Claim {space: $space, id: $id})
+CALL (c) {
+  WITH c WHERE NOT EXISTS { (:Justification)-[:JUSTIFIES]->(c) }
+  CREATE (:Justification {space: $space, id: $justification_id + ':asserted', rule: 'asserted', agent: c.agent,
+          created_at: c.created_at})-[:JUSTIFIES]->(c)
+}
 CREATE (j:Justification {space: $space, id: $justification_id, rule: 'corroboration', agent: $agent, created_at: datetime($at)})
 CREATE (j)-[:JUSTIFIES]->(c)
 CREATE (a)-[:CORROBORATED {at: datetime($at)}]->(c)

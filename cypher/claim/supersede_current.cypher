@@ -16,6 +16,8 @@ CREATE (new)-[:SUPERSEDES]->(old)
 // A current claim that already lost its support (withdrawn/retracted) keeps that status.
 WITH f, old, new, CASE WHEN old.status = 'active' THEN 'superseded' ELSE old.status END AS old_status
 REMOVE old.active_key
-SET old.status = old_status, old.valid_to = datetime($at), new.status = 'active', new.active_key = f.key
+// valid_to never precedes valid_from (a version written with a valid_from in the future).
+SET old.status = old_status, old.valid_to = CASE WHEN old.valid_from > datetime($at) THEN old.valid_from ELSE datetime($at) END,
+    new.status = 'active', new.active_key = f.key
 CREATE (old)-[:HAS_REVISION]->(:Revision {space: $space, id: $old_id + ':s:' + $new_id, claim: $old_id, status: old_status, at: datetime($at), reason: $reason, by: $new_id})
 RETURN old.id AS superseded, new.id AS current

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime
 
 import pytest
 
@@ -94,6 +95,43 @@ def test_concurrent_writers_keep_one_current_and_a_linear_chain(bg: BeliefGraph)
     # linear chain: n-1 supersession edges, each claim supersedes at most one and is superseded at most once
     assert rec["edges"] == n - 1
     assert len(set(rec["newer"])) == n - 1 and len(set(rec["older"])) == n - 1
+    # times are taken after the fact's lock: chain order is time order, no version ends before it began
+    bad = bg.graph.driver.execute_query(
+        """MATCH (a:Claim {space: $s, key: 'user.mood'})-[:SUPERSEDES]->(b:Claim)
+           WHERE a.created_at <= b.created_at OR b.valid_to < b.valid_from OR a.valid_from < b.valid_from
+           RETURN count(*) AS n""",
+        s=bg.space,
+    ).records[0]["n"]
+    assert bad == 0
+    newest = bg.history("user.mood")[-1]
+    assert bg.belief("user.mood") == bg.as_of("user.mood", datetime.now(UTC))
+    assert bg.belief("user.mood").id == newest.claim.id  # type: ignore[union-attr]
+
+
+def test_evidence_must_hold_and_be_current(bg: BeliefGraph) -> None:
+    ep = bg.add_episode("I moved to Porto", agent="user:a")
+    bg.retract([ep.id], "the user was joking")
+    old = bg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon", agent="user:a")
+    bg.assert_claim("user.city", "Braga", "The user lives in Braga", agent="user:a")
+    before = bg.stats()
+    with pytest.raises(ValidationError, match="retracted"):
+        bg.assert_claim("user.home", "Porto", "The user lives in Porto", agent="user:a", evidence=[ep.id])
+    with pytest.raises(ValidationError, match="superseded"):
+        bg.assert_claim("user.region", "Lisbon area", "The user lives near Lisbon", agent="user:a",
+                        evidence=[old.claim.id])
+    assert bg.stats() == before
+    assert bg.belief("user.home") is None
+
+
+def test_corroboration_never_takes_over_the_support_of_a_base_claim(bg: BeliefGraph) -> None:
+    a = bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="agent:a")
+    ep = bg.add_episode("Porto shipping address on file", agent="agent:b")
+    r = bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="agent:b", evidence=[ep.id])
+    assert r.op == WriteOp.NOOP and r.claim.id == a.claim.id
+    audit = bg.retract([ep.id], "wrong customer record")
+    assert audit.withdrawn_ids == []
+    belief = bg.belief("user.city")
+    assert belief is not None and belief.id == a.claim.id and belief.status.value == "active"
 
 
 def test_recall_uses_the_vector_index_and_filters_status_and_space(bg: BeliefGraph) -> None:
