@@ -11,6 +11,7 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     ├── ValidationError             bad input to an API call (nothing was written)
     │   ├── EmbeddingDimensionError vector length differs from settings.embedding.dimension
     │   ├── UnknownAgent(agent)     strict agents: the writer was never registered
+    │   ├── DerivedKeyConflict(key, rule)  a direct write to a key that a derivation rule derives
     │   └── FormatError(path, line, expected)  a malformed input file (ICCMA, perspectives, replay)
     ├── NotFoundError               something named does not exist in this space
     │   ├── ClaimNotFound(claim_id)
@@ -18,6 +19,7 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   ├── DisputeNotFound(dispute_id)
     │   ├── AuditNotFound(audit_id)
     │   ├── FrameworkNotFound(name)
+    │   ├── RuleNotFound(name)
     │   └── QueryNotFound(name)
     ├── DatabaseError               Neo4j said no (translated in one place: ``driver.translate``)
     │   ├── DatabaseUnavailable(uri)        cannot reach the server
@@ -54,6 +56,7 @@ __all__ = [
     "ConstraintViolation",
     "DatabaseError",
     "DatabaseUnavailable",
+    "DerivedKeyConflict",
     "AuditNotFound",
     "DisputeNotFound",
     "DoctorFailed",
@@ -71,6 +74,7 @@ __all__ = [
     "PortInUse",
     "QueryNotFound",
     "RegistryError",
+    "RuleNotFound",
     "SchemaError",
     "ServerError",
     "ServerNotRunning",
@@ -123,6 +127,19 @@ class UnknownAgent(ValidationError):
         )
 
 
+class DerivedKeyConflict(ValidationError):
+    """A direct write (``assert_claim``, ``derive``) to a key that an active rule derives."""
+
+    def __init__(self, key: str, rule: str, space: str | None = None) -> None:
+        self.key = key
+        self.rule = rule
+        self.space = space
+        super().__init__(
+            f"fact {key!r} is derived by rule {rule!r}: change its premises, or remove or change the rule "
+            "(a rule with direct_writes: dispute parks such a write as a dispute instead)"
+        )
+
+
 class NotFoundError(BeliefGraphError):
     """Something named does not exist in this memory space."""
 
@@ -165,6 +182,14 @@ class FrameworkNotFound(NotFoundError):
         self.space = space
         where = f" in space {space!r}" if space else ""
         super().__init__(f"no argumentation framework named {name!r}{where}")
+
+
+class RuleNotFound(NotFoundError):
+    def __init__(self, name: str, space: str | None = None) -> None:
+        self.name = name
+        self.space = space
+        where = f" in space {space!r}" if space else ""
+        super().__init__(f"no active derivation rule named {name!r}{where}")
 
 
 class QueryNotFound(NotFoundError):

@@ -43,7 +43,9 @@ from pathlib import Path  # issue 6
 from .models_argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation  # issue 6
 from .services.argumentation import ArgumentationService  # issue 6
 from .services.doctor import DoctorReport, run_doctor
-from .models_support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, WorkingContext
+from .models_support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim, WorkingContext
+from .models_rules import RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec
+from .services.rules import RuleService
 from .services.support import SupportService
 from .models_retrieval import AnswerResult, RetrievalHit  # issue 8
 from .services.answers import AnswerService  # issue 8
@@ -77,6 +79,13 @@ class BeliefGraph:
         self._beliefs.deciders["argumentation"] = argumentation_decider  # issue 4 x issue 6
         self._beliefs.explain_hooks.append(  # issue 4 x issue 5: explain shows the audits
             lambda _b, ex: ex.audits.extend(a.flat() for a in self.audits_for_claim(ex.claim.id))
+        )
+        self._beliefs.explain_hooks.append(  # and what rests on the claim
+            lambda _b, ex: ex.dependents.extend(
+                {**d.claim.model_dump(include={"id", "key", "value", "text", "status"}), "depth": d.depth,
+                 "via": d.via, "rule": d.rule}
+                for d in self.support.dependents(ex.claim.id, limit=100)
+            )
         )
 
     @classmethod
@@ -216,6 +225,11 @@ class BeliefGraph:
         """Every version of a fact, oldest first, with status, agent, time and why it changed."""
         return self._beliefs.history(key)
 
+    def revert(self, key: str, *, agent: str, to: str | None = None) -> WriteResult:
+        """Write an earlier version of a fact again as a new version (default: the one the current
+        version superseded); derived conclusions follow as for any update."""
+        return self._beliefs.revert(key, agent=agent, to=to)
+
     def as_of(self, key: str, at: datetime) -> Claim | None:
         """What memory believed about ``key`` at time ``at`` (timezone-aware)."""
         return self._beliefs.as_of(key, at)
@@ -271,7 +285,8 @@ class BeliefGraph:
         svc = self.__dict__.get("_support_service")
         if svc is None:
             svc = SupportService(self.graph, self.space, self.embedder, self.settings.embedding.dimension,
-                                 strict_agents=self.settings.policy.strict_agents)
+                                 strict_agents=self.settings.policy.strict_agents,
+                                 consequences=self._beliefs.consequences)
             self.__dict__["_support_service"] = svc
         return svc
 
@@ -315,6 +330,45 @@ class BeliefGraph:
     ) -> WorkingContext:
         """The working context: active beliefs with support certificates, ranked and cut to the budget."""
         return self.support.context(query=query, keys=keys, budget_tokens=budget_tokens, limit=limit)
+
+    def dependents(self, claim_id_or_key: str, limit: int = 200) -> list[Dependent]:
+        """The conclusions resting on a claim, an episode, or a fact's current claim (by key), nearest first."""
+        return self.support.dependents(claim_id_or_key, limit)
+
+    def stale(self, limit: int = 100) -> list[StaleClaim]:
+        """Stale conclusions (premises no longer current), each with the premise change that made it stale."""
+        return self.support.stale(limit)
+
+    # -- derivation rules --------------------------------------------------------------------------
+    @property
+    def rule_service(self) -> RuleService:
+        """Derivation rules of this space (services/rules.py)."""
+        svc = self.__dict__.get("_rule_service")
+        if svc is None:
+            svc = RuleService(self.graph, self.space, self._beliefs.consequences)
+            self.__dict__["_rule_service"] = svc
+        return svc
+
+    def add_rule(self, spec: RuleSpec | dict[str, Any], *, agent: str | None = None, apply: bool = True) -> RuleRun:
+        """Store a derivation rule (a new version when the name exists) and derive its instances."""
+        return self.rule_service.add(spec, agent=agent, apply=apply)
+
+    def rules(self, all_versions: bool = False) -> list[RuleInfo]:
+        return self.rule_service.all(all_versions)
+
+    def rule(self, name: str) -> RuleInfo:
+        return self.rule_service.get(name)[0]
+
+    def rule_instances(self, name: str, status: str | None = None, limit: int = 100) -> list[RuleInstanceInfo]:
+        return self.rule_service.instances(name, status, limit)
+
+    def derive_by_rule(self, name: str, key: str | None = None, *, agent: str | None = None) -> RuleRun:
+        """Re-evaluate a rule's instances by hand: the one whose first premise is ``key``, or all."""
+        return self.rule_service.run(name, key, agent=agent)
+
+    def remove_rule(self, name: str, reason: str, *, agent: str | None = None) -> RuleRun:
+        """Remove a rule; conclusions only it supported go stale, its keys are writable again."""
+        return self.rule_service.remove(name, reason, agent=agent)
 
 
     # -- argumentation (issue 6) -------------------------------------------------------------------

@@ -62,6 +62,8 @@ class ClaimStatus(StrEnum):
     disputed = "disputed"
     withdrawn = "withdrawn"
     retracted = "retracted"
+    stale = "stale"
+    """A conclusion whose premises are no longer current: the evidence was not wrong, the world moved on."""
 
 
 class WriteOp(StrEnum):
@@ -147,6 +149,12 @@ class WriteResult(BaseModel):
     resolved: list[Dispute] = Field(default_factory=list)
     """Disputes on this key that an auto-resolution rule settled during this write."""
     warnings: list[str] = Field(default_factory=list)
+    audit: str | None = None
+    """The audit of what this write did to the conclusions resting on what it changed, if any."""
+    staled: list[str] = Field(default_factory=list)
+    """Conclusions this write made stale (their premises are no longer current)."""
+    rederived: list[Claim] = Field(default_factory=list)
+    """New versions that derivation rules wrote because of this write."""
 
 
 class PolicyRule(BaseModel):
@@ -211,6 +219,8 @@ class Explanation(BaseModel):
     supersedes: str | None = None
     versions: list[Version] = Field(default_factory=list)
     audits: list[dict[str, Any]] = Field(default_factory=list)
+    dependents: list[dict[str, Any]] = Field(default_factory=list)
+    """The conclusions that rest on this claim (``{id, key, value, text, status, depth, rule}``)."""
 
     def text(self) -> str:
         """A short human-readable account."""
@@ -226,6 +236,9 @@ class Explanation(BaseModel):
             lines.append(f"  dispute {d.get('id')} ({d.get('role', '').lower()}): {d.get('status')} - {d.get('reason')}")
         for a in self.audits:
             lines.append(f"  audit {a.get('id')}: {a.get('reason')} ({a.get('action', a.get('mode'))})")
+        for d in self.dependents:
+            lines.append(f"  {'  ' * (int(d.get('depth') or 1) - 1)}supports {d.get('id')} "
+                         f"({d.get('key') or 'no key'}): {d.get('text')!r} [{d.get('status')}]")
         if self.superseded_by:
             lines.append(f"  superseded by {self.superseded_by}")
         return "\n".join(lines)

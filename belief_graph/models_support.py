@@ -1,7 +1,9 @@
-"""Pydantic models of justifications and selective reconsolidation (DESIGN.md, "Support").
+"""Pydantic models of justifications, reconsolidation and currency (DESIGN.md, "Support" and
+"Currency of derived claims").
 
-What crosses the repository boundary for issue 5: support families (AND-justifications with
-their premises), reconsolidation audits, and the working context compiled from active beliefs.
+What crosses the repository boundary: support families (AND-justifications with their premises),
+reconsolidation audits, dependents and stale conclusions, and the working context compiled from
+active beliefs.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ __all__ = [
     "ClaimAudit",
     "ClaimSupport",
     "ContextItem",
+    "Dependent",
     "Mode",
     "Premise",
+    "StaleClaim",
     "SupportFamily",
     "WorkingContext",
     "estimate_tokens",
@@ -33,6 +37,19 @@ MODES: tuple[str, ...] = ("none", "influence", "justification")
 everything reachable (over-revises), ``justification`` (default) is the exact least fixpoint."""
 
 OUT_STATUSES = frozenset({"withdrawn", "retracted"})
+"""Statuses of a claim that does not hold (support): every other status holds."""
+
+AuditOp = Literal["retract", "restore", "derive", "update", "rule"]
+"""``retract``/``restore``: reconsolidation; ``derive``: a withdrawn or stale claim gained a
+justification; ``update``: a write superseded premises (assert, derive with a key, a settled
+dispute, a revert); ``rule``: a derivation rule was added, changed, removed or run by hand."""
+
+AuditAction = Literal["ROOT", "WITHDREW", "RETAINED", "REINSTATED", "STALED", "REFRESHED", "REDERIVED"]
+
+
+def premise_current(kind: str, status: str) -> bool:
+    """A premise is current: an episode that is not retracted, a claim that is ``active``."""
+    return status != "retracted" if kind == "episode" else status == "active"
 
 
 def estimate_tokens(text: str) -> int:
@@ -56,6 +73,12 @@ class Premise(BaseModel):
         """IN: an episode unless retracted; a claim unless withdrawn or retracted."""
         return self.status not in OUT_STATUSES
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def current(self) -> bool:
+        """IN and current: an episode unless retracted; a claim only while it is ``active``."""
+        return premise_current(self.kind, self.status)
+
 
 class SupportFamily(BaseModel):
     """One immutable AND-justification: the claim holds through it iff every premise holds."""
@@ -70,19 +93,41 @@ class SupportFamily(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def intact(self) -> bool:
+        """Every premise holds (support)."""
         return all(p.holds for p in self.premises)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def current(self) -> bool:
+        """Every premise holds and is current: the claim is current through this family."""
+        return all(p.current for p in self.premises)
 
     def describe(self) -> str:
         rule = f" ({self.rule})" if self.rule else ""
-        prem = "; ".join(f"{p.kind} {p.id}: {p.text!r}" + ("" if p.holds else f" [{p.status}]") for p in self.premises)
+        prem = "; ".join(f"{p.kind} {p.id}: {p.text!r}" + ("" if p.current else f" [{p.status}]") for p in self.premises)
         return f"{self.id}{rule} <- {prem}"
 
 
+class Dependent(BaseModel):
+    """A conclusion downstream of a claim or episode (along PREMISE_OF/JUSTIFIES)."""
+
+    model_config = ConfigDict(frozen=True)
+    claim: Claim
+    depth: int
+    """1 for a direct conclusion, 2 for a conclusion of a conclusion, ..."""
+    via: str
+    """The justification through which it depends (the first one found on a shortest path)."""
+    rule: str | None = None
+    """That justification's rule (``rule:<name>@<version>`` for rule-derived claims)."""
+
+
 class ClaimSupport(BaseModel):
-    """A claim and its support families (OR across families, AND within one)."""
+    """A claim, its support families (OR across families, AND within one) and its dependents."""
 
     claim: Claim
     families: list[SupportFamily] = Field(default_factory=list)
+    dependents: list[Dependent] = Field(default_factory=list)
+    """Conclusions that rest on this claim, nearest first."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -96,11 +141,17 @@ class ClaimSupport(BaseModel):
         """Ids of the families whose premises all hold."""
         return [f.id for f in self.families if f.intact]
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def current(self) -> list[str]:
+        """Ids of the families whose premises all hold and are current."""
+        return [f.id for f in self.families if f.current]
+
 
 class AuditEntry(BaseModel):
-    """What one reconsolidation did to one node, and why."""
+    """What one audit did to one node, and why."""
 
-    action: Literal["ROOT", "WITHDREW", "RETAINED", "REINSTATED"]
+    action: AuditAction
     id: str
     kind: Literal["episode", "claim"]
     text: str | None = None
@@ -110,14 +161,18 @@ class AuditEntry(BaseModel):
     prior: str | None = None
     """For a root: its status before the operation."""
     via: str | None = None
-    """For RETAINED/REINSTATED: the justification that holds."""
+    """For RETAINED/REINSTATED/REFRESHED: the justification that holds; for REDERIVED: the new one."""
     lost: list[str] = Field(default_factory=list)
-    """For WITHDREW: each justification and the premises it lacks (``j lacks p1, p2``)."""
+    """For WITHDREW/STALED: each justification and the premises it lacks (``j lacks p1, p2``)."""
+    rule: str | None = None
+    """For REDERIVED: the rule (``name@version``)."""
+    superseded: str | None = None
+    """For REDERIVED: the claim the new version superseded."""
 
 
 class AuditSummary(BaseModel):
     id: str
-    op: Literal["retract", "restore", "derive"]
+    op: AuditOp
     mode: str
     reason: str
     agent: str | None = None
@@ -127,6 +182,9 @@ class AuditSummary(BaseModel):
     withdrew: int | None = None
     retained: int | None = None
     reinstated: int | None = None
+    staled: int | None = None
+    refreshed: int | None = None
+    rederived: int | None = None
     roots: list[str] = Field(default_factory=list)
 
 
@@ -156,6 +214,18 @@ class AuditRecord(AuditSummary):
     def root_ids(self) -> list[str]:
         return self.ids("ROOT")
 
+    @property
+    def staled_ids(self) -> list[str]:
+        return self.ids("STALED")
+
+    @property
+    def refreshed_ids(self) -> list[str]:
+        return self.ids("REFRESHED")
+
+    @property
+    def rederived_ids(self) -> list[str]:
+        return self.ids("REDERIVED")
+
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> AuditRecord:
         a = {k: v for k, v in row["audit"].items() if v is not None}
@@ -167,7 +237,7 @@ class ClaimAudit(BaseModel):
     """One audit as seen from one claim (``audits_for_claim``): what it did to that claim."""
 
     audit: AuditSummary
-    action: Literal["ROOT", "WITHDREW", "RETAINED", "REINSTATED"]
+    action: AuditAction
     via: str | None = None
     lost: list[str] = Field(default_factory=list)
     prior: str | None = None
@@ -183,9 +253,31 @@ class ClaimAudit(BaseModel):
 
     def text(self) -> str:
         a = self.audit
-        what = {"ROOT": "root", "WITHDREW": "withdrawn", "RETAINED": "retained", "REINSTATED": "reinstated"}[self.action]
+        what = {"ROOT": "root", "WITHDREW": "withdrawn", "RETAINED": "retained", "REINSTATED": "reinstated",
+                "STALED": "stale", "REFRESHED": "current again", "REDERIVED": "re-derived"}[self.action]
         why = f" via {self.via}" if self.via else (f" ({'; '.join(self.lost)})" if self.lost else "")
         return f"{a.at} {a.op} (mode {a.mode}): {what}{why}: {a.reason} (audit {a.id})"
+
+
+class StaleClaim(BaseModel):
+    """A stale conclusion and the premise change that made it stale."""
+
+    claim: Claim
+    since: str | None = None
+    """When it became stale (the audit's time)."""
+    audit: str | None = None
+    """The audit that made it stale."""
+    cause: str | None = None
+    """That audit's reason: the premise change (``user.employer: 'acme' -> 'globex' ...``)."""
+    op: str | None = None
+    """That audit's operation (``update``, ``retract``, ``rule``, ...)."""
+    lost: list[str] = Field(default_factory=list)
+    """Each justification and the premises that are no longer current (``j lacks c1 (superseded)``)."""
+    changed: list[str] = Field(default_factory=list)
+    """The premises whose change started it (the audit's roots)."""
+    rule: str | None = None
+    """For a rule-derived claim: the rule, and ``missing`` the premise key its join no longer resolves."""
+    missing: str | None = None
 
 
 class ContextItem(BaseModel):

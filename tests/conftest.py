@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,6 +95,24 @@ def bg(base_settings: Settings, graph: Graph, embedder, space: str):  # type: ig
 
     with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder) as b:
         yield b
+
+
+@pytest.fixture()
+def run_cli(base_settings: Settings):  # type: ignore[no-untyped-def]
+    """Run the real ``belief-graph`` entry point against the test server: ``run_cli([...args])``."""
+    exe = str(Path(sys.executable).with_name("belief-graph"))
+
+    def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+        e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
+        e.update(
+            BELIEF_GRAPH_NEO4J__URI=base_settings.neo4j.uri,
+            BELIEF_GRAPH_NEO4J__PASSWORD=base_settings.neo4j.password.get_secret_value(),
+            BELIEF_GRAPH_NEO4J__USER=base_settings.neo4j.user,
+        )
+        e.update(env)
+        return subprocess.run([exe, *args], capture_output=True, text=True, env=e, timeout=300)
+
+    return run
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -33,6 +33,9 @@ app.add_typer(bench.app, name="bench")
 from . import support as support_cli  # noqa: E402  (issue 5)
 
 app.add_typer(support_cli.app, name="support")
+from . import rules as rules_cli  # noqa: E402
+
+app.add_typer(rules_cli.app, name="rules")
 from . import argue  # noqa: E402  (issue 6)
 
 app.add_typer(argue.app, name="argue")

@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from ..models import Claim
+from ..models import Claim, WriteResult
 from .common import console, print_json, state, table
 
 app = typer.Typer(help="Episodes, claims and beliefs of one memory space.", no_args_is_help=True)
@@ -52,11 +52,31 @@ def assert_(
 ) -> None:
     """Structured write: one current belief per fact, decided without an LLM."""
     r = state(ctx).engine().assert_claim(key, _value(value), text, agent, evidence=evidence, confidence=confidence)
+    _print_write(r, json_)
+
+
+def _print_write(r: WriteResult, json_: bool) -> None:
     if json_:
         print_json(r.model_dump(mode="json"))
-    else:
-        sup = f" (superseded {r.superseded.id})" if r.superseded else ""
-        console.print(f"{r.op.value} {r.claim.id}{sup}: {r.reason}")
+        return
+    sup = f" (superseded {r.superseded.id})" if r.superseded else ""
+    console.print(f"{r.op.value} {r.claim.id}{sup}: {r.reason}", markup=False, highlight=False)
+    for c in r.rederived:
+        console.print(f"  re-derived {c.key} = {c.value!r} ({c.agent})", markup=False, highlight=False)
+    if r.staled:
+        console.print(f"  stale: {', '.join(r.staled)} (see `support stale`)", markup=False, highlight=False)
+
+
+@app.command("revert")
+def revert(
+    ctx: typer.Context,
+    key: str = typer.Argument(..., help="Fact key."),
+    agent: str = typer.Option(..., "--agent", help="Who reverts it."),
+    to: str = typer.Option(None, "--to", help="The version (claim id) to write again; default: the one before."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Write an earlier version of a fact again, as a new version; derived conclusions follow."""
+    _print_write(state(ctx).engine().revert(key, agent=agent, to=to), json_)
 
 
 @app.command("belief")

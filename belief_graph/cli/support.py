@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from rich.markup import escape
 
-from ..models_support import AuditRecord, ClaimSupport
+from ..models_support import AuditRecord, ClaimSupport, Dependent
 from .common import console, print_json, state, table
 
 app = typer.Typer(help="Justifications, retract/restore with audits, and the working context.", no_args_is_help=True)
@@ -15,12 +15,15 @@ _MODE_HELP = "justification (exact, default), influence (withdraw everything rea
 
 def _print_audit(a: AuditRecord) -> None:
     secs = f", {a.seconds * 1000:.1f} ms" if a.seconds is not None else ""
+    currency = (f", stale {a.staled or 0}, current again {a.refreshed or 0}, re-derived {a.rederived or 0}"
+                if a.staled or a.refreshed or a.rederived else "")
     console.print(f"audit {a.id}: {a.op} (mode {a.mode}) {a.reason!r} at {a.at}: region {a.region}, waves {a.waves}, "
-                  f"withdrew {a.withdrew}, retained {a.retained}, reinstated {a.reinstated}{secs}",
+                  f"withdrew {a.withdrew}, retained {a.retained}, reinstated {a.reinstated}{currency}{secs}",
                   markup=False, highlight=False)
     rows = []
     for e in a.entries:
-        why = e.via and f"via {e.via}" or "; ".join(e.lost) or (f"was {e.prior}" if e.prior else "")
+        why = (e.rule and f"rule {e.rule}" + (f", supersedes {e.superseded}" if e.superseded else "")
+               or e.via and f"via {e.via}" or "; ".join(e.lost) or (f"was {e.prior}" if e.prior else ""))
         rows.append([e.action, e.kind, e.id, e.status, escape(e.text or ""), escape(why or "")])
     if rows:
         table(f"audit {a.id}", ["action", "kind", "id", "status now", "text", "why"], rows)
@@ -33,11 +36,20 @@ def _print_supports(s: ClaimSupport) -> None:
     if s.base:
         console.print("  base claim: no justification (holds unless retracted)")
     for f in s.families:
-        mark = "intact" if f.intact else "broken"
+        mark = "current" if f.current else "intact, not current" if f.intact else "broken"
         console.print(f"  {mark} {f.id}" + (f" ({f.rule})" if f.rule else "") + ":", markup=False, highlight=False)
         for p in f.premises:
-            console.print(f"    {'+' if p.holds else '-'} {p.kind} {p.id} ({p.status}) {p.text}", markup=False,
-                          highlight=False)
+            sign = "+" if p.current else "~" if p.holds else "-"
+            console.print(f"    {sign} {p.kind} {p.id} ({p.status}) {p.text}", markup=False, highlight=False)
+    _print_dependents(s.dependents, indent="  ")
+
+
+def _print_dependents(deps: list[Dependent], indent: str = "") -> None:
+    for d in deps:
+        c = d.claim
+        console.print(f"{indent}{'  ' * (d.depth - 1)}supports {c.id} ({c.status.value})"
+                      + (f" [{d.rule}]" if d.rule else "") + f" {c.text!r}" + (f" (fact {c.key})" if c.key else ""),
+                      markup=False, highlight=False)
 
 
 @app.command("derive")
@@ -61,6 +73,48 @@ def supports(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False
     """A claim's support families: each justification, its premises, and whether it is intact."""
     s = state(ctx).engine().supports(claim_id)
     print_json(s.model_dump(mode="json")) if json_ else _print_supports(s)
+
+
+@app.command("dependents")
+def dependents(
+    ctx: typer.Context,
+    target: str = typer.Argument(..., help="A claim id, an episode id, or a fact key (its current claim)."),
+    limit: int = typer.Option(200, "--limit"),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """The conclusions that rest on a claim, an episode or a fact, nearest first."""
+    deps = state(ctx).engine().dependents(target, limit)
+    if json_:
+        print_json([d.model_dump(mode="json") for d in deps])
+    elif deps:
+        _print_dependents(deps)
+    else:
+        console.print(f"nothing rests on {target}", markup=False, highlight=False)
+
+
+@app.command("stale")
+def stale(
+    ctx: typer.Context,
+    limit: int = typer.Option(100, "--limit"),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Stale conclusions (their premises are no longer current) and the premise change behind each."""
+    rows = state(ctx).engine().stale(limit)
+    if json_:
+        print_json([r.model_dump(mode="json") for r in rows])
+        return
+    for r in rows:
+        c = r.claim
+        console.print(f"stale {c.id}" + (f" (fact {c.key} = {c.value!r})" if c.key else "") + f": {c.text!r}",
+                      markup=False, highlight=False)
+        console.print(f"  since {r.since}: {r.cause} (audit {r.audit}, {r.op})", markup=False, highlight=False)
+        for lost in r.lost:
+            console.print(f"  not current: {lost}", markup=False, highlight=False)
+        if r.rule:
+            console.print(f"  rule {r.rule}" + (f": waits for {r.missing}" if r.missing else ""), markup=False,
+                          highlight=False)
+    if not rows:
+        console.print("no stale conclusions")
 
 
 @app.command("retract")
@@ -102,9 +156,10 @@ def audits(
     if json_:
         print_json([a.model_dump(mode="json") for a in rows])
     else:
-        table("audits", ["id", "at", "op", "mode", "reason", "roots", "withdrew", "retained", "reinstated"],
-              [[a.id, a.at, a.op, a.mode, escape(a.reason), ", ".join(a.roots), a.withdrew, a.retained, a.reinstated]
-               for a in rows])
+        table("audits", ["id", "at", "op", "mode", "reason", "roots", "withdrew", "retained", "reinstated", "stale",
+                         "re-derived"],
+              [[a.id, a.at, a.op, a.mode, escape(a.reason), ", ".join(a.roots), a.withdrew, a.retained, a.reinstated,
+                a.staled, a.rederived] for a in rows])
 
 
 @app.command("audit")

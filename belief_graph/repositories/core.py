@@ -7,12 +7,24 @@ transaction. Services compose several calls into one transaction with ``graph.wr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..driver import Graph, Tx
 from ..models import Claim, Episode
 
-__all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository", "Repo"]
+__all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository", "LockedFact", "Repo"]
+
+
+@dataclass(frozen=True)
+class LockedFact:
+    """A fact whose write lock this transaction holds, as read after the lock."""
+
+    key: str
+    current: Claim | None
+    value_type: str | None
+    rule: dict[str, Any] | None
+    """``{name, version, direct_writes}`` of the active rule that derives this key, if any."""
 
 
 class Repo:
@@ -22,11 +34,11 @@ class Repo:
         self.graph = graph
         self.space = space
 
-    def _read(self, tx: Tx | None, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self.graph.run(tx, name, **params) if tx is not None else self.graph.read(name, **params)
+    def _read(self, tx: Tx | None, query: str, /, **params: Any) -> list[dict[str, Any]]:
+        return self.graph.run(tx, query, **params) if tx is not None else self.graph.read(query, **params)
 
-    def _write(self, tx: Tx | None, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self.graph.run(tx, name, **params) if tx is not None else self.graph.write(name, **params)
+    def _write(self, tx: Tx | None, query: str, /, **params: Any) -> list[dict[str, Any]]:
+        return self.graph.run(tx, query, **params) if tx is not None else self.graph.write(query, **params)
 
 
 class EpisodeRepository(Repo):
@@ -56,20 +68,23 @@ class EpisodeRepository(Repo):
 
 
 class ClaimRepository(Repo):
-    def lock_fact(self, key: str, tx: Tx) -> Claim | None:
-        """Take the fact's write lock (inside ``tx``) and return its current belief."""
-        rows = self.graph.run(tx, "claim.lock_fact", space=self.space, key=key)
-        cur = rows[0]["current"] if rows else None
-        return Claim.from_record(cur) if cur else None
-
-    def lock_fact_info(self, key: str, tx: Tx) -> dict[str, Any]:
-        """Take the fact's write lock; ``{"current": Claim | None, "value_type": str | None}``."""
-        rows = self.graph.run(tx, "claim.lock_fact", space=self.space, key=key)
-        cur = rows[0]["current"] if rows else None
+    def lock_facts(self, keys: Sequence[str], tx: Tx) -> dict[str, LockedFact]:
+        """Take the facts' write locks in the order given (inside ``tx``) and read each one's
+        current belief, value type and the active rule that derives it."""
+        rows = self.graph.run(tx, "claim.lock_facts", space=self.space, keys=list(keys))
         return {
-            "current": Claim.from_record(cur) if cur else None,
-            "value_type": rows[0]["value_type"] if rows else None,
+            r["key"]: LockedFact(
+                key=r["key"],
+                current=Claim.from_record(r["current"]) if r["current"] else None,
+                value_type=r["value_type"],
+                rule=r["rule"],
+            )
+            for r in rows
         }
+
+    def lock_fact(self, key: str, tx: Tx) -> LockedFact:
+        """Take one fact's write lock (inside ``tx``); see :meth:`lock_facts`."""
+        return self.lock_facts([key], tx)[key]
 
     def find_premises(self, ids: Sequence[str], tx: Tx | None = None) -> dict[str, dict[str, Any]]:
         """``{id: {"kind": "episode"|"claim", "status": ...}}`` for the ids found in this space."""
@@ -97,6 +112,11 @@ class ClaimRepository(Repo):
 
     def get(self, claim_id: str, tx: Tx | None = None) -> Claim | None:
         rows = self._read(tx, "claim.get_claim", space=self.space, id=claim_id)
+        return Claim.from_record(rows[0]["claim"]) if rows else None
+
+    def current(self, key: str, tx: Tx | None = None) -> Claim | None:
+        """The fact's CURRENT claim, whatever its status (``belief`` returns it only while active)."""
+        rows = self._read(tx, "claim.get_current", space=self.space, key=key)
         return Claim.from_record(rows[0]["claim"]) if rows else None
 
     def belief(self, key: str, tx: Tx | None = None) -> Claim | None:

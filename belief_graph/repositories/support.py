@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from ..driver import Graph, Tx
 from ..models import Claim
-from ..models_support import AuditRecord, AuditSummary, ClaimAudit, SupportFamily
+from ..models_support import AuditRecord, AuditSummary, ClaimAudit, Dependent, StaleClaim, SupportFamily
 from .core import Repo
 
 __all__ = ["ProfilingRunner", "Runner", "SupportRepository"]
@@ -116,10 +116,31 @@ class SupportRepository(Repo):
 
     def apply_labels(
         self, tx: Tx, *, audit: str, at: str, reason: str, region: list[str], force: bool | None, waves: int
-    ) -> dict[str, int]:
+    ) -> tuple[dict[str, int], list[str]]:
+        """Write the labels; returns the counts and the keys of the claims withdrawn or reinstated."""
         rows = self._in(tx, "support.apply_labels", space=self.space, audit=audit, at=at, reason=reason,
                         region=region, force=force, waves=waves)
-        return {k: int(rows[0][k]) for k in ("withdrew", "retained", "reinstated")} if rows else {}
+        if not rows:
+            return {}, []
+        return {k: int(rows[0][k]) for k in ("withdrew", "retained", "reinstated")}, list(rows[0]["keys"])
+
+    # -- currency (inside one transaction) -----------------------------------------------------
+    def currency_region(self, tx: Tx, *, run: str, roots: list[str]) -> tuple[list[str], int]:
+        """Mark the currency region downstream of ``roots``; returns (region element ids, seeds)."""
+        rows = self._in(tx, "currency.mark_region", space=self.space, run=run, roots=roots)
+        if not rows:
+            return [], 0
+        return list(rows[0]["region"]), int(rows[0]["seeds"])
+
+    def currency_apply(
+        self, tx: Tx, *, audit: str, run: str, at: str, reason: str, region: list[str]
+    ) -> tuple[list[str], list[str], list[str]]:
+        """Write stale / current-again; returns (claims made stale, made current again, keys whose belief changed)."""
+        rows = self._in(tx, "currency.apply_labels", space=self.space, audit=audit, run=run, at=at, reason=reason,
+                        region=region)
+        if not rows:
+            return [], [], []
+        return list(rows[0]["staled"]), list(rows[0]["refreshed"]), list(rows[0]["keys"])
 
     def close_audit(self, tx: Tx, *, audit: str) -> None:
         self._in(tx, "support.close_audit", space=self.space, id=audit)
@@ -148,6 +169,23 @@ class SupportRepository(Repo):
         if not rows:
             return None
         return Claim.from_record(rows[0]["claim"]), [SupportFamily.model_validate(f) for f in rows[0]["families"]]
+
+    def dependents(self, node_id: str, limit: int) -> list[Dependent]:
+        rows = self.graph.read("currency.dependents", space=self.space, id=node_id, limit=limit)
+        return [Dependent(claim=Claim.from_record(r["claim"]), depth=int(r["depth"]), via=r["via"], rule=r["rule"])
+                for r in rows]
+
+    def stale_claims(self, limit: int) -> list[StaleClaim]:
+        rows = self.graph.read("currency.stale_claims", space=self.space, limit=limit)
+        out = []
+        for r in rows:
+            a = r["audit"] or {}
+            out.append(StaleClaim(
+                claim=Claim.from_record(r["claim"]), since=a.get("at"), audit=a.get("id"), cause=a.get("reason"),
+                op=a.get("op"), lost=list(r["lost"] or []), changed=list(r["changed"] or []), rule=r["rule"],
+                missing=r["missing"],
+            ))
+        return out
 
     # -- working context -------------------------------------------------------------------------
     def active_claim_ids(self, limit: int) -> list[str]:

@@ -18,7 +18,14 @@ from typing import Any
 
 from ..driver import Graph, Tx
 from ..embeddings import Embedder
-from ..errors import ClaimNotFound, DisputeNotFound, EmbeddingDimensionError, UnknownAgent, ValidationError
+from ..errors import (
+    ClaimNotFound,
+    DerivedKeyConflict,
+    DisputeNotFound,
+    EmbeddingDimensionError,
+    UnknownAgent,
+    ValidationError,
+)
 from ..models import (
     KEY_RE,
     AgentInfo,
@@ -51,6 +58,8 @@ from ..repositories import (
     VersionRepository,
 )
 from ..settings import PolicySettings
+from ..models_support import premise_current
+from .currency import Change, Consequences
 from .policy import Decision, authority_weights, compile_pattern, consensus_support, validate_strategy, validate_weight
 from .policy import _norm as _norm
 
@@ -98,9 +107,7 @@ def _checked_key(key: str) -> str:
 
 def _current(node: dict[str, Any]) -> bool:
     """A premise is current: an episode not retracted, a claim that is active."""
-    if node["kind"] == "episode":
-        return node["status"] != "retracted"
-    return node["status"] == "active"
+    return premise_current(str(node["kind"]), str(node["status"]))
 
 
 Decider = Callable[["BeliefService", str, Claim, ClaimInput, Tx], Decision]
@@ -129,6 +136,8 @@ class BeliefService:
         self.agent_repo = AgentRepository(graph, space)
         self.facts = FactRepository(graph, space)
         self.versions = VersionRepository(graph, space)
+        self.consequences = Consequences(graph, space, embedder, dimension)
+        """Settles each write: rule re-derivation and currency of the conclusions resting on it."""
         self.deciders: dict[str, Decider] = {}
         """Strategies built from other components (``argumentation``, ``llm_judge``) plug in here."""
         self.prejudge: PreJudge | None = None
@@ -232,6 +241,7 @@ class BeliefService:
                 embedding=vector,
                 evidence=list(data.evidence),
                 justification_id=new_id(),
+                rule=None,
                 reason=reason,
                 status=status,
                 props=dict(props or {}),
@@ -246,11 +256,13 @@ class BeliefService:
                 create(tx, "active", "asserted")
                 return WriteResult(op=WriteOp.ADD, claim=self._get(claim_id, tx), reason="claim without a fact key")
             key = data.key
-            locked = self.claims.lock_fact_info(key, tx)
-            current: Claim | None = locked["current"]
+            locked = self.claims.lock_fact(key, tx)
+            current = locked.current
             now = time_after(current.created_at if current is not None else None)
-            self._check_value_type(key, data.value, locked["value_type"], tx)
+            self._check_value_type(key, data.value, locked.value_type, tx)
             active = current if current is not None and current.status == ClaimStatus.active else None
+            if locked.rule is not None:
+                return self._direct_write_to_derived(tx, key, locked.rule, active, data, claim_id, now, create)
 
             # pass 1: the writer's own belief
             if active is not None and _same(active.value, data.value):
@@ -274,19 +286,21 @@ class BeliefService:
                 if op_hint is WriteOp.REPLACE:
                     reason = "the same agent contradicted its earlier value"
                 self.claims.supersede(key, active.id, claim_id, now, reason, tx)
-                return WriteResult(
-                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE, claim=self._get(claim_id, tx), superseded=self._get(active.id, tx), reason=reason
-                )
+                return self._settled(tx, key, now, WriteResult(
+                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE, claim=self._get(claim_id, tx),
+                    superseded=self._get(active.id, tx), reason=reason,
+                ))
             if active is None:
                 create(tx, "active", "asserted")
                 if current is None:
                     self.claims.set_current(key, claim_id, tx)
-                    return WriteResult(op=WriteOp.ADD, claim=self._get(claim_id, tx), reason="new fact")
+                    return self._settled(tx, key, now, WriteResult(
+                        op=WriteOp.ADD, claim=self._get(claim_id, tx), reason="new fact"))
                 reason = f"new version: the previous one is {current.status}"
                 self.claims.supersede(key, current.id, claim_id, now, reason, tx)
-                return WriteResult(
+                return self._settled(tx, key, now, WriteResult(
                     op=WriteOp.ADD, claim=self._get(claim_id, tx), superseded=self._get(current.id, tx), reason=reason
-                )
+                ))
 
             # pass 2: another agent's active belief conflicts; the key's strategy decides
             rule = self.policies.match_policy(key, tx)
@@ -296,10 +310,10 @@ class BeliefService:
                 create(tx, "active", "asserted")
                 reason = f"{strategy.value}: {decision.reason}"
                 self.claims.supersede(key, active.id, claim_id, now, reason, tx)
-                return WriteResult(
+                return self._settled(tx, key, now, WriteResult(
                     op=WriteOp.SUPERSEDED, claim=self._get(claim_id, tx), superseded=self._get(active.id, tx),
                     reason=reason, strategy=strategy.value, warnings=decision.warnings,
-                )
+                ))
             reason = f"{strategy.value}: {decision.reason}"
             create(tx, "disputed", reason)
             dispute_id = new_id()
@@ -321,6 +335,42 @@ class BeliefService:
             )
 
         return work(tx)
+
+    def _settled(self, tx: Tx, key: str, now: str, result: WriteResult) -> WriteResult:
+        """Settle a write that changed ``key``'s belief: rules re-derive, conclusions go stale."""
+        new, old = result.claim, result.superseded
+        if old is not None:
+            reason = (f"{key}: {old.value!r} -> {new.value!r} ({result.op.value} by {new.agent}; "
+                      f"claim {old.id} superseded by {new.id})")
+            change = Change(op="update", reason=reason, agent=new.agent, at=now, roots=[old.id, new.id])
+            settled = self.consequences.settle(tx, change, roots=[old.id], keys=[key])
+        else:
+            change = Change(op="update", reason=f"{key} = {new.value!r} (new fact, by {new.agent})",
+                            agent=new.agent, at=now, roots=[new.id])
+            settled = self.consequences.settle(tx, change, keys=[key])
+        return result.model_copy(update={"audit": settled.audit, "staled": settled.staled,
+                                         "rederived": settled.rederived})
+
+    def _direct_write_to_derived(
+        self, tx: Tx, key: str, rule: dict[str, Any], active: Claim | None, data: ClaimInput, claim_id: str,
+        now: str, create: Callable[[Tx, str, str], None],
+    ) -> WriteResult:
+        """A direct write to a key that a rule derives: refused (a typed error naming the rule), or
+        with ``direct_writes: dispute`` parked as the challenger of the derived belief."""
+        name = f"{rule['name']}@{rule['version']}"
+        if rule.get("direct_writes") != "dispute" or active is None:
+            raise DerivedKeyConflict(key, name, self.space)
+        if _same(active.value, data.value):
+            return WriteResult(op=WriteOp.NOOP, claim=active, reason=f"same value as the conclusion of rule {name}")
+        reason = f"rule {name} derives {key}: a direct write is parked as a dispute"
+        create(tx, "disputed", reason)
+        dispute_id = new_id()
+        self.disputes.create(tx, id=dispute_id, key=key, incumbent=active.id, challenger=claim_id,
+                             strategy="rule", reason=reason, at=now)
+        dispute = self.disputes.get(dispute_id, tx)
+        assert dispute is not None
+        return WriteResult(op=WriteOp.DISPUTED, claim=self._get(claim_id, tx), reason=reason, strategy="rule",
+                           dispute=dispute)
 
     def _check_evidence(self, evidence: Sequence[str], tx: Tx) -> None:
         """Evidence must exist in this space, hold and be current: an episode that is not retracted,
@@ -415,7 +465,7 @@ class BeliefService:
         out: list[Dispute] = []
         for key in keys:
             def work(tx: Tx, key: str = key) -> list[Dispute]:
-                self.claims.lock_fact_info(key, tx)
+                self.claims.lock_fact(key, tx)
                 return self._auto_resolve_key(key, tx, utcnow().isoformat())
 
             out += self.graph.write_tx(work, name="beliefs.auto_resolve")
@@ -467,8 +517,8 @@ class BeliefService:
         return None
 
     def _settle(self, tx: Tx, d: Dispute, winner_id: str, *, by: str, reason: str, rule: str, now: str) -> None:
-        locked = self.claims.lock_fact_info(d.key, tx)
-        current: Claim | None = locked["current"]
+        current = self.claims.lock_fact(d.key, tx).current
+        now = time_after(current.created_at if current is not None else None)  # after the lock
         why = f"dispute {d.id} resolved by {by}: {reason}"
         if winner_id == d.challenger.id:
             if current is not None and current.id != winner_id:
@@ -476,6 +526,10 @@ class BeliefService:
             self.versions.change_status(
                 tx, id=winner_id, status="active", at=now, reason=why, by=by, revision_id=new_id()
             )
+            old = [current.id] if current is not None and current.id != winner_id else []
+            change = Change(op="update", reason=f"{d.key}: {why}", agent=by, at=now, roots=old + [winner_id])
+            # the winner is a root too: it becomes active only if its own premises are current
+            self.consequences.settle(tx, change, roots=old + [winner_id], keys=[d.key])
         else:
             self.versions.change_status(
                 tx, id=d.challenger.id, status="superseded", at=now, reason=why, by=by, revision_id=new_id()
@@ -568,6 +622,27 @@ class BeliefService:
     # -- versions ----------------------------------------------------------------------------------
     def history(self, key: str) -> list[Version]:
         return self.versions.history(_checked_key(key))
+
+    def revert(self, key: str, *, agent: str, to: str | None = None, agent_kind: str = "user") -> WriteResult:
+        """Write an earlier version's value and text again, as a **new** version by ``agent`` (through
+        the same path and policies as :meth:`assert_claim`): ``to`` is that version's claim id, by
+        default the one the current version superseded. Conclusions follow as for any update."""
+        versions = self.history(key)
+        current = next((v for v in versions if v.current), None)
+        if current is None:
+            raise ValidationError(f"fact {key!r} has no versions to revert")
+        target_id = to if to is not None else current.supersedes
+        if target_id is None:
+            raise ValidationError(f"the current version of {key!r} supersedes nothing: name the version to revert to")
+        target = next((v.claim for v in versions if v.claim.id == target_id), None)
+        if target is None:
+            raise ValidationError(f"{target_id!r} is not a version of {key!r}")
+        if target.id == current.claim.id:
+            raise ValidationError(f"{target_id!r} is the current version of {key!r}")
+        data = ClaimInput(key=key, value=target.value, text=target.text, agent=agent, agent_kind=agent_kind,  # type: ignore[arg-type]
+                          kind=target.kind)
+        result = self.assert_claim(data, props={"reverts": target.id})
+        return result.model_copy(update={"reason": f"reverted to version {target.id}: {result.reason}"})
 
     def as_of(self, key: str, at: datetime) -> Claim | None:
         if not isinstance(at, datetime):

@@ -28,6 +28,7 @@ from ..errors import (
     AuditNotFound,
     ClaimNotFound,
     ConstraintViolation,
+    DerivedKeyConflict,
     EmbeddingDimensionError,
     UnknownAgent,
     ValidationError,
@@ -36,11 +37,14 @@ from ..models import KEY_RE, Claim, new_id, time_after, utcnow
 from ..models_support import (
     MODES,
     OUT_STATUSES,
+    premise_current,
     AuditRecord,
     AuditSummary,
     ClaimAudit,
     ClaimSupport,
     ContextItem,
+    Dependent,
+    StaleClaim,
     SupportFamily,
     WorkingContext,
     estimate_tokens,
@@ -48,6 +52,7 @@ from ..models_support import (
 from ..repositories.core import ClaimRepository
 from ..repositories.policy import AgentRepository
 from ..repositories.support import Runner, SupportRepository
+from .currency import Change, Consequences
 
 __all__ = ["SupportService", "statement_signature"]
 
@@ -97,6 +102,7 @@ class SupportService:
         self, graph: Graph, space: str, embedder: Embedder, dimension: int, runner: Runner | None = None,
         waves_per_call: int = _WAVES_PER_CALL,
         strict_agents: bool = False,
+        consequences: Consequences | None = None,
     ) -> None:
         """``runner`` replaces Graph.run for the support statements (profiling); ``waves_per_call``
         bounds the waves one ``support.fixpoint`` statement runs (1 = one statement per wave);
@@ -113,6 +119,9 @@ class SupportService:
         self.claims = ClaimRepository(graph, space)
         self.strict_agents = strict_agents
         self.agents = AgentRepository(graph, space)
+        self.consequences = consequences or Consequences(graph, space, embedder, dimension, runner=runner,
+                                                         waves_per_call=waves_per_call)
+        """Settles each reconsolidation: currency of the conclusions and rule re-derivation."""
 
     # -- derive ---------------------------------------------------------------------------------
     def derive(
@@ -165,7 +174,10 @@ class SupportService:
         def work(tx: Tx) -> Claim:
             self._check_agent(agent, tx)
             # with a key, the fact's lock first: derivations of one fact serialize on it
-            current = self.claims.lock_fact(key, tx) if key is not None else None
+            locked = self.claims.lock_fact(key, tx) if key is not None else None
+            if locked is not None and locked.rule is not None:
+                raise DerivedKeyConflict(key or "", f"{locked.rule['name']}@{locked.rule['version']}", self.space)
+            current = locked.current if locked is not None else None
             # the time is taken after the lock, so a fact's chain order is its time order
             now = at.isoformat() if at is not None else time_after(current.created_at if current is not None else None)
             found, existing = self.repo.prepare_derive(prem, sig, tx)
@@ -184,16 +196,28 @@ class SupportService:
                 )
                 if claim.status == "withdrawn" and not out:
                     self._reconsolidate(tx, "derive", [claim.id], "justification",
-                                        f"new justification {jid} holds", agent, now)
-                    got = self.repo.get_claim(claim.id, tx=tx)
-                    assert got is not None
-                    return got
-                return claim
+                                        f"new justification {jid} holds", agent, now, [claim.key] if claim.key else [])
+                elif claim.status == "stale" and not out:
+                    change = Change(op="derive", reason=f"new justification {jid} of {claim.id}", agent=agent,
+                                    at=now, roots=[claim.id])
+                    self.consequences.settle(tx, change, roots=[claim.id])
+                else:
+                    return claim
+                got = self.repo.get_claim(claim.id, tx=tx)
+                assert got is not None
+                return got
             out_now = [p for p in prem if found[p]["status"] in OUT_STATUSES]
             if out_now:
                 raise ValidationError(
                     f"premise(s) {', '.join(out_now)} do not hold (withdrawn or retracted): a new claim needs "
                     "premises that hold; derive an existing statement to record a dormant alternative"
+                )
+            past = [f"{p} ({found[p]['status']})" for p in prem
+                    if not premise_current(found[p]["kind"], found[p]["status"])]
+            if past:
+                raise ValidationError(
+                    f"premise(s) {', '.join(past)} are not current: a new conclusion rests on current beliefs "
+                    "(cite the current version of the fact)"
                 )
             claim_id = new_id()
             created, out = self.repo.create_derived(
@@ -201,13 +225,23 @@ class SupportService:
                 confidence=confidence, created_at=now, embedding=vector, justification_id=new_id(), rule=rule,
                 premises=prem,
             )
-            if out:  # a concurrent reconsolidation withdrew a premise before we locked it
-                raise ValidationError(f"premise(s) {', '.join(out)} no longer hold")
+            if out:  # a concurrent write changed a premise before we locked it
+                raise ValidationError(f"premise(s) {', '.join(out)} are no longer current")
             if key is not None:
                 if current is None:
                     self.claims.set_current(key, claim_id, tx)
+                    change = Change(op="update", reason=f"{key}: derived by {agent}", agent=agent, at=now,
+                                    roots=[claim_id])
+                    self.consequences.settle(tx, change, keys=[key])
                 else:
                     self.claims.supersede(key, current.id, claim_id, now, "derived: newer version of the fact", tx)
+                    change = Change(op="update", reason=f"{key}: newer version derived by {agent} "
+                                    f"(claim {current.id} superseded by {claim_id})", agent=agent, at=now,
+                                    roots=[current.id, claim_id])
+                    self.consequences.settle(tx, change, roots=[current.id], keys=[key])
+                got = self.repo.get_claim(claim_id, tx=tx)
+                assert got is not None
+                return got
             return created
 
         try:
@@ -220,13 +254,37 @@ class SupportService:
         if self.strict_agents and agent not in self.agents.registered([agent], tx):
             raise UnknownAgent(agent, self.space)
 
-    def supports(self, claim_id: str) -> ClaimSupport:
-        """The claim's support families (its justifications, each with premises and whether they hold)."""
+    def supports(self, claim_id: str, dependents: int = 50) -> ClaimSupport:
+        """The claim's support families (its justifications, each with premises and whether they hold
+        and are current) and up to ``dependents`` of the conclusions that rest on it."""
         got = self.repo.supports(claim_id)
         if got is None:
             raise ClaimNotFound(claim_id, self.space)
         claim, families = got
-        return ClaimSupport(claim=claim, families=families)
+        deps = self.repo.dependents(claim_id, dependents) if dependents > 0 else []
+        return ClaimSupport(claim=claim, families=families, dependents=deps)
+
+    # -- currency ---------------------------------------------------------------------------------
+    def dependents(self, claim_id_or_key: str, limit: int = 200) -> list[Dependent]:
+        """The conclusions resting on a claim or episode (an id), or on a fact's current claim (a key),
+        nearest first: what goes stale or is withdrawn when it changes."""
+        if not isinstance(claim_id_or_key, str) or not claim_id_or_key.strip():
+            raise ValidationError("dependents needs a claim id, an episode id or a fact key")
+        if not 1 <= limit <= 10_000:
+            raise ValidationError("limit must be between 1 and 10000")
+        target = claim_id_or_key
+        if not self.repo.find_nodes([target]):
+            current = self.claims.current(target) if KEY_RE.match(target) else None
+            if current is None:
+                raise ClaimNotFound(target, self.space)
+            target = current.id
+        return self.repo.dependents(target, limit)
+
+    def stale(self, limit: int = 100) -> list[StaleClaim]:
+        """The stale conclusions of this space, newest first, each with the premise change that made it stale."""
+        if not 1 <= limit <= 10_000:
+            raise ValidationError("limit must be between 1 and 10000")
+        return self.repo.stale_claims(limit)
 
     # -- retract / restore ------------------------------------------------------------------------
     def retract(
@@ -278,7 +336,8 @@ class SupportService:
                 live = [r for r in roots if found[r]["status"] != "retracted"]
                 if live:
                     raise ValidationError(f"not retracted, nothing to restore: {', '.join(live)}")
-            return self._reconsolidate(tx, op, roots, mode, why, agent, when)
+            keys = sorted({found[r]["key"] for r in roots if found[r]["key"] is not None})
+            return self._reconsolidate(tx, op, roots, mode, why, agent, when, keys)
 
         t0 = time.perf_counter()
         record = self.graph.write_tx(work, name=f"support.{op}")
@@ -293,8 +352,11 @@ class SupportService:
         reason: str,
         agent: str | None,
         at: str,
+        keys: list[str],
     ) -> AuditRecord:
-        """Everything of one reconsolidation, inside ``tx``: audit, roots, region, fixpoint, labels."""
+        """Everything of one reconsolidation, inside ``tx``: audit, roots, region, fixpoint, labels,
+        then (mode ``justification``) the currency of the conclusions and rule re-derivation of the
+        keys whose belief changed, on the same audit."""
         audit = new_id()
         self.repo.open_audit(tx, id=audit, op=op, mode=mode, reason=reason, agent=agent, at=at, roots=roots,
                              evaluate=mode != "none")
@@ -313,10 +375,15 @@ class SupportService:
                     waves += sum(1 for g in gained if g > 0)
                     if not gained or gained[-1] == 0:
                         break
+        changed: list[str] = []
         if region:
-            self.repo.apply_labels(tx, audit=audit, at=at, reason=reason, region=region, force=force, waves=waves)
+            _, changed = self.repo.apply_labels(tx, audit=audit, at=at, reason=reason, region=region, force=force,
+                                                waves=waves)
         else:
             self.repo.close_audit(tx, audit=audit)
+        if mode == "justification":
+            change = Change(op=op, reason=reason, agent=agent, at=at, audit=audit)
+            self.consequences.settle(tx, change, roots=roots, keys=sorted(set(keys) | set(changed)))
         record = self.repo.audit(audit, tx=tx)
         assert record is not None
         return record

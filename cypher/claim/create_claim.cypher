@@ -1,7 +1,7 @@
 // name: claim.create_claim
 // mode: write
-// params: space, id, key, value, text, kind, agent, agent_kind, confidence, created_at, valid_from, embedding, evidence, justification_id, reason, status, props
-// description: create one active claim with its first revision, its writer and (optionally) one AND-justification from evidence ids
+// params: space, id, key, value, text, kind, agent, agent_kind, confidence, created_at, valid_from, embedding, evidence, justification_id, rule, reason, status, props
+// description: create one claim with its first revision, its writer and (optionally) one AND-justification from evidence ids (rule: 'evidence', or the derivation rule that wrote it)
 // :param space => 'default'
 // :param id => 'c-1'
 // :param key => 'user.risk_tolerance'
@@ -16,6 +16,7 @@
 // :param embedding => null
 // :param evidence => []
 // :param justification_id => 'j-1'
+// :param rule => null
 // :param reason => 'asserted'
 // :param status => 'active'
 // :param props => {}
@@ -36,7 +37,8 @@ CALL (c) {
 }
 CALL (c) {
   WITH c WHERE size($evidence) > 0
-  CREATE (j:Justification {space: $space, id: $justification_id, rule: 'evidence', created_at: datetime($created_at)})
+  CREATE (j:Justification {space: $space, id: $justification_id, rule: coalesce($rule, 'evidence'), agent: $agent,
+                          created_at: datetime($created_at)})
   CREATE (j)-[:JUSTIFIES]->(c)
   WITH j
   UNWIND $evidence AS eid

@@ -13,8 +13,9 @@ MATCH (new:Claim {space: $space, id: $new_id})
 DELETE cur
 MERGE (f)-[:CURRENT]->(new)
 CREATE (new)-[:SUPERSEDES]->(old)
-// A current claim that already lost its support (withdrawn/retracted) keeps that status.
-WITH f, old, new, CASE WHEN old.status = 'active' THEN 'superseded' ELSE old.status END AS old_status
+// A current claim that already lost its support (withdrawn/retracted) keeps that status; an active
+// or stale one is superseded (a stale version that a newer one replaces is history, not pending).
+WITH f, old, new, CASE WHEN old.status IN ['active', 'stale'] THEN 'superseded' ELSE old.status END AS old_status
 REMOVE old.active_key
 // valid_to never precedes valid_from (a version written with a valid_from in the future).
 SET old.status = old_status, old.valid_to = CASE WHEN old.valid_from > datetime($at) THEN old.valid_from ELSE datetime($at) END,

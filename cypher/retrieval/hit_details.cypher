@@ -1,7 +1,7 @@
 // name: retrieval.hit_details
 // mode: read
 // params: space, ids, embedding
-// description: for recalled claim ids: the claim, its cosine score against the query vector, provenance (agent, time, premises and episodes of its justifications) and support certificate (oldest intact justification)
+// description: for recalled claim ids: the claim, its cosine score against the query vector, provenance (agent, time, premises and episodes of its justifications) and support certificate (oldest current justification: every premise an episode not retracted or an active claim)
 // :param space => 'default'
 // :param ids => ['c-1', 'c-2']
 // :param embedding => [0.1, 0.2]
@@ -14,12 +14,14 @@ CALL (c) {
     WITH p WHERE p IS NOT NULL
     ORDER BY p.id
     RETURN collect(p {.id, .text, status: coalesce(p.status, 'active'), kind: CASE WHEN p:Episode THEN 'episode' ELSE 'claim' END}) AS premises,
-           count(CASE WHEN p.status IN ['withdrawn', 'retracted'] THEN 1 END) AS out
+           count(CASE WHEN NOT ((p:Episode AND coalesce(p.status, 'active') <> 'retracted')
+                                OR (p:Claim AND p.status = 'active')) THEN 1 END) AS out
   }
   WITH j, premises, out WHERE j IS NOT NULL
   ORDER BY j.created_at, j.id
   RETURN count(j) AS families,
-         collect(CASE WHEN out = 0 THEN j {.id, .rule, .agent, created_at: toString(j.created_at), premises: premises} END) AS intact
+         collect(CASE WHEN out = 0 AND NOT coalesce(j.retired, false)
+                      THEN j {.id, .rule, .agent, created_at: toString(j.created_at), premises: premises} END) AS intact
 }
 CALL (c) {
   OPTIONAL MATCH (p)-[:PREMISE_OF]->(:Justification)-[:JUSTIFIES]->(c)

@@ -1,7 +1,7 @@
 // name: support.apply_labels
 // mode: write
 // params: space, audit, at, reason, region, force, waves
-// description: write the fixpoint's outcome on the region (withdrawn / retained / reinstated, with Revisions and audit edges saying why), remove the scratch marks, close the audit
+// description: write the fixpoint's outcome on the region (withdrawn / retained / reinstated, with Revisions and audit edges saying why), remove the scratch marks, close the audit; returns the counts and the keys of the claims withdrawn or reinstated
 // :param space => 'default'
 // :param audit => 'a-1'
 // :param at => '2026-12-02T10:00:00Z'
@@ -59,7 +59,8 @@ CALL (a, c, was_in, now_in, via) {
 }
 WITH a, c, CASE WHEN was_in AND NOT now_in THEN 'withdrew' WHEN NOT was_in AND now_in THEN 'reinstated'
                 WHEN was_in THEN 'retained' ELSE 'still_out' END AS action
-WITH a, collect(c) AS region, collect(action) AS actions
+WITH a, collect(c) AS region, collect(action) AS actions,
+     collect(CASE WHEN action IN ['withdrew', 'reinstated'] THEN c.key END) AS keys
 CALL (region) {
   UNWIND region AS c
   OPTIONAL MATCH (j:Justification)-[:JUSTIFIES]->(c)
@@ -73,4 +74,4 @@ SET a.region = size(region), a.waves = $waves,
     a.withdrew = size([x IN actions WHERE x = 'withdrew']),
     a.retained = size([x IN actions WHERE x = 'retained']),
     a.reinstated = size([x IN actions WHERE x = 'reinstated'])
-RETURN a.withdrew AS withdrew, a.retained AS retained, a.reinstated AS reinstated, cleared
+RETURN a.withdrew AS withdrew, a.retained AS retained, a.reinstated AS reinstated, keys, cleared

@@ -1,7 +1,7 @@
 // name: support.audits_for_claim
 // mode: read
 // params: space, id
-// description: every reconsolidation audit that touched one claim or episode, oldest first, with what it did to it and why
+// description: every audit that touched one claim or episode, oldest first, with what it did to it and why
 // :param space => 'default'
 // :param id => 'c-1'
 CALL () {
@@ -9,7 +9,7 @@ CALL () {
   UNION
   MATCH (n:Episode {space: $space, id: $id}) RETURN n
 }
-MATCH (a:Audit)-[r:ROOT|WITHDREW|RETAINED|REINSTATED]->(n)
+MATCH (a:Audit)-[r:ROOT|WITHDREW|RETAINED|REINSTATED|STALED|REFRESHED|REDERIVED]->(n)
 WHERE a.space = $space
 OPTIONAL MATCH (n)-[:HAS_REVISION]->(rev:Revision)
 WHERE rev.audit = a.id

@@ -1,7 +1,7 @@
 // name: support.create_derived
 // mode: write
 // params: space, id, sig, key, text, kind, agent, agent_kind, confidence, created_at, embedding, justification_id, rule, premises
-// description: create one derived claim (active) with its first revision, its writer and its first AND-justification; returns whether every premise holds
+// description: create one derived claim (active) with its first revision, its writer and its first AND-justification; returns the premises that are not current (a new conclusion needs current ones)
 // :param space => 'default'
 // :param id => 'c-2'
 // :param sig => '3f2a9c'
@@ -17,7 +17,8 @@
 // :param rule => 'planner'
 // :param premises => ['ep-1', 'c-1']
 // The PREMISE_OF edges are created before the premises' statuses are read: creating an edge
-// write-locks both ends, so a concurrent reconsolidation of a premise serializes with this write.
+// write-locks both ends, so a concurrent reconsolidation or update of a premise serializes with this
+// write; out = the premises that are not current once locked (an episode retracted, a claim not active).
 MERGE (a:Agent {space: $space, id: $agent})
 ON CREATE SET a.kind = $agent_kind
 CREATE (c:Claim {space: $space, id: $id})
@@ -42,7 +43,8 @@ CALL (j) {
     MATCH (p:Claim {space: $space, id: pid}) RETURN p
   }
   CREATE (p)-[:PREMISE_OF]->(j)
-  RETURN collect(CASE WHEN p.status IN ['withdrawn', 'retracted'] THEN p.id END) AS out
+  RETURN collect(CASE WHEN NOT ((p:Episode AND coalesce(p.status, 'active') <> 'retracted') OR (p:Claim AND p.status = 'active'))
+                      THEN p.id END) AS out
 }
 RETURN c {.id, .key, .value, .text, .kind, .agent, .status, .confidence,
          created_at: toString(c.created_at), valid_from: toString(c.valid_from), valid_to: toString(c.valid_to)} AS claim,

@@ -1,7 +1,7 @@
 // name: support.open_audit
 // mode: write
 // params: space, id, op, mode, reason, agent, at, roots, evaluate
-// description: open one reconsolidation audit, link its roots, and retract them (op retract) or lift their retraction (op restore), each with an immutable Revision
+// description: open one audit, link its roots, and retract them (op retract) or lift their retraction (op restore), each with an immutable Revision; other ops only link their roots
 // :param space => 'default'
 // :param id => 'a-1'
 // :param op => 'retract'
@@ -17,7 +17,8 @@
 // op restore + evaluate: a restored claim is provisionally withdrawn; the fixpoint decides whether
 // one of its justifications holds again. op restore without evaluate (mode none): it goes straight
 // back (the current version of a fact becomes active; a version that lost CURRENT meanwhile becomes
-// superseded). op derive: the root (a withdrawn claim that gained a justification) is only linked.
+// superseded). op derive (a withdrawn or stale claim that gained a justification), update (a write
+// superseded its roots) and rule (a rule was added, changed, removed or run): the roots are only linked.
 CREATE (a:Audit {space: $space, id: $id, op: $op, mode: $mode, reason: $reason, agent: $agent, at: datetime($at)})
 WITH a
 UNWIND $roots AS rid
@@ -32,14 +33,14 @@ CREATE (a)-[:ROOT {prior: before}]->(n)
 WITH a, n, f, before,
      CASE
        WHEN $op = 'retract' THEN 'retracted'
-       WHEN $op = 'derive' THEN before
+       WHEN NOT $op IN ['retract', 'restore'] THEN before
        WHEN n:Episode THEN 'active'
        WHEN $evaluate THEN 'withdrawn'
        WHEN coalesce(n.prior_status, 'active') = 'active' AND n.key IS NOT NULL AND f IS NULL THEN 'superseded'
        ELSE coalesce(n.prior_status, 'active')
      END AS next
 CALL (n, f, before, next) {
-  WITH n, f, before, next WHERE $op <> 'derive'
+  WITH n, f, before, next WHERE $op IN ['retract', 'restore']
   SET n.status = next,
       n.active_key = CASE WHEN next = 'active' AND f IS NOT NULL THEN f.key ELSE null END,
       n.prior_status = CASE

@@ -48,7 +48,7 @@ def test_explain_every_query(graph: Graph, name: str) -> None:
 INDEXED = [
     "claim.get_claim",
     "claim.get_belief",
-    "claim.lock_fact",
+    "claim.lock_facts",
     "claim.set_current",
     "claim.supersede_current",
     "claim.find_premises",

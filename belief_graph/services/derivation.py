@@ -1,0 +1,212 @@
+"""The rule engine's inner step: re-evaluate the rule instances a change of fact keys affects and
+write what follows, inside the writer's transaction (DESIGN.md, "Derivation rules").
+
+One round (:meth:`RuleEngine.reevaluate` runs rounds until no derived key changes; rules form no
+cycle, so that is at most the depth of the rule graph):
+
+1. ``rules.affected_instances``: the instances that read a changed key (READS edges), wait for it
+   (``awaits``), or start with it (a new instance of a rule whose first premise matches it);
+2. ``claim.lock_facts``: the derived keys' locks, sorted (concurrent re-derivations of one key
+   serialize; the chain is read only after the lock is held);
+3. ``rules.evaluate_instances``: each chain walked in Cypher over the current beliefs;
+4. here: the conclusion's value and text from the rule's templates, and the decision per instance:
+   *keep* (same value and text, and a justification with exactly these premises already exists),
+   *justify* (same value and text, the belief is active, other premises: one more justification),
+   *new version* (anything else: the new conclusion supersedes the derived key's current claim,
+   "re-derived by rule R", justified by the current premises), or *unresolved* (the join stops at
+   a key without a current belief: nothing is written; the currency pass makes the old conclusion
+   stale, and the instance waits for that key);
+5. the writes: claims through the same statements as ``assert_claim`` (embeddings batched), and
+   ``rules.record_instances`` (status, missing key, READS edges, audit edges).
+
+Work is bounded by the changed keys' dependents: no statement scans the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..driver import Graph, Tx
+from ..embeddings import Embedder
+from ..errors import EmbeddingDimensionError
+from ..models import Claim, Value, new_id, time_after
+from ..models_rules import CompiledRule, RuleInstanceInfo, RuleSpec
+from ..repositories.core import ClaimRepository
+from ..repositories.rules import RuleRepository
+from ..repositories.support import SupportRepository
+
+__all__ = ["MAX_ROUNDS", "Reevaluation", "RuleEngine", "rule_agent", "rule_tag"]
+
+MAX_ROUNDS = 64
+"""Rounds of re-evaluation per write; rules are acyclic, so a round adds a layer of the rule graph."""
+
+AuditFn = Callable[[Tx], str]
+"""Opens (once) and returns the audit of the change being settled."""
+
+
+def rule_tag(name: str, version: int) -> str:
+    """The ``rule`` of the justifications a rule version gives: ``rule:<name>@<version>``."""
+    return f"rule:{name}@{version}"
+
+
+def rule_agent(name: str) -> str:
+    """The writer of a rule's conclusions."""
+    return f"rule:{name}"
+
+
+@dataclass
+class Reevaluation:
+    """What re-evaluating the affected instances did, over all rounds."""
+
+    evaluated: int = 0
+    rederived: list[Claim] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
+    """The claims the new versions superseded (roots of the currency pass)."""
+    justified: int = 0
+    unchanged: int = 0
+    unresolved: list[RuleInstanceInfo] = field(default_factory=list)
+
+
+def _same_value(a: Value, b: Value) -> bool:
+    return type(a) is type(b) and a == b or (
+        isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool)
+        and not isinstance(b, bool) and float(a) == float(b)
+    )
+
+
+class RuleEngine:
+    """Evaluates rule instances inside a transaction (the only writer of rule-derived keys)."""
+
+    def __init__(self, graph: Graph, space: str, embedder: Embedder, dimension: int) -> None:
+        self.graph = graph
+        self.space = space
+        self.embedder = embedder
+        self.dimension = dimension
+        self.repo = RuleRepository(graph, space)
+        self.claims = ClaimRepository(graph, space)
+        self.support = SupportRepository(graph, space)
+        self._specs: dict[tuple[str, int], tuple[RuleSpec, CompiledRule]] = {}
+
+    def reevaluate(
+        self, tx: Tx, keys: Sequence[str], audit: AuditFn, at: str, *, cause: str,
+        only: set[tuple[str, str]] | None = None,
+    ) -> Reevaluation:
+        """Re-evaluate the instances a change of ``keys`` affects, round after round, and write
+        the consequences. ``cause`` is said in the new versions' revisions; ``only`` restricts the
+        first round to these instances (``derive_by_rule``)."""
+        out = Reevaluation()
+        pending = sorted(set(keys))
+        seen_versions: set[str] = set()
+        for _ in range(MAX_ROUNDS):
+            if not pending:
+                return out
+            affected = self.repo.affected(tx, pending, at)
+            if only is not None:
+                affected = [a for a in affected if a in only]
+                only = None
+            if not affected:
+                return out
+            self.claims.lock_facts(sorted({k for _, k in affected}), tx)
+            rows = self.repo.evaluate(tx, affected)
+            pending = self._apply(tx, rows, audit, at, cause, out, seen_versions)
+        raise RuntimeError(f"rule re-evaluation did not settle in {MAX_ROUNDS} rounds (a cycle between rules?)")
+
+    def spec(self, name: str, version: int, raw: str) -> tuple[RuleSpec, CompiledRule]:
+        """A stored rule version's spec and compiled form (cached: a version never changes)."""
+        got = self._specs.get((name, version))
+        if got is None:
+            spec = RuleSpec.model_validate_json(raw)
+            got = self._specs[(name, version)] = (spec, spec.compile())
+        return got
+
+    def _apply(
+        self, tx: Tx, rows: list[dict[str, Any]], audit: AuditFn, at: str, cause: str, out: Reevaluation,
+        seen_versions: set[str],
+    ) -> list[str]:
+        records: list[dict[str, Any]] = []
+        new_versions: list[dict[str, Any]] = []
+        for row in rows:
+            out.evaluated += 1
+            name, version, key = row["rule"], int(row["version"]), row["key"]
+            tag = rule_tag(name, version)
+            record: dict[str, Any] = {
+                "rule": name, "key": key, "status": "resolved", "missing": row["missing"], "reads": row["reads"],
+                "claim": None, "superseded": None, "justification": None, "tag": f"{name}@{version}",
+            }
+            records.append(record)
+            if row["missing"] is not None:
+                record["status"] = "unresolved"
+                out.unresolved.append(RuleInstanceInfo(
+                    rule=name, key=key, status="unresolved", anchor=list(row["anchor"] or []), reads=row["reads"],
+                    missing=row["missing"],
+                ))
+                continue
+            spec, compiled = self.spec(name, version, row["spec"])
+            binds = dict(zip(compiled.variables, list(row["anchor"] or []) + list(row["values"]), strict=True))
+            value, text = spec.conclude(binds)
+            premises = list(dict.fromkeys(row["claims"]))
+            cur = row["current"]
+            if cur is not None and _same_value(cur["value"], value) and cur["text"] == text:
+                if any(set(f) == set(premises) for f in row["families"]):
+                    out.unchanged += 1
+                    continue
+                if cur["status"] == "active":
+                    jid = new_id()
+                    self.support.add_justification(
+                        tx, claim_id=cur["id"], justification_id=jid, rule=tag, agent=rule_agent(name),
+                        created_at=at, premises=premises,
+                    )
+                    record.update(claim=cur["id"], justification=jid)
+                    out.justified += 1
+                    continue
+            new_versions.append({
+                "record": record, "key": key, "value": value, "text": text, "premises": premises, "tag": tag,
+                "agent": rule_agent(name), "current": cur, "version": f"{name}@{version}",
+            })
+        if new_versions:
+            vectors = self._embed([n["text"] for n in new_versions])
+            for n, vector in zip(new_versions, vectors, strict=True):
+                self._write_version(tx, n, vector, at, cause, out)
+        if any(r["claim"] is not None for r in records):
+            self.repo.record(tx, audit(tx), at, records)
+        else:
+            self.repo.record(tx, None, at, records)
+        changed = [n["key"] for n in new_versions]
+        for k in changed:
+            if k in seen_versions:
+                raise RuntimeError(f"rule re-evaluation wrote {k!r} twice in one change (a cycle between rules?)")
+            seen_versions.add(k)
+        return sorted(set(changed))
+
+    def _write_version(
+        self, tx: Tx, n: dict[str, Any], vector: list[float], at: str, cause: str, out: Reevaluation
+    ) -> None:
+        cur = n["current"]
+        claim_id, jid = new_id(), new_id()
+        # after the premise's lock and never before the version it follows
+        when = time_after(cur["created_at"] if cur is not None else None)
+        reason = f"derived by rule {n['version']}" if cur is None else f"re-derived by rule {n['version']}: {cause}"
+        self.claims.create(
+            tx, id=claim_id, key=n["key"], value=n["value"], text=n["text"], kind="derived", agent=n["agent"],
+            agent_kind="system", confidence=None, created_at=when, valid_from=when, embedding=vector,
+            evidence=n["premises"], justification_id=jid, rule=n["tag"], reason=reason, status="active",
+            props={"rule": n["version"]},
+        )
+        if cur is None:
+            self.claims.set_current(n["key"], claim_id, tx)
+        else:
+            self.claims.supersede(n["key"], cur["id"], claim_id, when, f"re-derived by rule {n['version']}", tx)
+            out.superseded.append(cur["id"])
+        n["record"].update(claim=claim_id, superseded=cur["id"] if cur else None, justification=jid)
+        got = self.claims.get(claim_id, tx=tx)
+        assert got is not None
+        out.rederived.append(got)
+
+    def _embed(self, texts: list[str]) -> list[list[float]]:
+        vectors = self.embedder.embed_documents(texts)
+        for v in vectors:
+            if len(v) != self.dimension:
+                raise EmbeddingDimensionError(self.dimension, len(v), where=f"embedding from {self.embedder.name}")
+        return vectors
