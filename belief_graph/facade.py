@@ -45,6 +45,7 @@ from .services.argumentation import ArgumentationService  # issue 6
 from .services.doctor import DoctorReport, run_doctor
 from .models_support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim, WorkingContext
 from .models_rules import RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec
+from .services.rederive import RederiveResult, Rederiver
 from .services.rules import RuleService
 from .services.support import SupportService
 from .models_retrieval import AnswerResult, RetrievalHit  # issue 8
@@ -338,6 +339,12 @@ class BeliefGraph:
     def stale(self, limit: int = 100) -> list[StaleClaim]:
         """Stale conclusions (premises no longer current), each with the premise change that made it stale."""
         return self.support.stale(limit)
+
+    def rederive(self, claim_id: str, *, agent: str) -> RederiveResult:
+        """Ask the LLM (job ``rederive``) for the new form of a stale free-text conclusion, from the
+        current versions of its premises; recorded with rule ``llm:rederive`` and the model's
+        provenance. One model call; never run implicitly."""
+        return Rederiver(self.support, lambda: self.llm).rederive(claim_id, agent=agent)
 
     # -- derivation rules --------------------------------------------------------------------------
     @property

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from .models import Claim
+from .models import Claim, Value
 
 __all__ = [
     "MODES",
@@ -66,6 +66,8 @@ class Premise(BaseModel):
     kind: Literal["episode", "claim"]
     text: str | None = None
     status: str = "active"
+    key: str | None = None
+    value: Value = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -117,6 +117,23 @@ def stale(
         console.print("no stale conclusions")
 
 
+@app.command("rederive")
+def rederive(
+    ctx: typer.Context,
+    claim_id: str = typer.Argument(..., help="A stale conclusion (see `support stale`)."),
+    agent: str = typer.Option(..., "--agent", help="Who asks for it (the new claim's writer)."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Re-derive a stale free-text conclusion from its current premises with the LLM (one call)."""
+    r = state(ctx).engine().rederive(claim_id, agent=agent)
+    if json_:
+        print_json(r.model_dump(mode="json"))
+        return
+    console.print(f"{r.status}: {r.rationale} ({r.llm_model}, prompt {r.llm_prompt})", markup=False, highlight=False)
+    if r.claim is not None:
+        console.print(f"  claim {r.claim.id} ({r.claim.status.value}) {r.claim.text!r}", markup=False, highlight=False)
+
+
 @app.command("retract")
 def retract(
     ctx: typer.Context,

@@ -25,6 +25,7 @@ critique       :class:`CritiqueInput`  :class:`Critique`           attack other 
 judge          :class:`JudgeInput`     :class:`Judgement`          decide a dispute
 propose        :class:`ProposeInput`   :class:`Proposal`           a perspective's answer
 answer         :class:`AnswerInput`    :class:`Answer`             grounded answer from context
+rederive       :class:`RederiveInput`  :class:`Rederived`          a stale conclusion, re-derived
 =============  ======================  ==========================  ===============================
 
 Deliberation in one call per phase (issue 7): ``propose_all`` (:class:`ProposeAllInput` ->
@@ -86,6 +87,8 @@ __all__ = [
     "Proposals",
     "ProposeAllInput",
     "ProposeInput",
+    "RederiveInput",
+    "Rederived",
     "Turn",
     "job_spec",
 ]
@@ -338,6 +341,28 @@ class Answer(_Out):
 
 
 # ---------------------------------------------------------------------------------------------
+# rederive: a stale free-text conclusion, re-derived from the current versions of its premises
+# ---------------------------------------------------------------------------------------------
+
+
+class RederiveInput(_In):
+    conclusion: ClaimView
+    was_based_on: list[BeliefView] = Field(min_length=1, description="premises that are no longer current")
+    premises: list[BeliefView] = Field(min_length=1, description="the current premises, citable by id")
+
+
+class Rederived(_Out):
+    status: Literal["rederived", "unchanged", "unsupported"] = Field(
+        description="rederived: a new conclusion follows; unchanged: the old one still follows from the current "
+        "premises; unsupported: nothing follows from them"
+    )
+    text: str | None = Field(description="the new conclusion, one self-contained sentence (null when unsupported)")
+    value: Value = Field(description="the new value when the conclusion has a fact key, else null")
+    citations: list[str] = Field(description="ids of the current premises the conclusion rests on")
+    rationale: str = Field(description="one sentence: why it follows")
+
+
+# ---------------------------------------------------------------------------------------------
 # propose_all / critique_all: one call for every perspective of a deliberation (issue 7)
 # ---------------------------------------------------------------------------------------------
 
@@ -563,6 +588,27 @@ def _check_answer(inp: AnswerInput, out: Answer) -> list[str]:
     return problems
 
 
+def _check_rederive(inp: RederiveInput, out: Rederived) -> list[str]:
+    """Cite only current premises; a conclusion needs citations and a text, and (for a fact) a value;
+    figures in it appear in a cited premise; 'unsupported' writes nothing, so it cites nothing."""
+    problems = _check_citations({b.id for b in inp.premises}, out.citations)
+    if out.status == "unsupported":
+        if out.citations or out.text:
+            problems.append("'unsupported' takes no text and no citations (null and [])")
+        return problems
+    if not out.citations:
+        problems.append(f"status {out.status!r} needs citations: the ids of the premises it rests on")
+    if not out.text or not out.text.strip():
+        problems.append(f"status {out.status!r} needs the conclusion's text")
+    if inp.conclusion.key is not None and out.value is None:
+        problems.append(f"the conclusion is the fact {inp.conclusion.key!r}: give its value")
+    cited = " ".join(b.text + " " + str(b.value) for b in inp.premises if b.id in set(out.citations))
+    stray = sorted({n for n in _NUMBER.findall(out.text or "") if n not in cited})
+    if stray:
+        problems.append(f"figures {stray} appear in no cited premise: state only figures the premises contain")
+    return problems
+
+
 # ---------------------------------------------------------------------------------------------
 # Registry
 # ---------------------------------------------------------------------------------------------
@@ -612,6 +658,8 @@ JOBS: dict[str, JobSpec] = {
                 output_ids=("perspective", "citations")),
         JobSpec("critique_all", CritiqueAllInput, Critiques, _check_critique_all,
                 "every perspective's attacks on the others' proposals in one call", output_ids=("by", "target")),
+        JobSpec("rederive", RederiveInput, Rederived, _check_rederive,
+                "re-derive a stale conclusion from the current versions of its premises", output_ids=("citations",)),
     )
 }
 

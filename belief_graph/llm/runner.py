@@ -49,6 +49,7 @@ from .jobs import (
     Answer,
     AnswerInput,
     BeliefView,
+    ClaimView,
     Classifications,
     ClassifyItem,
     Contender,
@@ -64,6 +65,7 @@ from .jobs import (
     PerspectiveView,
     Proposal,
     ProposalView,
+    Rederived,
     Turn,
     job_spec,
     JOBS,
@@ -302,6 +304,16 @@ class LLMClient:
     def answer(self, question: str, beliefs: Sequence[BeliefView | Mapping[str, Any]]) -> JobResult[Answer]:
         """A grounded answer from a working context (``'unknown'`` when nothing supports one)."""
         return self.run("answer", {"question": question, "beliefs": list(beliefs)})
+
+    def rederive(
+        self,
+        conclusion: ClaimView | Mapping[str, Any],
+        was_based_on: Sequence[BeliefView | Mapping[str, Any]],
+        premises: Sequence[BeliefView | Mapping[str, Any]],
+    ) -> JobResult[Rederived]:
+        """Re-derive a stale conclusion from the current premises (or say it still follows, or nothing does)."""
+        return self.run("rederive", {"conclusion": conclusion, "was_based_on": list(was_based_on),
+                                     "premises": list(premises)})
 
     # -- internals -------------------------------------------------------------------------------
     def _result(

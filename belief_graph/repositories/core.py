@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..driver import Graph, Tx
+from ..errors import ValidationError
 from ..models import Claim, Episode
 
 __all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository", "LockedFact", "Repo"]
@@ -109,6 +110,13 @@ class ClaimRepository(Repo):
             at=at,
             reason=reason,
         )
+
+    def supersede_keyless(self, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> None:
+        """A claim without a fact key replaced by a newer one (SUPERSEDES, the old one superseded)."""
+        rows = self.graph.run(tx, "claim.supersede_claim", space=self.space, old_id=old_id, new_id=new_id, at=at,
+                              reason=reason)
+        if not rows:
+            raise ValidationError(f"claim {old_id!r} is not a claim without a key in space {self.space!r}")
 
     def get(self, claim_id: str, tx: Tx | None = None) -> Claim | None:
         rows = self._read(tx, "claim.get_claim", space=self.space, id=claim_id)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -33,7 +33,7 @@ from ..errors import (
     UnknownAgent,
     ValidationError,
 )
-from ..models import KEY_RE, Claim, new_id, time_after, utcnow
+from ..models import KEY_RE, Claim, Value, new_id, time_after, utcnow
 from ..models_support import (
     MODES,
     OUT_STATUSES,
@@ -136,19 +136,31 @@ class SupportService:
         confidence: float | None = None,
         at: datetime | None = None,
         agent_kind: str = "agent",
+        value: Value = None,
+        props: Mapping[str, str | int | float | bool] | None = None,
+        supersedes: str | None = None,
     ) -> Claim:
         """Add one AND-justification ``premises -> text`` and return the claim.
 
         A new statement becomes a new active claim (with ``key``: the fact's current version,
-        superseding the previous one). The same statement again (same ``key`` and ``text``) adds
-        an alternative justification to the existing claim and returns it; the same premise set
-        again changes nothing. A withdrawn claim whose new justification holds is reinstated,
-        together with what it supports (one audit, op ``derive``).
+        superseding the previous one; ``value`` is that version's value). The same statement again
+        (same ``key`` and ``text``) adds an alternative justification to the existing claim and
+        returns it; the same premise set again changes nothing. A withdrawn claim whose new
+        justification holds is reinstated, together with what it supports (one audit, op
+        ``derive``); a stale one whose new justification is current becomes active again.
+        ``props``: scalar provenance stored on a new claim; ``supersedes``: a claim without a key
+        that the new one replaces (a stale conclusion re-derived), in the same transaction.
 
         Raises:
             ValidationError: blank text/agent, malformed key, empty premises, an unknown premise, a
-                premise that is the conclusion itself, or (for a new claim) a premise that does not hold.
+                premise that is the conclusion itself, or (for a new claim) a premise that is not
+                current (an episode retracted, a claim not active).
+            DerivedKeyConflict: ``key`` is derived by a rule.
         """
+        if value is not None and (not isinstance(value, str | int | float | bool) or key is None):
+            raise ValidationError("value is a string, number or boolean, and needs a key")
+        if supersedes is not None and key is not None:
+            raise ValidationError("supersedes is for claims without a key (a key's new version supersedes its current one)")
         if not isinstance(text, str) or not text.strip():
             raise ValidationError("text must not be blank")
         if len(text) > 20_000:
@@ -221,12 +233,18 @@ class SupportService:
                 )
             claim_id = new_id()
             created, out = self.repo.create_derived(
-                tx, id=claim_id, sig=sig, key=key, text=text, kind=kind, agent=agent, agent_kind=agent_kind,
-                confidence=confidence, created_at=now, embedding=vector, justification_id=new_id(), rule=rule,
-                premises=prem,
+                tx, id=claim_id, sig=sig, key=key, value=value, text=text, kind=kind, agent=agent,
+                agent_kind=agent_kind, confidence=confidence, created_at=now, embedding=vector,
+                justification_id=new_id(), rule=rule, premises=prem, props=dict(props or {}),
             )
             if out:  # a concurrent write changed a premise before we locked it
                 raise ValidationError(f"premise(s) {', '.join(out)} are no longer current")
+            if supersedes is not None:
+                self.claims.supersede_keyless(supersedes, claim_id, now, f"replaced by {claim_id}"
+                                              + (f" ({rule})" if rule else ""), tx)
+                change = Change(op="update", reason=f"claim {supersedes} superseded by {claim_id}", agent=agent,
+                                at=now, roots=[supersedes, claim_id])
+                self.consequences.settle(tx, change, roots=[supersedes])
             if key is not None:
                 if current is None:
                     self.claims.set_current(key, claim_id, tx)

@@ -11,7 +11,8 @@ CALL (c) {
     OPTIONAL MATCH (p)-[:PREMISE_OF]->(j)
     WITH p WHERE p IS NOT NULL
     ORDER BY p.id
-    RETURN collect(p {.id, .text, status: coalesce(p.status, 'active'), kind: CASE WHEN p:Episode THEN 'episode' ELSE 'claim' END}) AS premises
+    RETURN collect(p {.id, .text, .key, .value, status: coalesce(p.status, 'active'),
+                      kind: CASE WHEN p:Episode THEN 'episode' ELSE 'claim' END}) AS premises
   }
   WITH j, premises WHERE j IS NOT NULL
   ORDER BY j.created_at, j.id

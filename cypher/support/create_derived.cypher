@@ -1,11 +1,12 @@
 // name: support.create_derived
 // mode: write
-// params: space, id, sig, key, text, kind, agent, agent_kind, confidence, created_at, embedding, justification_id, rule, premises
+// params: space, id, sig, key, value, text, kind, agent, agent_kind, confidence, created_at, embedding, justification_id, rule, premises, props
 // description: create one derived claim (active) with its first revision, its writer and its first AND-justification; returns the premises that are not current (a new conclusion needs current ones)
 // :param space => 'default'
 // :param id => 'c-2'
 // :param sig => '3f2a9c'
 // :param key => null
+// :param value => null
 // :param text => 'The user can afford a growth fund.'
 // :param kind => 'derived'
 // :param agent => 'agent:planner'
@@ -16,15 +17,17 @@
 // :param justification_id => 'j-2'
 // :param rule => 'planner'
 // :param premises => ['ep-1', 'c-1']
+// :param props => {}
 // The PREMISE_OF edges are created before the premises' statuses are read: creating an edge
 // write-locks both ends, so a concurrent reconsolidation or update of a premise serializes with this
 // write; out = the premises that are not current once locked (an episode retracted, a claim not active).
 MERGE (a:Agent {space: $space, id: $agent})
 ON CREATE SET a.kind = $agent_kind
 CREATE (c:Claim {space: $space, id: $id})
-SET c.sig = $sig, c.key = $key, c.text = $text, c.kind = $kind, c.agent = $agent, c.status = 'active',
+SET c.sig = $sig, c.key = $key, c.value = $value, c.text = $text, c.kind = $kind, c.agent = $agent, c.status = 'active',
     c.confidence = $confidence, c.created_at = datetime($created_at), c.valid_from = datetime($created_at),
     c.embedding = $embedding
+SET c += $props
 CREATE (a)-[:ASSERTED]->(c)
 CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $id + ':r0', claim: $id, status: 'active', at: datetime($created_at), reason: 'derived'})
 CREATE (j:Justification {space: $space, id: $justification_id, rule: $rule, agent: $agent, created_at: datetime($created_at)})

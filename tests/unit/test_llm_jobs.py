@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belief_graph.errors import EncodingError, LLMUnavailable, ValidationError
-from belief_graph.llm.jobs import Critiques, Proposals
+from belief_graph.llm.jobs import Critiques, Proposals, Rederived
 from belief_graph.llm import (
     JOBS,
     Answer,
@@ -104,11 +104,18 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                        {"id": "pr-s", "perspective": "p-safety", "text": "save first"}]},
         {"attacks": [{"by": "p-safety", "target": "pr-g", "reason": "too risky"}]},
     ),
+    "rederive": (
+        {"conclusion": {"key": None, "value": None, "text": "Keep 3 months of expenses in cash"},
+         "was_based_on": [{"id": "b-0", "text": "The user has a steady salary"}],
+         "premises": BELIEFS},
+        {"status": "rederived", "text": "Keep 3 months of expenses in cash and invest the rest", "value": None,
+         "citations": ["b-1", "b-2"], "rationale": "the fund is covered and the user wants growth"},
+    ),
 }
 OUTPUT_TYPES = {
     "extract": Extraction, "classify": Classifications, "disambiguate": KeyChoices, "encode": Encoding,
     "critique": Critique, "judge": Judgement, "propose": Proposal, "answer": Answer,
-    "propose_all": Proposals, "critique_all": Critiques,
+    "propose_all": Proposals, "critique_all": Critiques, "rederive": Rederived,
 }
 
 
