@@ -369,8 +369,8 @@ class BeliefGraph:
     def rule_instances(self, name: str, status: str | None = None, limit: int = 100) -> list[RuleInstanceInfo]:
         return self.rule_service.instances(name, status, limit)
 
-    def derive_by_rule(self, name: str, key: str | None = None, *, agent: str | None = None) -> RuleRun:
-        """Re-evaluate a rule's instances by hand: the one whose first premise is ``key``, or all."""
+    def derive_by_rule(self, name: str, key: str | Sequence[str] | None = None, *, agent: str | None = None) -> RuleRun:
+        """Re-evaluate a rule's instances by hand: those whose first premise is ``key`` (or keys), or all."""
         return self.rule_service.run(name, key, agent=agent)
 
     def remove_rule(self, name: str, reason: str, *, agent: str | None = None) -> RuleRun:

@@ -31,3 +31,7 @@ app.command("perspectives")(bench_perspectives.bench_perspectives)
 from . import bench_recall  # noqa: E402  (issue 8)
 
 app.command("recall")(bench_recall.bench_recall)
+
+from . import bench_edits  # noqa: E402
+
+app.command("edits")(bench_edits.bench_edits)

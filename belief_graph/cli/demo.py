@@ -8,6 +8,7 @@ import typer
 
 from ..facade import BeliefGraph
 from ..models import WriteResult
+from .demo_currency import story_conclusions_follow
 from .demo_revision import story_evidence
 from ..repositories import AdminRepository
 from .common import console, state, table
@@ -21,7 +22,8 @@ def demo(
                                 help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI)."),
     stop: bool = typer.Option(False, "--stop", help="Stop the local server when done."),
 ) -> None:
-    """A first tour: free text in, a user changing her mind, two agents disagreeing, evidence invalidated, recall."""
+    """A first tour: free text in, a user changing her mind, two agents disagreeing, evidence invalidated,
+    conclusions following their premises, recall."""
     st = state(ctx)
     s = st.settings
     srv = None
@@ -47,6 +49,7 @@ def demo(
             story_mind_change(bg)
             story_agents_disagree(bg)
             story_evidence(bg, console)
+            story_conclusions_follow(bg, console)
             bg.assert_claim("project.deadline", "2027-03-31", "The project's launch deadline is 31 March 2027",
                             agent="agent:pm")
 

@@ -19,7 +19,7 @@ from ..models_support import AuditRecord
 
 __all__ = ["story_evidence"]
 
-_STYLE = {"active": "green", "withdrawn": "red", "retracted": "bold red", "superseded": "yellow"}
+_STYLE = {"active": "green", "withdrawn": "red", "retracted": "bold red", "superseded": "yellow", "stale": "magenta"}
 
 
 def _status_table(bg: BeliefGraph, title: str, names: dict[str, str]) -> Table:
@@ -42,7 +42,7 @@ def _audit_table(a: AuditRecord, names: dict[str, str]) -> Table:
         t.add_column(col)
     order = {"ROOT": 0, "WITHDREW": 1, "RETAINED": 2, "REINSTATED": 3}
     rank = {v: i for i, v in enumerate(names.values())}
-    for e in sorted(a.entries, key=lambda e: (order[e.action], rank.get(e.id, 99))):
+    for e in sorted(a.entries, key=lambda e: (order.get(e.action, 4), rank.get(e.id, 99))):
         if e.via:
             why = f"intact justification {e.via[:8]}…"
         elif e.lost:

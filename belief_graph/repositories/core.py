@@ -92,24 +92,41 @@ class ClaimRepository(Repo):
         rows = self._read(tx, "claim.find_premises", space=self.space, ids=list(ids))
         return {r["id"]: {"kind": r["kind"], "status": r["status"]} for r in rows}
 
-    def create(self, tx: Tx, **fields: Any) -> str:
-        rows = self.graph.run(tx, "claim.create_claim", space=self.space, **fields)
-        return str(rows[0]["id"])
+    def create(self, tx: Tx, **fields: Any) -> Claim:
+        """Create one claim (see :meth:`create_many`)."""
+        return self.create_many(tx, [fields])[0]
+
+    def create_many(self, tx: Tx, rows: Sequence[dict[str, Any]]) -> list[Claim]:
+        """Create claims (one row of ``claim.create_claims`` each) in one statement; returns them."""
+        if not rows:
+            return []
+        got = self.graph.run(tx, "claim.create_claims", space=self.space, claims=list(rows))
+        return [Claim.from_record(r["claim"]) for r in got]
 
     def set_current(self, key: str, claim_id: str, tx: Tx) -> bool:
-        return bool(self.graph.run(tx, "claim.set_current", space=self.space, key=key, id=claim_id))
+        return bool(self.set_current_many([(key, claim_id)], tx))
 
-    def supersede(self, key: str, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> None:
-        self.graph.run(
-            tx,
-            "claim.supersede_current",
-            space=self.space,
-            key=key,
-            old_id=old_id,
-            new_id=new_id,
-            at=at,
-            reason=reason,
-        )
+    def set_current_many(self, changes: Sequence[tuple[str, str]], tx: Tx) -> list[str]:
+        """First versions: each ``(key, claim id)`` becomes the fact's CURRENT; returns the ids set."""
+        if not changes:
+            return []
+        rows = self.graph.run(tx, "claim.set_current", space=self.space,
+                              changes=[{"key": k, "id": i} for k, i in changes])
+        return [r["current"] for r in rows]
+
+    def supersede(self, key: str, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> Claim:
+        """The new claim becomes the fact's current belief; returns the old one as it is now."""
+        got = self.supersede_many([{"key": key, "old_id": old_id, "new_id": new_id, "at": at, "reason": reason}], tx)
+        if not got:
+            raise ValidationError(f"claim {old_id!r} is not the current belief of {key!r}")
+        return got[0]
+
+    def supersede_many(self, changes: Sequence[dict[str, str]], tx: Tx) -> list[Claim]:
+        """Each ``{key, old_id, new_id, at, reason}``: the new claim becomes current, the old superseded."""
+        if not changes:
+            return []
+        rows = self.graph.run(tx, "claim.supersede_current", space=self.space, changes=list(changes))
+        return [Claim.from_record(r["superseded"]) for r in rows]
 
     def supersede_keyless(self, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> None:
         """A claim without a fact key replaced by a newer one (SUPERSEDES, the old one superseded)."""

@@ -224,9 +224,9 @@ class BeliefService:
         judged = verdicts or {}
         now = utcnow().isoformat()  # replaced by the time after the fact's lock for keyed claims
 
-        def create(tx: Tx, status: str, reason: str) -> None:
+        def create(tx: Tx, status: str, reason: str) -> Claim:
             valid_from = data.valid_from.isoformat() if data.valid_from is not None else now
-            self.claims.create(
+            return self.claims.create(
                 tx,
                 id=claim_id,
                 key=data.key,
@@ -253,8 +253,8 @@ class BeliefService:
             if data.evidence:
                 self._check_evidence(data.evidence, tx)
             if data.key is None:
-                create(tx, "active", "asserted")
-                return WriteResult(op=WriteOp.ADD, claim=self._get(claim_id, tx), reason="claim without a fact key")
+                return WriteResult(op=WriteOp.ADD, claim=create(tx, "active", "asserted"),
+                                   reason="claim without a fact key")
             key = data.key
             locked = self.claims.lock_fact(key, tx)
             current = locked.current
@@ -281,38 +281,35 @@ class BeliefService:
             if own is not None and _same(own.value, data.value):
                 return WriteResult(op=WriteOp.NOOP, claim=own, reason="same value as this agent's disputed claim")
             if active is not None and active.agent == data.agent:
-                create(tx, "active", "asserted")
+                new = create(tx, "active", "asserted")
                 reason = "the same agent changed the value"
                 if op_hint is WriteOp.REPLACE:
                     reason = "the same agent contradicted its earlier value"
-                self.claims.supersede(key, active.id, claim_id, now, reason, tx)
+                old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
                 return self._settled(tx, key, now, WriteResult(
-                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE, claim=self._get(claim_id, tx),
-                    superseded=self._get(active.id, tx), reason=reason,
+                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE, claim=new, superseded=old,
+                    reason=reason,
                 ))
             if active is None:
-                create(tx, "active", "asserted")
+                new = create(tx, "active", "asserted")
                 if current is None:
                     self.claims.set_current(key, claim_id, tx)
-                    return self._settled(tx, key, now, WriteResult(
-                        op=WriteOp.ADD, claim=self._get(claim_id, tx), reason="new fact"))
+                    return self._settled(tx, key, now, WriteResult(op=WriteOp.ADD, claim=new, reason="new fact"))
                 reason = f"new version: the previous one is {current.status}"
-                self.claims.supersede(key, current.id, claim_id, now, reason, tx)
-                return self._settled(tx, key, now, WriteResult(
-                    op=WriteOp.ADD, claim=self._get(claim_id, tx), superseded=self._get(current.id, tx), reason=reason
-                ))
+                old = self.claims.supersede(key, current.id, claim_id, now, reason, tx)
+                return self._settled(tx, key, now, WriteResult(op=WriteOp.ADD, claim=new, superseded=old, reason=reason))
 
             # pass 2: another agent's active belief conflicts; the key's strategy decides
             rule = self.policies.match_policy(key, tx)
             strategy = rule.strategy if rule is not None else Strategy(self.policy.default_strategy)
             decision = self._decide(strategy, key, active, data, tx, judged)
             if decision.challenger_wins:
-                create(tx, "active", "asserted")
+                new = create(tx, "active", "asserted")
                 reason = f"{strategy.value}: {decision.reason}"
-                self.claims.supersede(key, active.id, claim_id, now, reason, tx)
+                old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
                 return self._settled(tx, key, now, WriteResult(
-                    op=WriteOp.SUPERSEDED, claim=self._get(claim_id, tx), superseded=self._get(active.id, tx),
-                    reason=reason, strategy=strategy.value, warnings=decision.warnings,
+                    op=WriteOp.SUPERSEDED, claim=new, superseded=old, reason=reason, strategy=strategy.value,
+                    warnings=decision.warnings,
                 ))
             reason = f"{strategy.value}: {decision.reason}"
             create(tx, "disputed", reason)
@@ -340,8 +337,7 @@ class BeliefService:
         """Settle a write that changed ``key``'s belief: rules re-derive, conclusions go stale."""
         new, old = result.claim, result.superseded
         if old is not None:
-            reason = (f"{key}: {old.value!r} -> {new.value!r} ({result.op.value} by {new.agent}; "
-                      f"claim {old.id} superseded by {new.id})")
+            reason = f"{key}: {old.value!r} -> {new.value!r} ({result.op.value} by {new.agent})"  # ids: the ROOTs
             change = Change(op="update", reason=reason, agent=new.agent, at=now, roots=[old.id, new.id])
             settled = self.consequences.settle(tx, change, roots=[old.id], keys=[key])
         else:
@@ -353,7 +349,7 @@ class BeliefService:
 
     def _direct_write_to_derived(
         self, tx: Tx, key: str, rule: dict[str, Any], active: Claim | None, data: ClaimInput, claim_id: str,
-        now: str, create: Callable[[Tx, str, str], None],
+        now: str, create: Callable[[Tx, str, str], Claim],
     ) -> WriteResult:
         """A direct write to a key that a rule derives: refused (a typed error naming the rule), or
         with ``direct_writes: dispute`` parked as the challenger of the derived belief."""

@@ -166,9 +166,7 @@ class RuleEngine:
                 "agent": rule_agent(name), "current": cur, "version": f"{name}@{version}",
             })
         if new_versions:
-            vectors = self._embed([n["text"] for n in new_versions])
-            for n, vector in zip(new_versions, vectors, strict=True):
-                self._write_version(tx, n, vector, at, cause, out)
+            self._write_versions(tx, new_versions, self._embed([n["text"] for n in new_versions]), cause, out)
         if any(r["claim"] is not None for r in records):
             self.repo.record(tx, audit(tx), at, records)
         else:
@@ -180,29 +178,35 @@ class RuleEngine:
             seen_versions.add(k)
         return sorted(set(changed))
 
-    def _write_version(
-        self, tx: Tx, n: dict[str, Any], vector: list[float], at: str, cause: str, out: Reevaluation
+    def _write_versions(
+        self, tx: Tx, versions: list[dict[str, Any]], vectors: list[list[float]], cause: str, out: Reevaluation
     ) -> None:
-        cur = n["current"]
-        claim_id, jid = new_id(), new_id()
-        # after the premise's lock and never before the version it follows
-        when = time_after(cur["created_at"] if cur is not None else None)
-        reason = f"derived by rule {n['version']}" if cur is None else f"re-derived by rule {n['version']}: {cause}"
-        self.claims.create(
-            tx, id=claim_id, key=n["key"], value=n["value"], text=n["text"], kind="derived", agent=n["agent"],
-            agent_kind="system", confidence=None, created_at=when, valid_from=when, embedding=vector,
-            evidence=n["premises"], justification_id=jid, rule=n["tag"], reason=reason, status="active",
-            props={"rule": n["version"]},
-        )
-        if cur is None:
-            self.claims.set_current(n["key"], claim_id, tx)
-        else:
-            self.claims.supersede(n["key"], cur["id"], claim_id, when, f"re-derived by rule {n['version']}", tx)
-            out.superseded.append(cur["id"])
-        n["record"].update(claim=claim_id, superseded=cur["id"] if cur else None, justification=jid)
-        got = self.claims.get(claim_id, tx=tx)
-        assert got is not None
-        out.rederived.append(got)
+        """The new versions of the derived keys: one statement creates them all, one makes the first
+        versions current, one supersedes the previous versions."""
+        rows, firsts, changes = [], [], []
+        for n, vector in zip(versions, vectors, strict=True):
+            cur = n["current"]
+            claim_id, jid = new_id(), new_id()
+            # after the derived key's lock and never before the version it follows
+            when = time_after(cur["created_at"] if cur is not None else None)
+            reason = f"derived by rule {n['version']}" if cur is None else f"re-derived by rule {n['version']}: {cause}"
+            rows.append({
+                "id": claim_id, "key": n["key"], "value": n["value"], "text": n["text"], "kind": "derived",
+                "agent": n["agent"], "agent_kind": "system", "confidence": None, "created_at": when,
+                "valid_from": when, "embedding": vector, "evidence": n["premises"], "justification_id": jid,
+                "rule": n["tag"], "reason": reason, "status": "active", "props": {"rule": n["version"]},
+            })
+            if cur is None:
+                firsts.append((n["key"], claim_id))
+            else:
+                changes.append({"key": n["key"], "old_id": cur["id"], "new_id": claim_id, "at": when,
+                                "reason": f"re-derived by rule {n['version']}"})
+                out.superseded.append(cur["id"])
+            n["record"].update(claim=claim_id, superseded=cur["id"] if cur else None, justification=jid)
+        created = self.claims.create_many(tx, rows)
+        self.claims.set_current_many(firsts, tx)
+        self.claims.supersede_many(changes, tx)
+        out.rederived += created
 
     def _embed(self, texts: list[str]) -> list[list[float]]:
         vectors = self.embedder.embed_documents(texts)

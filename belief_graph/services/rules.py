@@ -168,18 +168,27 @@ class RuleService:
             self._apply(info, compiled, agent, run, progress)
         return run
 
-    def run(self, name: str, key: str | None = None, *, agent: str | None = None) -> RuleRun:
-        """Re-evaluate ``name``'s instances by hand: the one whose first premise is ``key``, or all."""
+    def run(
+        self, name: str, key: str | Sequence[str] | None = None, *, agent: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> RuleRun:
+        """Re-evaluate ``name``'s instances by hand: those whose first premise is ``key`` (one key or
+        several, in batches), or all."""
         info = self.get(name)[0]
         compiled = info.spec.compile()
         run = RuleRun(rule=f"{info.name}@{info.version}")
-        if key is not None:
-            if not isinstance(key, str) or not KEY_RE.match(key) or not re.match(compiled.anchor_regex, key):
-                raise ValidationError(f"{key!r} does not match the first premise of rule {name!r} "
-                                      f"({info.spec.premises[0].key!r})")
-            self._batch(info, [key], agent, run)
+        if key is None:
+            self._apply(info, compiled, agent, run, progress)
             return run
-        self._apply(info, compiled, agent, run, None)
+        keys = [key] if isinstance(key, str) else list(key)
+        for k in keys:
+            if not isinstance(k, str) or not KEY_RE.match(k) or not re.match(compiled.anchor_regex, k):
+                raise ValidationError(f"{k!r} does not match the first premise of rule {name!r} "
+                                      f"({info.spec.premises[0].key!r})")
+        for start in range(0, len(keys), self.batch):
+            self._batch(info, keys[start:start + self.batch], agent, run)
+            if progress is not None:
+                progress(min(start + self.batch, len(keys)), len(keys))
         return run
 
     def remove(self, name: str, reason: str, *, agent: str | None = None) -> RuleRun:

@@ -1,13 +1,13 @@
 // name: claim.set_current
 // mode: write
-// params: space, key, id
-// description: make a claim the fact's current belief when the fact has none (first version)
+// params: space, changes
+// description: make claims the current belief of facts that have none yet (first versions)
 // :param space => 'default'
-// :param key => 'user.risk_tolerance'
-// :param id => 'c-1'
-MATCH (f:Fact {space: $space, key: $key})
+// :param changes => [{key: 'user.risk_tolerance', id: 'c-1'}]
+UNWIND $changes AS row
+MATCH (f:Fact {space: $space, key: row.key})
 WHERE NOT (f)-[:CURRENT]->()
-MATCH (c:Claim {space: $space, id: $id})
+MATCH (c:Claim {space: $space, id: row.id})
 CREATE (f)-[:CURRENT]->(c)
 SET c.active_key = f.key
 RETURN c.id AS current

@@ -97,3 +97,17 @@ def test_bad_answers_and_bad_requests_write_nothing(rbg: BeliefGraph, model: Scr
         rbg.rederive(new, agent="agent:planner")
     with pytest.raises(ValidationError, match="agent"):
         rbg.rederive(concl, agent=" ")
+
+
+def test_answer_never_offers_a_stale_conclusion_to_the_model(rbg: BeliefGraph, model: ScriptedModel) -> None:
+    concl, _, new = _stale_plan(rbg)
+    seen: list[set[str]] = []
+
+    def reply(inputs: Any) -> dict[str, Any]:
+        seen.append({b["id"] for b in inputs["beliefs"]})
+        return {"text": "The user is vegetarian now.", "citations": [new]}
+
+    model.respond("answer", reply)
+    r = rbg.answer("Which restaurants should I book for the user's trips, given the user's diet?")
+    assert r.status == "answered" and r.citations == [new]
+    assert seen and concl not in seen[0] and {rbg.claim(i).status.value for i in seen[0]} == {"active"}
