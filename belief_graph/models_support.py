@@ -81,6 +81,12 @@ class SupportFamily(BaseModel):
 class ClaimSupport(BaseModel):
     """A claim and its support families (OR across families, AND within one)."""
 
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
+        from .viz import from_support
+
+        return from_support(self)._repr_html_()
+
     claim: Claim
     families: list[SupportFamily] = Field(default_factory=list)
 
@@ -132,6 +138,12 @@ class AuditSummary(BaseModel):
 
 class AuditRecord(AuditSummary):
     """One reconsolidation: its roots and the claims it withdrew, retained and reinstated."""
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
+        from .viz import from_audit
+
+        return from_audit(self)._repr_html_()
 
     entries: list[AuditEntry] = Field(default_factory=list)
     seconds: float | None = None

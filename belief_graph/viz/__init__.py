@@ -215,7 +215,7 @@ _APP = r"""
   });
   var errors = [];
   var cy = cytoscape({container: document.getElementById('cy'), elements: data.elements, style: style,
-    layout: {name: 'dagre', rankDir: data.rankDir, nodeSep: 25, rankSep: 60, animate: false}});
+    layout: {name: 'dagre', rankDir: data.rankDir, nodeSep: 70, rankSep: 70, animate: false}});
   var info = document.getElementById('info');
   cy.on('tap', 'node', function (e) {
     var d = e.target.data();
@@ -226,6 +226,7 @@ _APP = r"""
     info.textContent = d.type + '\n' + JSON.stringify(d.props, null, 1);
   });
   var drawn = cy.nodes().filter(function (n) { var b = n.renderedBoundingBox(); return b.w > 0 && b.h > 0; }).length;
+  window.bgCy = cy;
   window.bgView = {expected: data.elements.nodes.length, drawn: drawn, edges: cy.edges().length, ready: true};
   document.body.setAttribute('data-drawn', String(drawn));
   document.getElementById('summary').textContent = drawn + ' nodes, ' + cy.edges().length + ' edges';
