@@ -51,6 +51,7 @@ __all__ = [
     "guide_html",
     "guide_markdown",
     "overlay_files",
+    "palette",
     "runnable",
     "post_connect_cmd",
     "style_grass",
@@ -333,3 +334,8 @@ def overlay_files(registry: QueryRegistry, space: str) -> dict[str, str]:
         "style.grass": style_grass(),
     }
 
+
+
+def palette() -> dict[str, str]:
+    """Label -> colour, shared by the Browser style, the Bloom perspective and the HTML views."""
+    return dict(_PALETTE)
