@@ -898,7 +898,12 @@ class LocalServer:
                     f"the data dir {lay.data_dir} is in use by another Neo4j process "
                     "(stop it, or set BELIEF_GRAPH_SERVER__DATA_DIR)"
                 )
-            browser_jar = self.install_browser(progress)
+            browser_warnings: list[str] = []
+            try:
+                browser_jar = self.install_browser(progress)
+            except ServerError as exc:  # the database runs without Browser rather than not at all
+                browser_jar = None
+                browser_warnings.append(f"Neo4j Browser is not served: {str(exc).splitlines()[0]}")
             self.write_conf()
             argv = java_command(
                 java.executable, lib, self.server, home=lay.home,
@@ -935,6 +940,7 @@ class LocalServer:
             except BaseException:
                 self._terminate(pid)
                 raise
+            warnings += browser_warnings
             if self.server.http_port and not self._wait_for_port(self.server.http_port, deadline):
                 warnings.append(f"HTTP did not answer on port {self.server.http_port}")
             elapsed = time.monotonic() - t0

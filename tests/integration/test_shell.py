@@ -85,3 +85,7 @@ def test_belief_graph_shell_runs_a_file_with_params(explore_world: World) -> Non
     assert bad.returncode == 2 and "--space" in bad.stderr
     wrong = run(path, "-p", "key=no.such.key", "--format", "plain")
     assert wrong.returncode == 0 and wrong.stdout.strip() == ""
+    # without a file: cypher-shell itself, connected, with $space set (stdin piped here)
+    plain = subprocess.run([BIN, "--space", explore_world.space, "shell"], input="RETURN $space AS s;\n",
+                           capture_output=True, text=True, env=env, timeout=300)
+    assert plain.returncode == 0 and plain.stdout.split() == ["s", f'"{explore_world.space}"'], plain
