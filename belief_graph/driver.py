@@ -125,6 +125,18 @@ class Graph:
         """Run a ``write`` registry query in its own managed write transaction."""
         return self._execute(name, params, routing=neo4j.RoutingControl.WRITE, expect="write")
 
+    def read_records(self, name: str, /, **params: Any) -> tuple[list[str], list[neo4j.Record]]:
+        """Run a ``read`` registry query and return its keys and raw records (nodes, relationships
+        and paths kept as graph objects, for views that draw them)."""
+        query, bound = self.registry.bind(name, **params)
+        if self.registry[name].mode != "read":
+            raise ValidationError(f"query {name!r} is a {self.registry[name].mode} query; use Graph.write")
+        with translated(self.settings):
+            records, _, keys = self.driver.execute_query(
+                query, bound, database_=self.database, routing_=neo4j.RoutingControl.READ
+            )
+        return list(keys), list(records)
+
     def _execute(
         self, name: str, params: Mapping[str, Any], *, routing: neo4j.RoutingControl, expect: str
     ) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   ├── AuditNotFound(audit_id)
     │   ├── FrameworkNotFound(name)
     │   ├── RuleNotFound(name)
+    │   ├── NothingToShow(what, params, space)   a curated question / HTML view found nothing
     │   └── QueryNotFound(name)
     ├── DatabaseError               Neo4j said no (translated in one place: ``driver.translate``)
     │   ├── DatabaseUnavailable(uri)        cannot reach the server
@@ -71,6 +72,7 @@ __all__ = [
     "JavaNotFound",
     "MavenNotFound",
     "NotFoundError",
+    "NothingToShow",
     "PortInUse",
     "QueryNotFound",
     "RegistryError",
@@ -190,6 +192,17 @@ class RuleNotFound(NotFoundError):
         self.space = space
         where = f" in space {space!r}" if space else ""
         super().__init__(f"no active derivation rule named {name!r}{where}")
+
+
+class NothingToShow(NotFoundError):
+    """A curated question or view found nothing (an unknown key, id or name in this space)."""
+
+    def __init__(self, what: str, params: dict[str, object], space: str) -> None:
+        self.what = what
+        self.params = params
+        self.space = space
+        shown = ", ".join(f"{k}={v!r}" for k, v in params.items() if k != "limit")
+        super().__init__(f"nothing to show for {what} ({shown}) in space {space!r}")
 
 
 class QueryNotFound(NotFoundError):

@@ -56,6 +56,7 @@ from .services.deliberation import DeliberationService  # issue 7
 from .services.perspectives import PerspectiveService, read_perspectives  # issue 7
 from .services.perspectives import make_spec as make_perspective_spec  # issue 7
 from importlib.resources.abc import Traversable  # issue 7
+from .services.explore import ExploreService
 from .settings import Settings, load_settings
 
 __all__ = ["BeliefGraph"]
@@ -525,6 +526,12 @@ class BeliefGraph:
         return self.retrieval.recall(query, k, as_of=at, **filters)
 
     # -- exploration -------------------------------------------------------------------------------
+    @property
+    def explore(self) -> ExploreService:
+        """The curated questions (``explore.*``) of this space and their HTML views
+        (``bg.explore.support(key).save("view.html")``; see services/explore.py)."""
+        return ExploreService(self.graph, self.space)
+
     def ogm(self) -> SimpleNamespace:
         """neomodel classes bound to this instance's driver (exploration from Python)."""
         from .ogm import bind

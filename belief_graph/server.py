@@ -152,6 +152,8 @@ class ServerStatus(BaseModel):
     bolt_uri: str
     http_url: str | None = None
     """``None`` when the HTTP connector is disabled (``http_port == 0``)."""
+    browser_url: str | None = None
+    """Neo4j Browser's address, only when the running server serves it."""
     version: str
     """Neo4j version of the running server (else: the configured one)."""
     home: Path
@@ -313,7 +315,7 @@ def _conf_path(p: Path) -> str:
     return s
 
 
-def render_conf(server: ServerSettings, *, home: Path, data_dir: Path) -> str:
+def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: str = "default") -> str:
     """Render ``neo4j.conf`` for ``server`` (a pure function; see :class:`ServerLayout`).
 
     Listens on 127.0.0.1 only; HTTP is off when ``http_port == 0``; authentication on; the usage
@@ -338,6 +340,14 @@ def render_conf(server: ServerSettings, *, home: Path, data_dir: Path) -> str:
         lines += [
             f"server.http.listen_address={HOST}:{server.http_port}",
             f"server.http.advertised_address={HOST}:{server.http_port}",
+        ]
+    if http and server.browser:
+        from .browser import post_connect_cmd
+
+        lines += [
+            "# Neo4j Browser: the belief_graph style and guide on login; no remote content.",
+            f"browser.post_connect_cmd={post_connect_cmd(space, f'http://{HOST}:{server.http_port}')}",
+            "browser.remote_content_hostname_whitelist=localhost,127.0.0.1",
         ]
     lines += [
         "server.https.enabled=false",
@@ -395,8 +405,11 @@ def min_java_major(version: str) -> int:
     return 21 if _calver(version) else MIN_JAVA_MAJOR
 
 
-def java_command(java: Path, lib_dir: Path, server: ServerSettings, *, home: Path) -> list[str]:
-    """The argv that runs the server (heap from ``server.heap``, both ``-Xms`` and ``-Xmx``)."""
+def java_command(
+    java: Path, lib_dir: Path, server: ServerSettings, *, home: Path, extra_classpath: Sequence[Path] = ()
+) -> list[str]:
+    """The argv that runs the server (heap from ``server.heap``, both ``-Xms`` and ``-Xmx``);
+    ``extra_classpath`` (the Browser jar) comes after the distribution's jars."""
     heap = _jvm_size(server.heap)
     return [
         str(java),
@@ -404,7 +417,7 @@ def java_command(java: Path, lib_dir: Path, server: ServerSettings, *, home: Pat
         f"-Xmx{heap}",
         *JVM_OPTIONS,
         "-cp",
-        str(Path(lib_dir) / "*"),
+        os.pathsep.join([str(Path(lib_dir) / "*"), *map(str, extra_classpath)]),
         entry_point(server.version),
         f"--home-dir={home}",
         f"--config-dir={Path(home) / 'conf'}",
@@ -659,7 +672,9 @@ class LocalServer:
     used — the server is always ``bolt://127.0.0.1:<server.bolt_port>`` (:attr:`bolt_uri`).
     """
 
-    def __init__(self, server: ServerSettings, neo4j: Neo4jSettings | None = None) -> None:
+    def __init__(
+        self, server: ServerSettings, neo4j: Neo4jSettings | None = None, *, space: str = "default"
+    ) -> None:
         if not _VERSION_RE.match(server.version):
             raise ConfigurationError(
                 f"BELIEF_GRAPH_SERVER__VERSION: {server.version!r} is not a Neo4j version like 5.26.30"
@@ -670,6 +685,8 @@ class LocalServer:
             )
         self.server = server
         self.neo4j = neo4j if neo4j is not None else Neo4jSettings()
+        self.space = space
+        """The memory space Browser's guide and ``$space`` parameter are set up for."""
         home = Path(server.home).expanduser().resolve()
         self.layout = ServerLayout(
             home=home,
@@ -789,11 +806,29 @@ class LocalServer:
             )
         return lay.lib_dir
 
+    @property
+    def serves_browser(self) -> bool:
+        """Browser is on (``server.browser``) and HTTP is enabled."""
+        return bool(self.server.browser and self.server.http_port)
+
+    def install_browser(self, progress: Progress | None = None) -> Path | None:
+        """Fetch Neo4j Browser once (when it is on) and return the jar the server runs: the Browser
+        with the guide and style of :mod:`belief_graph.browser`. ``None`` when Browser is off."""
+        if not self.serves_browser:
+            return None
+        from .browser import BrowserFiles, overlay_files
+
+        files = BrowserFiles(self.layout.home, self.server.browser_version)
+        with _file_lock(self.layout.dist_root / ".install.lock"):
+            if not files.is_installed():
+                files.fetch(self._java().home, find_maven(), progress)
+            return files.write_overlay(overlay_files(get_registry(), self.space))
+
     # ---- conf ------------------------------------------------------------------------------
 
     def render_conf(self) -> str:
         """``neo4j.conf`` for the current settings."""
-        return render_conf(self.server, home=self.layout.home, data_dir=self.layout.data_dir)
+        return render_conf(self.server, home=self.layout.home, data_dir=self.layout.data_dir, space=self.space)
 
     def write_conf(self) -> Path:
         """(Re)write ``<home>/conf/neo4j.conf`` and create the directories it names."""
@@ -863,8 +898,17 @@ class LocalServer:
                     f"the data dir {lay.data_dir} is in use by another Neo4j process "
                     "(stop it, or set BELIEF_GRAPH_SERVER__DATA_DIR)"
                 )
+            browser_warnings: list[str] = []
+            try:
+                browser_jar = self.install_browser(progress)
+            except ServerError as exc:  # the database runs without Browser rather than not at all
+                browser_jar = None
+                browser_warnings.append(f"Neo4j Browser is not served: {str(exc).splitlines()[0]}")
             self.write_conf()
-            argv = java_command(java.executable, lib, self.server, home=lay.home)
+            argv = java_command(
+                java.executable, lib, self.server, home=lay.home,
+                extra_classpath=[browser_jar] if browser_jar else [],
+            )
             offsets = {p: _file_size(p) for p in (lay.neo4j_log, lay.console_log)}
             t0 = time.monotonic()
             started_at = _now()
@@ -882,6 +926,7 @@ class LocalServer:
                 "version": lay.version,
                 "bolt_port": self.server.bolt_port,
                 "http_port": self.server.http_port,
+                "browser": browser_jar is not None,
                 "data_dir": str(lay.data_dir),
                 "home": str(lay.home),
                 "java": str(java.executable),
@@ -895,6 +940,7 @@ class LocalServer:
             except BaseException:
                 self._terminate(pid)
                 raise
+            warnings += browser_warnings
             if self.server.http_port and not self._wait_for_port(self.server.http_port, deadline):
                 warnings.append(f"HTTP did not answer on port {self.server.http_port}")
             elapsed = time.monotonic() - t0
@@ -985,6 +1031,7 @@ class LocalServer:
             pid=found.pid,
             bolt_uri=f"bolt://{HOST}:{bolt_port}",
             http_url=f"http://{HOST}:{http_port}" if http_port else None,
+            browser_url=f"http://{HOST}:{http_port}/browser/" if http_port and state.get("browser") else None,
             version=str(state.get("version", self.server.version)),
             home=self.layout.home,
             data_dir=Path(state.get("data_dir", self.layout.data_dir)),
@@ -1066,6 +1113,7 @@ class LocalServer:
         if bolt.isdigit():
             state["bolt_port"] = int(bolt)
         state["http_port"] = int(http) if conf.get("server.http.enabled") == "true" and http.isdigit() else 0
+        state["browser"] = state["http_port"] != 0 and "browser.post_connect_cmd" in conf
         if "server.directories.data" in conf:
             state["data_dir"] = conf["server.directories.data"]
         return state

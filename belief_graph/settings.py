@@ -27,6 +27,8 @@ __all__ = [
 ]
 
 NEO4J_VERSION = "5.26.30"
+BROWSER_VERSION = "5.24.0"
+"""``org.neo4j.client:neo4j-browser`` on Maven Central: the newest Browser published there."""
 
 
 def _default_home() -> Path:
@@ -68,6 +70,11 @@ class ServerSettings(BaseModel):
     pagecache: str = "256m"
     start_timeout: float = Field(default=120.0, gt=0)
     java_home: Path | None = None
+    browser: bool = True
+    """Serve Neo4j Browser (with the belief_graph guide and style) at ``<http>/browser/``."""
+    browser_version: str = BROWSER_VERSION
+    cypher_shell_version: str = NEO4J_VERSION
+    """``org.neo4j:cypher-shell`` from Maven Central, run by ``belief-graph shell``."""
 
     @property
     def effective_data_dir(self) -> Path:

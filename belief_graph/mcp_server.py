@@ -1,0 +1,131 @@
+"""``belief-graph mcp``: the memory of one space as an MCP server (stdio), for agent frameworks.
+
+Built on the official ``mcp`` Python SDK (``pip install 'belief-graph[mcp]'``). The server is bound
+to one memory space for its whole life (``--space`` / ``BELIEF_GRAPH_SPACE``): no tool takes a
+space, so an agent cannot read or write another tenant's memory. Tools:
+
+=============  =================================================================================
+remember       free text through LLM extraction into structured beliefs (replayed without a key)
+assert         a structured write: key, value, text, agent, evidence ids
+belief         the current belief for a fact key
+history        every version of a fact, with why it changed
+recall         hybrid retrieval over active beliefs, with provenance
+answer         a grounded answer citing active beliefs, or ``unknown``
+explain        why memory holds a claim: justifications, revisions, disputes, audits
+retract        invalidate evidence; withdraws exactly the conclusions that lose every support
+restore        lift a retraction; reinstates what is supported again
+disputes       open (or resolved) disputes
+deliberate     perspectives propose and attack; grounded semantics picks select/compose/conflict
+=============  =================================================================================
+
+Every result is JSON (the models' ``model_dump(mode="json")``). Errors of the library
+(:mod:`belief_graph.errors`) come back as tool errors with their one-line message.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .errors import BeliefGraphError
+from .facade import BeliefGraph
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+__all__ = ["TOOLS", "build_server"]
+
+TOOLS = (
+    "remember", "assert", "belief", "history", "recall", "answer", "explain", "retract", "restore",
+    "disputes", "deliberate",
+)
+
+
+def build_server(bg: BeliefGraph) -> Any:
+    """An ``MCPServer`` whose tools act on ``bg`` (one space). Run it with ``.run("stdio")``."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    def said(fn: F) -> F:
+        """Library errors reach the agent as tool errors with their message (bad input, not found)."""
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except BeliefGraphError as exc:
+                raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+
+        return wrapper  # type: ignore[return-value]
+
+    server = MCPServer(
+        name="belief-graph",
+        instructions=(
+            f"Long-term memory of space {bg.space!r}: claims with provenance, one current belief per fact key, "
+            "justifications, reconsolidation and grounded argumentation. Prefer 'assert' for facts with a key; "
+            "'recall' or 'answer' before acting on remembered facts; 'explain' to say why."
+        ),
+    )
+
+    @server.tool(name="remember", description="Extract facts from free text (the latest turn) and store them.")
+    @said
+    def remember(text: str, agent: str, conversation: str | None = None) -> dict[str, Any]:
+        return bg.remember(text, agent, conversation=conversation).model_dump(mode="json")
+
+    @server.tool(name="assert", description="Store one structured fact: key, value, the sentence, who says it, evidence ids.")
+    @said
+    def assert_(key: str, value: str | int | float | bool, text: str, agent: str,
+                evidence: list[str] | None = None) -> dict[str, Any]:
+        return bg.assert_claim(key, value, text, agent, evidence=evidence).model_dump(mode="json")
+
+    @server.tool(name="belief", description="The current belief for a fact key (null when none).")
+    @said
+    def belief(key: str) -> dict[str, Any]:
+        claim = bg.belief(key)
+        return {"key": key, "belief": claim.model_dump(mode="json", exclude={"embedding"}) if claim else None}
+
+    @server.tool(name="history", description="Every version of a fact key, oldest first, with why it changed.")
+    @said
+    def history(key: str) -> dict[str, Any]:
+        return {"key": key, "versions": [v.model_dump(mode="json", exclude={"claim": {"embedding"}})
+                                         for v in bg.history(key)]}
+
+    @server.tool(name="recall", description="Active beliefs relevant to a query (hybrid vector + fulltext).")
+    @said
+    def recall(query: str, k: int = 5) -> dict[str, Any]:
+        return {"query": query, "hits": [h.model_dump(mode="json", exclude={"claim": {"embedding"}})
+                                         for h in bg.recall(query, k)]}
+
+    @server.tool(name="answer", description="A grounded answer citing active beliefs, or 'unknown' with the reason.")
+    @said
+    def answer(query: str) -> dict[str, Any]:
+        return bg.answer(query).model_dump(mode="json")
+
+    @server.tool(name="explain", description="Why memory holds a claim: justifications, versions, revisions, disputes.")
+    @said
+    def explain(claim_id: str) -> dict[str, Any]:
+        ex = bg.explain(claim_id)
+        return ex.model_dump(mode="json", exclude={"claim": {"embedding"}}) | {"text": ex.text()}
+
+    @server.tool(name="retract", description="Invalidate evidence (episode or claim ids); withdraws what loses all support.")
+    @said
+    def retract(ids: list[str], reason: str, agent: str | None = None) -> dict[str, Any]:
+        return bg.retract(ids, reason, agent=agent).model_dump(mode="json")
+
+    @server.tool(name="restore", description="Lift a retraction; reinstates the claims whose support holds again.")
+    @said
+    def restore(ids: list[str], reason: str, agent: str | None = None) -> dict[str, Any]:
+        return bg.restore(ids, reason, agent=agent).model_dump(mode="json")
+
+    @server.tool(name="disputes", description="Disputes of this space: status 'open' (default), 'resolved' or 'all'.")
+    @said
+    def disputes(status: str = "open") -> dict[str, Any]:
+        chosen = None if status == "all" else status
+        return {"status": status, "disputes": [d.model_dump(mode="json") for d in bg.disputes(chosen)]}
+
+    @server.tool(name="deliberate", description="Let the perspectives answer a question; grounded semantics decides.")
+    @said
+    def deliberate(query: str, perspectives: list[str] | None = None) -> dict[str, Any]:
+        return bg.deliberate(query, perspectives).model_dump(mode="json")
+
+    return server

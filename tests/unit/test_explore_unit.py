@@ -1,0 +1,149 @@
+"""Exploration without a database: curated questions and their parameters, the Browser guide,
+style and conf lines, the vendored view libraries, the HTML page, progress on a terminal."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from belief_graph import browser
+from belief_graph.cli.progress import activity
+from belief_graph.curated import cypher_literal, param_lines, parse_param_pairs, question, questions, script
+from belief_graph.errors import ValidationError
+from belief_graph.models_views import GraphData, ViewEdge, ViewNode
+from belief_graph.registry import get_registry
+from belief_graph.server import java_command, render_conf
+from belief_graph.settings import ServerSettings
+from belief_graph.viz import GraphView
+
+REGISTRY = get_registry()
+ASSETS = Path(__file__).resolve().parents[2] / "belief_graph" / "viz" / "assets"
+
+
+def test_every_explore_query_is_a_curated_question_once() -> None:
+    names = [q.query.name for q in questions(REGISTRY)]
+    assert sorted(names) == sorted(n for n in REGISTRY.names() if n.startswith("explore."))
+    assert len(set(names)) == len(names)
+    assert all(q.query.mode == "read" and "space" in q.query.params for q in questions(REGISTRY))
+    assert question(REGISTRY, "why_believed").query.name == "explore.why_believed"
+    with pytest.raises(ValidationError, match="no curated query"):
+        question(REGISTRY, "claim.create_claim")
+
+
+def test_params_take_the_type_of_the_header_example() -> None:
+    fw = REGISTRY["explore.show_framework"]
+    assert parse_param_pairs(fw, ["name=af 1", "limit=20"]) == {"name": "af 1", "limit": 20}
+    assert parse_param_pairs(REGISTRY["explore.why_believed"], ["key=a=b"]) == {"key": "a=b"}
+    for bad, why in ((["limit=x"], "integer"), (["nope=1"], "has no parameter"), (["name"], "expected -p"),
+                     (["name=a", "name=b"], "twice")):
+        with pytest.raises(ValidationError, match=why):
+            parse_param_pairs(fw, bad)
+
+
+def test_script_is_the_header_param_lines_then_the_statement() -> None:
+    q = REGISTRY["explore.why_believed"]
+    text = script(q, {"space": "s1"})
+    assert text.splitlines()[:2] == [":param space => 's1'", ":param key => 'user.risk_tolerance'"]
+    assert text.endswith(q.text + ";\n")
+    assert param_lines(q) == [f":param {n} => {v}" for n, v in q.examples]
+    assert cypher_literal("it's \\ here") == "'it\\'s \\\\ here'"
+    assert cypher_literal({"a b": [1, 2.5, True, None]}) == "{`a b`: [1, 2.5, true, null]}"
+
+
+def test_guide_has_one_runnable_block_per_question() -> None:
+    html = browser.guide_html(REGISTRY, "alice")
+    blocks = re.findall(r'data-query="([^"]+)">(.*?)</pre>', html, re.S)
+    assert [b[0] for b in blocks] == [q.query.name for q in questions(REGISTRY)]
+    import html as h
+
+    for (name, body), q in zip(blocks, questions(REGISTRY)):
+        assert h.unescape(body) == browser.runnable(q.query, "alice")
+        assert h.unescape(body).startswith(":param space => 'alice';")
+
+
+def test_style_colours_status_labels_after_claim_and_keeps_justifications_small() -> None:
+    grass = browser.style_grass()
+    order = [m.group(1) for m in re.finditer(r"^node\.(\w+) \{", grass, re.M)]
+    for label in browser.STATUS_LABELS.values():
+        assert order.index(label) > order.index("Claim") and order.index(label) > order.index("Interpretation")
+    just = re.search(r"node\.Justification \{(.*?)\}", grass, re.S)
+    assert just is not None and "diameter: 18px" in just.group(1)
+
+
+def test_conf_serves_browser_only_when_on_and_http_is_enabled(tmp_path: Path) -> None:
+    on = render_conf(ServerSettings(http_port=7474), home=tmp_path, data_dir=tmp_path / "d", space="alice")
+    assert "browser.post_connect_cmd=param space => 'alice'; style http://127.0.0.1:7474/browser/belief-graph/" \
+           "style.grass; play http://127.0.0.1:7474/browser/belief-graph/guide.html" in on
+    assert "browser.remote_content_hostname_whitelist=localhost,127.0.0.1" in on
+    off = render_conf(ServerSettings(browser=False), home=tmp_path, data_dir=tmp_path / "d")
+    no_http = render_conf(ServerSettings(http_port=0), home=tmp_path, data_dir=tmp_path / "d")
+    assert "browser." not in off and "browser." not in no_http
+    argv = java_command(Path("/j/java"), tmp_path / "lib", ServerSettings(), home=tmp_path,
+                        extra_classpath=[tmp_path / "b.jar"])
+    assert argv[argv.index("-cp") + 1] == f"{tmp_path / 'lib' / '*'}:{tmp_path / 'b.jar'}"
+
+
+def test_overlay_jar_adds_the_guide_and_is_rebuilt_only_on_change(tmp_path: Path) -> None:
+    import zipfile
+
+    files = browser.BrowserFiles(tmp_path, "1.2.3")
+    files.dist_dir.mkdir(parents=True)
+    with zipfile.ZipFile(files.jar, "w") as z:
+        z.writestr("browser/index.html", "<html>browser</html>")
+    jar = files.write_overlay({"guide.html": "<p>g</p>"})
+    with zipfile.ZipFile(jar) as z:
+        assert z.read("browser/index.html") == b"<html>browser</html>"
+        assert z.read("browser/belief-graph/guide.html") == b"<p>g</p>"
+    mtime = jar.stat().st_mtime_ns
+    assert files.write_overlay({"guide.html": "<p>g</p>"}).stat().st_mtime_ns == mtime
+    files.write_overlay({"guide.html": "<p>new</p>"})
+    with zipfile.ZipFile(jar) as z:
+        assert z.read("browser/belief-graph/guide.html") == b"<p>new</p>"
+
+
+def test_vendored_files_match_their_provenance() -> None:
+    table = (ASSETS / "PROVENANCE.md").read_text()
+    rows = re.findall(r"^\| `([\w.-]+\.js)` \|.*\| `([0-9a-f]{64})` \|$", table, re.M)
+    assert {name for name, _ in rows} == {p.name for p in ASSETS.glob("*.js")} == {
+        "cytoscape.min.js", "dagre.min.js", "cytoscape-dagre.js"}
+    for name, digest in rows:
+        assert hashlib.sha256((ASSETS / name).read_bytes()).hexdigest() == digest, name
+    for lic in ("cytoscape", "dagre", "graphlib", "lodash", "cytoscape-dagre"):
+        assert "MIT" in (ASSETS / f"LICENSE.{lic}.txt").read_text() or "Permission is hereby granted" in (
+            ASSETS / f"LICENSE.{lic}.txt").read_text()
+
+
+def test_a_view_is_one_offline_page() -> None:
+    g = GraphData()
+    g.add_node(ViewNode(id="1", labels=["Claim"], properties={"text": "</script><b>x</b>", "status": "withdrawn"}))
+    g.add_node(ViewNode(id="2", labels=["Argument"], properties={"name": "a", "label": "IN"}))
+    g.add_node(ViewNode(id="1", labels=["Claim"]))  # the same node again is ignored
+    g.add_edge(ViewEdge(id="e", type="ATTACKS", source="2", target="1"))
+    g.add_edge(ViewEdge(id="dangling", type="X", source="2", target="nowhere"))
+    view = GraphView("t <i>", g)
+    page = view.to_html()
+    assert page.count("</script>") == page.count("<script")  # the data cannot close its script
+    assert not re.search(r"""(src|href)\s*=\s*["']?https?:""", page)  # nothing from the network
+    assert "default-src 'none'" in page
+    els = view.elements()
+    assert len(els["nodes"]) == 2 and [e["data"]["id"] for e in els["edges"]] == ["e"]
+    assert "greyed" in els["nodes"][0]["classes"] and "label-IN" in els["nodes"][1]["classes"]
+    assert view._repr_html_().startswith("<iframe") and "t &lt;i&gt;" in view._repr_html_()
+
+
+def test_progress_only_on_a_terminal_and_never_with_json() -> None:
+    out = io.StringIO()
+    with activity("importing 3 arguments", console=Console(file=out, force_terminal=True)) as act:
+        act.say("solving")
+    assert act.shown and "solving" in out.getvalue()
+    quiet = io.StringIO()
+    with activity("x", console=Console(file=quiet, force_terminal=True), quiet=True) as act:
+        pass
+    with activity("x", console=Console(file=quiet, force_terminal=False)) as act2:
+        act2.say("y")
+    assert not act.shown and not act2.shown and quiet.getvalue() == ""
