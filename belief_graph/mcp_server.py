@@ -14,6 +14,8 @@ answer         a grounded answer citing active beliefs, or ``unknown``
 explain        why memory holds a claim: justifications, revisions, disputes, audits
 retract        invalidate evidence; withdraws exactly the conclusions that lose every support
 restore        lift a retraction; reinstates what is supported again
+dependents     the conclusions resting on a claim, an episode or a fact
+stale          stale conclusions and the premise change that made each stale
 disputes       open (or resolved) disputes
 deliberate     perspectives propose and attack; grounded semantics picks select/compose/conflict
 =============  =================================================================================
@@ -37,7 +39,7 @@ __all__ = ["TOOLS", "build_server"]
 
 TOOLS = (
     "remember", "assert", "belief", "history", "recall", "answer", "explain", "retract", "restore",
-    "disputes", "deliberate",
+    "dependents", "stale", "disputes", "deliberate",
 )
 
 
@@ -116,6 +118,16 @@ def build_server(bg: BeliefGraph) -> Any:
     @said
     def restore(ids: list[str], reason: str, agent: str | None = None) -> dict[str, Any]:
         return bg.restore(ids, reason, agent=agent).model_dump(mode="json")
+
+    @server.tool(name="dependents", description="The conclusions resting on a claim, an episode or a fact key's current claim.")
+    @said
+    def dependents(target: str) -> dict[str, Any]:
+        return {"target": target, "dependents": [d.model_dump(mode="json") for d in bg.dependents(target)]}
+
+    @server.tool(name="stale", description="Stale conclusions (premises no longer current) and the change behind each.")
+    @said
+    def stale(limit: int = 100) -> dict[str, Any]:
+        return {"stale": [s.model_dump(mode="json") for s in bg.stale(limit)]}
 
     @server.tool(name="disputes", description="Disputes of this space: status 'open' (default), 'resolved' or 'all'.")
     @said

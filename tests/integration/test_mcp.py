@@ -104,6 +104,14 @@ def test_the_sdk_client_uses_every_tool(base_settings: Settings, mcp_space: str,
         ep = remembered["episode"]["id"]
         out["retract"] = _data(await s.call_tool("retract", {"ids": [ep], "reason": "said in jest"}))
         out["restore"] = _data(await s.call_tool("restore", {"ids": [ep], "reason": "meant it after all"}))
+        c = _data(await s.call_tool("assert", {"key": "user.tz", "value": "Europe/Paris", "text": "Alice is on Paris time",
+                                                "agent": "agent:cal", "evidence": [b["claim"]["id"]]}))
+        out["dependents"] = [d["claim"]["id"] for d in
+                             _data(await s.call_tool("dependents", {"target": "user.city"}))["dependents"]]
+        await s.call_tool("assert", {"key": "user.city", "value": "Nice", "text": "Alice moved to Nice",
+                                     "agent": "user:alice"})
+        out["stale"] = [(x["claim"]["id"], x["cause"]) for x in _data(await s.call_tool("stale", {}))["stale"]]
+        out["tz_claim"] = c["claim"]["id"]
         out["disputes"] = _data(await s.call_tool("disputes", {}))["disputes"]
         out["deliberate"] = await s.call_tool("deliberate", {"query": "Should she buy bonds?"})
         out["missing"] = await s.call_tool("explain", {"claim_id": "no-such-claim"})
@@ -117,6 +125,8 @@ def test_the_sdk_client_uses_every_tool(base_settings: Settings, mcp_space: str,
     assert out["recall"] and out["recall"][0] == "Lyon"  # only the active belief is recalled
     assert out["answer"]["text"] == "Alice lives in Lyon." and out["answer"]["citations"], out["answer"]
     assert "Alice moved to Lyon" in out["explain"]
+    assert out["dependents"] == [out["tz_claim"]]
+    assert [x[0] for x in out["stale"]] == [out["tz_claim"]] and "user.city" in out["stale"][0][1]
     assert out["remembered"]["results"], out["remembered"]  # the replayed extraction wrote a fact
     assert out["retract"]["op"] == "retract" and out["retract"]["roots"] and out["restore"]["op"] == "restore"
     assert out["disputes"] == []
