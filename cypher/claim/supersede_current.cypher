@@ -1,7 +1,7 @@
 // name: claim.supersede_current
 // mode: write
 // params: space, changes
-// description: each new claim becomes its fact's one CURRENT belief; the old one is superseded with a revision; returns the old ones as they are now
+// description: each new claim becomes its fact's one CURRENT belief; the old one is superseded with a revision; returns the old ones as they are now, and whether anything rests on them
 // :param space => 'default'
 // :param changes => [{key: 'user.risk_tolerance', old_id: 'c-1', new_id: 'c-2', at: '2026-12-02T11:00:00Z', reason: 'recency: newer claim on the same fact'}]
 // One row per fact (a write supersedes one; a rule round one per re-derived key), under each fact's lock.
@@ -22,4 +22,5 @@ SET old.status = old_status,
 CREATE (old)-[:HAS_REVISION]->(:Revision {space: $space, id: row.old_id + ':s:' + row.new_id, claim: row.old_id,
         status: old_status, at: datetime(row.at), reason: row.reason, by: row.new_id})
 RETURN old {.id, .key, .value, .text, .kind, .agent, .status, .confidence, created_at: toString(old.created_at),
-           valid_from: toString(old.valid_from), valid_to: toString(old.valid_to)} AS superseded, new.id AS current
+           valid_from: toString(old.valid_from), valid_to: toString(old.valid_to)} AS superseded, new.id AS current,
+       EXISTS { (old)-[:PREMISE_OF]->() } AS dependents
