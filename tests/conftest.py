@@ -97,22 +97,23 @@ def bg(base_settings: Settings, graph: Graph, embedder, space: str):  # type: ig
         yield b
 
 
+def run_cli_with(settings: Settings, args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    """Run the real ``belief-graph`` entry point against ``settings``' server (no other BELIEF_GRAPH_ variable)."""
+    e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
+    e.update(
+        BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(),
+        BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
+    )
+    e.update(env)
+    return subprocess.run([str(Path(sys.executable).with_name("belief-graph")), *args], capture_output=True,
+                          text=True, env=e, timeout=300)
+
+
 @pytest.fixture()
 def run_cli(base_settings: Settings):  # type: ignore[no-untyped-def]
-    """Run the real ``belief-graph`` entry point against the test server: ``run_cli([...args])``."""
-    exe = str(Path(sys.executable).with_name("belief-graph"))
-
-    def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-        e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-        e.update(
-            BELIEF_GRAPH_NEO4J__URI=base_settings.neo4j.uri,
-            BELIEF_GRAPH_NEO4J__PASSWORD=base_settings.neo4j.password.get_secret_value(),
-            BELIEF_GRAPH_NEO4J__USER=base_settings.neo4j.user,
-        )
-        e.update(env)
-        return subprocess.run([exe, *args], capture_output=True, text=True, env=e, timeout=300)
-
-    return run
+    """``run_cli([...args])``: the real ``belief-graph`` entry point against the test server."""
+    return lambda args, **env: run_cli_with(base_settings, args, **env)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -3,28 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import uuid
-from pathlib import Path
 
 import pytest
 
 from belief_graph.settings import Settings
-
-BIN = str(Path(sys.executable).with_name("belief-graph"))
+from conftest import run_cli_with
 
 
 def run(args: list[str], settings: Settings, **env: str) -> subprocess.CompletedProcess[str]:
-    e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    e.update(
-        BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri,
-        BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(),
-        BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
-    )
-    e.update(env)
-    return subprocess.run([BIN, *args], capture_output=True, text=True, env=e, timeout=300)
+    return run_cli_with(settings, args, **env)
 
 
 @pytest.fixture()
