@@ -87,6 +87,7 @@ class Episode(StructuredNode):
     conversation = StringProperty()
     at = DateTimeNeo4jFormatProperty()
     supports = RelationshipTo("Justification", "PREMISE_OF")
+    __optional_labels__ = ["Retracted"]
 
 
 class Fact(StructuredNode):
@@ -98,6 +99,7 @@ class Fact(StructuredNode):
 
 
 class Claim(StructuredNode):
+    __optional_labels__ = ["Active", "Superseded", "Disputed", "Withdrawn", "Retracted", "Stale"]  # status labels
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     key = StringProperty()

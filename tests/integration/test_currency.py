@@ -222,7 +222,10 @@ def test_status_labels_follow_the_status_through_every_kind_of_write(bg: BeliefG
     bg.assert_claim("user.role", "designer", "designer", agent="agent:b")  # disputed
     bg.assert_claim("person.p1.citizenship", "c2", "p1 is a citizen of c2", agent="user:u")  # stale, superseded
     bg.retract([ep.id], "wrong record")  # withdrawn, retracted episode
-    bg.retract([ids["head"]], "not the head")  # retracted claim
+    bg.retract([ids["head"]], "not the head")  # retracted claim (the chain's conclusions: withdrawn)
+    lang = bg.assert_claim("user.lang", "pt", "The user speaks Portuguese", agent="user:u")
+    bg.derive("Greet the user in Portuguese", [lang.claim.id], agent="agent:x")
+    bg.assert_claim("user.lang", "de", "The user speaks German", agent="user:u")  # stale
     status_labels = ["Active", "Superseded", "Disputed", "Withdrawn", "Retracted", "Stale"]
     claims = bg.graph.driver.execute_query(
         "MATCH (c:Claim {space: $s}) RETURN c.status AS status, [l IN labels(c) WHERE l IN $ls] AS ls",

@@ -40,7 +40,8 @@ def test_every_curated_question_finds_what_the_world_holds(explore_world: World)
         got = {q.query.name: bg.explore.run(q.query.name, explore_world.params()[q.query.name])
                for q in questions(get_registry())}
     labels = {name: r.graph.labels_count() for name, r in got.items()}
-    assert labels["explore.why_believed"] == {"Fact": 1, "Claim": 2, "Justification": 2, "Episode": 1}
+    # claims carry their status label too (docs/explore.md, "Status in Browser")
+    assert labels["explore.why_believed"] == {"Fact": 1, "Claim": 2, "Active": 2, "Justification": 2, "Episode": 1}
     assert {n.properties.get("text") for n in got["explore.find_dependents"].graph.nodes} >= {
         "Alice lives in Paris", "Alice's timezone is Europe/Paris"}
     audit = got["explore.show_audit"].graph
@@ -50,7 +51,7 @@ def test_every_curated_question_finds_what_the_world_holds(explore_world: World)
     assert sorted(n.properties["status"] for n in hist.nodes if "Claim" in n.labels) == ["active", "superseded"]
     assert {e.type for e in hist.edges} >= {"CURRENT", "SUPERSEDES", "VERSION_OF", "HAS_REVISION"}
     disputes = got["explore.list_open_disputes"].graph
-    assert labels["explore.list_open_disputes"] == {"Dispute": 1, "Claim": 2}
+    assert labels["explore.list_open_disputes"] == {"Dispute": 1, "Claim": 2, "Active": 1, "Disputed": 1}
     assert sorted(e.type for e in disputes.edges) == ["CHALLENGER", "INCUMBENT"]
     attack = got["explore.show_attack_graph"].graph
     props = {n.properties["perspective"]: n.properties["label"] for n in attack.nodes if "Proposal" in n.labels}
