@@ -2,6 +2,7 @@
 // mode: read
 // params: probes, k
 // description: for each probe {space, id, embedding}, is that claim among the k nearest neighbours of its own vector in claim_embedding?
+// cross-space: doctor probes the shared claim_embedding index with claims of any space (each probe names its space)
 // :param probes => [{space: 'default', id: 'c-1', embedding: [0.1, 0.2]}]
 // :param k => 10
 UNWIND $probes AS p

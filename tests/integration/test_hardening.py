@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from belief_graph import BeliefGraph, WriteOp
+from belief_graph.errors import NotFoundError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -42,3 +45,28 @@ def test_hostile_policy_pattern_does_not_stall_writes(bg: BeliefGraph) -> None:
     # and a key that does end in 'zz' is covered by the hostile rule (authority decides)
     zkey = ".".join(["s"] * 39 + ["zz"])
     assert bg.policy_for(zkey)[1].pattern == hostile  # type: ignore[union-attr]
+
+
+# --- tenancy: a space cannot enlist another space's proposal -----------------------------------------
+
+
+def test_enlist_refuses_a_proposal_of_another_space(bg: BeliefGraph, graph) -> None:  # type: ignore[no-untyped-def]
+    """``argumentation.enlist(ns, [id])`` matched proposals by id alone: space B could move space
+    A's proposal into B (and flip A's deliberation label through it)."""
+    other = bg.space + "-a"
+    pid = f"proposal-{other}"
+    try:
+        graph.driver.execute_query(
+            "CREATE (:Proposal {id: $id, space: $s, deliberation: 'd-1', perspective: 'p', text: 't'})",
+            id=pid, s=other,
+        )
+        before = _count(bg)
+        with pytest.raises(NotFoundError):
+            bg.argumentation.enlist("deliberation:x", [pid])
+        row = graph.driver.execute_query(
+            "MATCH (p:Proposal {id: $id}) RETURN p.space AS space, p:Argument AS enlisted, p.ns AS ns", id=pid
+        ).records[0]
+        assert (row["space"], row["enlisted"], row["ns"]) == (other, False, None)
+        assert _count(bg) == before
+    finally:
+        graph.write("admin.delete_space", space=other)
