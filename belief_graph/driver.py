@@ -5,6 +5,9 @@
   auto-retried managed transactions, ``read_tx``/``write_tx`` for several statements in one
   transaction (``with graph.write_tx() as tx: graph.run(tx, "claim.create", ...)``).
 * :func:`translate` is the one place ``neo4j.exceptions.*`` become :mod:`belief_graph.errors`.
+  A parameter the driver cannot encode (an integer beyond 64 bits: ``OverflowError``; a lone
+  surrogate in a string: ``UnicodeEncodeError``) becomes a :class:`ValidationError` too: the
+  statement never reached the server and the transaction is rolled back, so nothing is written.
 
 The database name is passed on every call (``database_``), never taken from a global; nothing in
 here assumes a single instance, so ``neo4j://`` routing URIs (Aura, clusters) work unchanged.
@@ -75,6 +78,8 @@ def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGr
         return DatabaseError(f"{code}: {msg}")
     if isinstance(exc, neo4j_exc.Neo4jError | neo4j_exc.DriverError):
         return DatabaseError(f"{type(exc).__name__}: {exc}")
+    if isinstance(exc, OverflowError | UnicodeEncodeError):
+        return ValidationError(f"a value cannot be stored in Neo4j: {exc}")
     if isinstance(exc, OSError):
         return DatabaseUnavailable(uri, str(exc))
     return DatabaseError(f"{type(exc).__name__}: {exc}")
@@ -87,7 +92,7 @@ def translated(settings: Neo4jSettings | None = None) -> Iterator[None]:
         yield
     except BeliefGraphError:
         raise
-    except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError) as exc:
+    except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError, OverflowError, UnicodeEncodeError) as exc:
         raise translate(exc, settings) from exc
 
 

@@ -22,6 +22,7 @@ from datetime import datetime
 from ..driver import Graph
 from ..embeddings import Embedder
 from ..errors import EmbeddingDimensionError, ValidationError
+from ..limits import MAX_QUERY_TEXT, check_text
 from ..models import KEY_RE
 from ..models_retrieval import RecallStats, RetrievalHit
 from ..repositories.retrieval import Filters, HitDetail, RetrievalRepository
@@ -148,10 +149,9 @@ class RetrievalService:
             embedding: the query's vector when the caller has it already.
 
         Raises:
-            ValidationError: blank query, ``k`` outside 1..1000, malformed keys, naive ``as_of``.
+            ValidationError: blank query or longer than ``limits.MAX_QUERY_TEXT``, ``k`` outside 1..1000, malformed keys, naive ``as_of``.
         """
-        if not isinstance(query, str) or not query.strip():
-            raise ValidationError("query must not be blank")
+        check_text(query, "query", MAX_QUERY_TEXT)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
             raise ValidationError("k must be between 1 and 1000")
         if fusion not in FUSIONS:

@@ -3,14 +3,19 @@ test here failed before its fix (the defect it names is in its docstring)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from belief_graph import BeliefGraph, WriteOp
-from belief_graph.errors import NotFoundError
+from belief_graph.errors import NotFoundError, ValidationError
 
 REPO = Path(__file__).resolve().parents[2]
+BIN = str(Path(sys.executable).with_name("belief-graph"))
 
 
 def _count(bg: BeliefGraph) -> tuple[int, int]:
@@ -70,3 +75,74 @@ def test_enlist_refuses_a_proposal_of_another_space(bg: BeliefGraph, graph) -> N
         assert _count(bg) == before
     finally:
         graph.write("admin.delete_space", space=other)
+
+
+# --- raw exceptions, bounds and silent coercions: a typed error and nothing written --------------------
+
+_NAIVE = datetime(2026, 1, 1, 12, 0)
+
+
+@pytest.mark.parametrize(
+    "case, call",
+    [
+        ("int beyond 64 bits", lambda bg, ep: bg.assert_claim("user.big", 10**30, "a big number", agent="a")),
+        ("negative int beyond 64 bits", lambda bg, ep: bg.assert_claim("user.big", -(2**63) - 1, "a big number", agent="a")),
+        ("NaN value", lambda bg, ep: bg.assert_claim("user.x", float("nan"), "not a number", agent="a")),
+        ("infinite value", lambda bg, ep: bg.assert_claim("user.x", float("inf"), "infinite", agent="a")),
+        ("lone surrogate in an episode", lambda bg, ep: bg.add_episode("bad \ud800 text", agent="a")),
+        ("lone surrogate in a value", lambda bg, ep: bg.assert_claim("user.x", "v\udcff", "text", agent="a")),
+        ("lone surrogate in an agent", lambda bg, ep: bg.add_episode("fine", agent="a\ud800")),
+        ("lone surrogate in an authority agent", lambda bg, ep: bg.set_authority("a\udc80", "user.x", 0.5)),
+        ("10 MB episode", lambda bg, ep: bg.add_episode("x" * 10_000_000, agent="a")),
+        ("1 MB claim value", lambda bg, ep: bg.assert_claim("user.x", "v" * 1_000_000, "text", agent="a")),
+        ("10,001-character recall query", lambda bg, ep: bg.recall("q" * 10_001)),
+        ("naive valid_from", lambda bg, ep: bg.assert_claim("user.x", "v", "text", agent="a", valid_from=_NAIVE)),
+        ("naive episode time", lambda bg, ep: bg.add_episode("text", agent="a", at=_NAIVE)),
+        ("naive derive time", lambda bg, ep: bg.derive("t", [ep], agent="a", at=_NAIVE)),
+    ],
+)
+def test_bad_values_get_a_typed_error_and_write_nothing(bg: BeliefGraph, case: str, call) -> None:  # type: ignore[no-untyped-def]
+    """10**30 raised OverflowError and a lone surrogate UnicodeEncodeError (raw, from the driver);
+    NaN/inf, 10 MB texts and naive datetimes (taken as UTC) were accepted."""
+    bg.assert_claim("user.seed", "s", "seed", agent="a")
+    ep = bg.add_episode("a premise", agent="a").id
+    before = _count(bg)
+    with pytest.raises(ValidationError):
+        call(bg, ep)
+    assert _count(bg) == before
+
+
+def _cli(args: list[str | bytes], settings, **env: str) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+    e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
+    e.update(BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri, BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
+             BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value())
+    e.update(env)
+    return subprocess.run([BIN, *args], capture_output=True, text=True, env=e, timeout=300)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["memory", "assert", "user.big", "1000000000000000000000000000000", "a big number", "--agent", "a"],
+        ["memory", "episode", b"bad \xff byte", "--agent", "a"],
+        ["memory", "assert", "user.x", "NaN", "not a number", "--agent", "a"],
+        ["memory", "episode", "text", "--agent", b"a\xfe"],
+    ],
+    ids=["int-overflow", "invalid-utf8-episode", "nan", "invalid-utf8-agent"],
+)
+def test_cli_prints_one_line_not_a_traceback(base_settings, space: str, graph, args) -> None:  # type: ignore[no-untyped-def]
+    """The CLI printed tracebacks for OverflowError and UnicodeEncodeError."""
+    r = _cli(["--space", space, *args], base_settings)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert _count_space(graph, space) == 0
+
+
+def test_cli_empty_space_is_refused_not_the_default_space(base_settings) -> None:  # type: ignore[no-untyped-def]
+    """``--space ""`` silently fell back to the default space."""
+    r = _cli(["--space", "", "memory", "episode", "written to the default space?", "--agent", "a"], base_settings)
+    assert r.returncode == 2 and "BELIEF_GRAPH_SPACE" in r.stderr, r.stderr
+
+
+def _count_space(graph, space: str) -> int:  # type: ignore[no-untyped-def]
+    return sum(r["count"] for r in graph.read("admin.count_by_label_status", space=space))
