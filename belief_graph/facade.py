@@ -383,7 +383,7 @@ class BeliefGraph:
     @property
     def argumentation(self) -> ArgumentationService:
         """Attack graphs, imported ICCMA frameworks and the grounded labelling in Cypher (stateless)."""
-        return ArgumentationService(self.graph, self.space)
+        return ArgumentationService(self.graph, self.space, self.settings.limits)
 
     def import_framework(
         self, path: str | Path, name: str | None = None, *, format: str | None = None, replace: bool = False

@@ -20,6 +20,7 @@ from .errors import ConfigurationError
 __all__ = [
     "EmbeddingSettings",
     "LLMSettings",
+    "LimitSettings",
     "Neo4jSettings",
     "ServerSettings",
     "Settings",
@@ -129,6 +130,18 @@ class PolicySettings(BaseModel):
     """At most this many known keys are offered to a prompt (chosen by vector similarity)."""
 
 
+class LimitSettings(BaseModel):
+    """Size limits of argumentation input (ICCMA files and ``store_framework``); the fixed input
+    limits (texts, numbers, datetimes) are in :mod:`belief_graph.limits` (docs/security.md)."""
+
+    af_max_arguments: int = Field(default=200_000, ge=1)
+    """Arguments of one framework (a ``p af N`` header above it is refused before anything is read)."""
+    af_max_attacks: int = Field(default=2_000_000, ge=0)
+    """Attacks (distinct) of one framework."""
+    af_max_file_bytes: int = Field(default=64 * 1024 * 1024, ge=1)
+    """Size of one framework file, checked before it is read."""
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="BELIEF_GRAPH_",
@@ -142,6 +155,7 @@ class Settings(BaseSettings):
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     policy: PolicySettings = Field(default_factory=PolicySettings)
+    limits: LimitSettings = Field(default_factory=LimitSettings)
 
     @field_validator("space")
     @classmethod

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from belief_graph import BeliefGraph, WriteOp
-from belief_graph.errors import NotFoundError, ValidationError
+from belief_graph.errors import LimitExceeded, NotFoundError, ValidationError
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = str(Path(sys.executable).with_name("belief-graph"))
@@ -146,3 +146,25 @@ def test_cli_empty_space_is_refused_not_the_default_space(base_settings) -> None
 
 def _count_space(graph, space: str) -> int:  # type: ignore[no-untyped-def]
     return sum(r["count"] for r in graph.read("admin.count_by_label_status", space=space))
+
+
+# --- size limits of argumentation files ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("header", ["p af 100000000000000000000", "p af 1000000"])
+def test_argumentation_file_above_the_limit_is_refused(bg: BeliefGraph, base_settings, space: str, tmp_path, header: str) -> None:  # type: ignore[no-untyped-def]
+    """A 26-byte ``p af 10^20`` ended in a raw MemoryError; a 13-byte ``p af 1000000`` silently
+    imported 10^6 arguments (+490 MB)."""
+    f = tmp_path / "huge.af"
+    f.write_text(header + "\n")
+    before = _count(bg)
+    with pytest.raises(LimitExceeded):
+        bg.import_framework(f, "huge")
+    with pytest.raises(LimitExceeded):
+        bg.solve_framework_file(f)
+    assert _count(bg) == before
+    for args in (["argue", "import", str(f), "--name", "huge"], ["argue", "solve", str(f)]):
+        r = _cli(["--space", space, *args], base_settings)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert "BELIEF_GRAPH_LIMITS__AF_MAX_ARGUMENTS" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert _count(bg) == before
