@@ -56,9 +56,13 @@ class RetrievalRepository(Repo):
         rows = self.graph.read("retrieval.count_candidates", space=self.space, **filters)
         return int(rows[0]["n"])
 
-    def hit_details(self, ids: Sequence[str], embedding: Sequence[float] | None) -> dict[str, HitDetail]:
+    def hit_details(
+        self, ids: Sequence[str], embedding: Sequence[float] | None, active_only: bool = False
+    ) -> dict[str, HitDetail]:
+        """Hydrated claims by id; with ``active_only`` only those active as this statement reads them."""
         rows = self.graph.read(
-            "retrieval.hit_details", space=self.space, ids=list(ids), embedding=list(embedding or [])
+            "retrieval.hit_details", space=self.space, ids=list(ids), embedding=list(embedding or []),
+            active_only=active_only,
         )
         return {r["claim"]["id"]: HitDetail(r) for r in rows}
 

@@ -9,6 +9,10 @@ reciprocal rank fusion on request). The indexes are
 shared by every space and status, so the search over-fetches: the fetch size grows (x4) until
 ``k`` vector hits pass the filters, the index is exhausted, or every candidate of the space has
 been found. Each hit carries its score parts, its provenance and its support certificate.
+Without ``as_of``/``include_inactive`` every hit is a claim that was active when its details were
+read: the status that passes the filter is the status returned (one statement), so concurrent
+writers never make recall return a superseded or withdrawn claim (a claim that changed after the
+candidate search is dropped and the next candidate takes its place).
 
 :meth:`RetrievalService.lookup` is the exact-key / key-prefix look-up (no embedding).
 """
@@ -219,15 +223,22 @@ class RetrievalService:
                     parts["fused"] += RRF_FULLTEXT_WEIGHT / (RRF_K + parts["fulltext_rank"])
             else:
                 parts["fused"] = parts.get("vector_index", floor) + FULLTEXT_BETA * parts.get("fulltext", 0.0)
-        order = sorted(
+        ranked = sorted(
             fused,
             key=lambda c: (-fused[c]["fused"], -fused[c].get("vector_index", 0.0), c),
-        )[:k]
-        details = self.repo.hit_details(order, vector)
+        )
+        # The candidates were filtered by status in earlier statements; a writer may have superseded
+        # or withdrawn some since. The details statement reads each status once and drops those no
+        # longer active (with spares beyond k to fill in), so a hit is never an inactive claim.
+        active_only = not include_inactive and as_of is None
+        order = ranked[: 2 * k] if active_only else ranked[:k]
+        details = self.repo.hit_details(order, vector, active_only)
         hits: list[RetrievalHit] = []
         for cid in order:
+            if len(hits) == k:
+                break
             d = details.get(cid)
-            if d is None:  # deleted between the two reads
+            if d is None:  # deleted, or no longer active, since the candidate search
                 continue
             parts = fused[cid]
             scores = dict(parts)
@@ -265,7 +276,7 @@ class RetrievalService:
         if not 1 <= limit <= 10_000:
             raise ValidationError("limit must be between 1 and 10000")
         rows = self.repo.lookup(key_list, pre, bool(include_inactive), _at(as_of), limit)
-        details = self.repo.hit_details([r["id"] for r in rows], None)
+        details = self.repo.hit_details([r["id"] for r in rows], None, not include_inactive and as_of is None)
         match = "key" if key_list is not None else "prefix"
         return [
             self._hit(details[r["id"]], 1.0, {}, r["status_then"] if as_of is not None else None, match)

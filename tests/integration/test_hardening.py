@@ -4,6 +4,7 @@ test here failed before its fix (the defect it names is in its docstring)."""
 from __future__ import annotations
 
 import os
+import threading
 import subprocess
 import sys
 from datetime import datetime
@@ -168,3 +169,57 @@ def test_argumentation_file_above_the_limit_is_refused(bg: BeliefGraph, base_set
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
         assert "BELIEF_GRAPH_LIMITS__AF_MAX_ARGUMENTS" in r.stderr and r.stderr.count("\n") == 1, r.stderr
     assert _count(bg) == before
+
+
+# --- recall under concurrent writes -------------------------------------------------------------------
+
+
+def test_recall_never_returns_an_inactive_claim_under_concurrent_writes(base_settings, graph, space: str) -> None:  # type: ignore[no-untyped-def]
+    """``recall`` returned superseded and withdrawn claims while writers changed them (73 hits in
+    167 reader rounds): statuses were filtered in one statement and read back in another."""
+    from belief_graph.embeddings import HashingEmbedder
+
+    emb = HashingEmbedder(base_settings.embedding.dimension)
+    keys = [f"project.status{i}" for i in range(6)]
+    with BeliefGraph.connect(space=space, settings=base_settings, embedder=emb) as setup:
+        ep = setup.add_episode("the weekly status report of the project", agent="pm")
+        for k in keys:
+            setup.assert_claim(k, "v0", f"project status report {k} value v0", agent="pm", evidence=[ep.id])
+    done = threading.Event()
+    errors: list[BaseException] = []
+    bad: list[tuple[str, str]] = []
+    rounds = [0, 0]  # reader rounds, hits seen
+
+    def writer() -> None:
+        try:
+            with BeliefGraph.connect(space=space, settings=base_settings, embedder=emb) as w:
+                for i in range(1, 61):
+                    for k in keys[:3]:  # same agent, new value: the old version is superseded
+                        w.assert_claim(k, f"v{i}", f"project status report {k} value v{i}", agent="pm")
+                    if i % 10 == 0:  # the evidence of the others goes and comes back: withdrawn, reinstated
+                        w.retract([ep.id], "wrong report")
+                        w.restore([ep.id], "it was right")
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            done.set()
+
+    def reader() -> None:
+        try:
+            with BeliefGraph.connect(space=space, settings=base_settings, embedder=emb) as r:
+                while not done.is_set() or rounds[0] < 20:
+                    hits = r.recall("project status report value", k=8)
+                    rounds[0] += 1
+                    rounds[1] += len(hits)
+                    bad.extend((h.claim.id, h.claim.status.value) for h in hits if h.claim.status.value != "active")
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    assert not errors, errors
+    assert rounds[0] >= 20 and rounds[1] > 0, rounds
+    assert not bad, f"{len(bad)} inactive hits in {rounds[0]} reader rounds: {bad[:5]}"
