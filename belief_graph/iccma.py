@@ -268,8 +268,8 @@ def parse_af(text: str, path: str | None = None, limits: LimitSettings | None = 
             raise FormatError(f"bad attack line {line[:40]!r}", path, number, "'<attacker> <target>' as two numbers")
         for part in parts:
             if len(part.lstrip("0")) > len(str(n)) or not 1 <= int(part) <= n:
-                shown = str(int(part)) if len(part) <= 30 else part[:20] + "..."
-                raise FormatError(f"attack names unknown argument {shown}", path, number, f"argument ids 1..{n}")
+                unknown = str(int(part)) if len(part) <= 30 else part[:20] + "..."
+                raise FormatError(f"attack names unknown argument {unknown}", path, number, f"argument ids 1..{n}")
         pair = (str(int(parts[0])), str(int(parts[1])))
         if pair in attacks:
             dupes += 1

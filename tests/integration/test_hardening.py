@@ -223,3 +223,29 @@ def test_recall_never_returns_an_inactive_claim_under_concurrent_writes(base_set
     assert not errors, errors
     assert rounds[0] >= 20 and rounds[1] > 0, rounds
     assert not bad, f"{len(bad)} inactive hits in {rounds[0]} reader rounds: {bad[:5]}"
+
+
+# --- doctor: no false alarm on the same texts in several spaces ----------------------------------------
+
+
+def test_doctor_index_coverage_holds_with_the_same_texts_in_many_spaces(bg: BeliefGraph, base_settings, graph) -> None:  # type: ignore[no-untyped-def]
+    """``index_coverage`` failed (199/200) on a healthy store holding the same texts in several
+    spaces: a claim's own vector has more exact twins than the probe's k = 10 neighbours."""
+    from belief_graph.embeddings import HashingEmbedder
+
+    emb = HashingEmbedder(base_settings.embedding.dimension)
+    spaces = [f"{bg.space}-twin{i}" for i in range(14)]
+    texts = [f"shared sentence number {i} about the weekly plan" for i in range(15)]
+    try:
+        for s in spaces:
+            with BeliefGraph.connect(space=s, settings=base_settings, embedder=emb) as b:
+                for t in texts:
+                    b.assert_claim(None, None, t, agent="a")
+        with BeliefGraph.connect(space=spaces[0], settings=base_settings, embedder=emb) as b:
+            report = b.doctor(sample=500)
+        cov = next(c for c in report.checks if c.name == "index_coverage")
+        assert cov.ok, cov.detail
+        assert cov.data["sampled"] >= len(spaces) * len(texts)
+    finally:
+        for s in spaces:
+            graph.write("admin.delete_space", space=s)
