@@ -26,6 +26,7 @@ from neo4j import exceptions as neo4j_exc
 from .errors import (
     AuthenticationFailed,
     BeliefGraphError,
+    ConfigurationError,
     ConstraintViolation,
     DatabaseError,
     DatabaseUnavailable,
@@ -43,7 +44,25 @@ Tx = neo4j.ManagedTransaction
 
 
 def create_driver(settings: Neo4jSettings) -> neo4j.Driver:
-    """Build the driver. Does not connect; call :meth:`Graph.verify` for that."""
+    """Build the driver. Does not connect; call :meth:`Graph.verify` for that.
+
+    Raises:
+        ConfigurationError: no password is configured (see :mod:`belief_graph.credentials`).
+    """
+    if settings.password is None:
+        from .credentials import is_loopback
+
+        where = settings.effective_password_file
+        if is_loopback(settings.uri) or settings.password_file is not None:
+            raise ConfigurationError(
+                f"no Neo4j password for {settings.uri}: {where} does not exist; run `belief-graph server start` "
+                "once (it generates one there; a store that still uses the old fixed password is moved to it), "
+                "or set BELIEF_GRAPH_NEO4J__PASSWORD"
+            )
+        raise ConfigurationError(
+            f"no Neo4j password for {settings.uri}: set BELIEF_GRAPH_NEO4J__PASSWORD (or "
+            "BELIEF_GRAPH_NEO4J__PASSWORD_FILE); the local server's generated password is only used for loopback URIs"
+        )
     return neo4j.GraphDatabase.driver(
         settings.uri,
         auth=(settings.user, settings.password.get_secret_value()),
@@ -63,7 +82,13 @@ def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGr
     if isinstance(exc, BeliefGraphError):
         return exc
     if isinstance(exc, neo4j_exc.AuthError):
-        return AuthenticationFailed(uri, user)
+        hint = None
+        if settings is not None and settings.password_source == "file":
+            hint = (
+                f"the password comes from {settings.effective_password_file}; a local store made with the old "
+                "fixed password is moved to it by `belief-graph server start`"
+            )
+        return AuthenticationFailed(uri, user, hint)
     if isinstance(exc, neo4j_exc.ServiceUnavailable | neo4j_exc.SessionExpired):
         return DatabaseUnavailable(uri, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     if isinstance(exc, neo4j_exc.ConstraintError):

@@ -249,12 +249,13 @@ class DatabaseUnavailable(DatabaseError):
 
 
 class AuthenticationFailed(DatabaseError):
-    def __init__(self, uri: str, user: str) -> None:
+    def __init__(self, uri: str, user: str, hint: str | None = None) -> None:
         self.uri = uri
         self.user = user
         super().__init__(
             f"Neo4j at {uri} refused user {user!r}: wrong user or password "
-            "(set BELIEF_GRAPH_NEO4J__USER / BELIEF_GRAPH_NEO4J__PASSWORD)"
+            "(set BELIEF_GRAPH_NEO4J__USER / BELIEF_GRAPH_NEO4J__PASSWORD"
+            + (f"; {hint}" if hint else "") + ")"
         )
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -36,12 +36,24 @@ def _default_home() -> Path:
     return Path(platformdirs.user_data_dir("belief-graph", appauthor=False))
 
 
+class StoredPassword(SecretStr):
+    """A password read from (or generated into) the password file, not given explicitly."""
+
+
 class Neo4jSettings(BaseModel):
-    """How to reach the database. ``uri`` may be ``bolt://``, ``neo4j://`` (routing) or ``+s`` forms."""
+    """How to reach the database. ``uri`` may be ``bolt://``, ``neo4j://`` (routing) or ``+s`` forms.
+
+    The password: ``password`` when given (``BELIEF_GRAPH_NEO4J__PASSWORD``), else the one the local
+    server generated into ``password_file`` (default ``<user config dir>/belief-graph/neo4j-password``,
+    read for loopback URIs only), else none (connecting then fails, saying what to do). See
+    :mod:`belief_graph.credentials`.
+    """
 
     uri: str = "bolt://127.0.0.1:7687"
     user: str = "neo4j"
-    password: SecretStr = SecretStr("belief-graph")
+    password: SecretStr | None = None
+    password_file: Path | None = None
+    """Where the generated password is kept; default :func:`credentials.default_password_file`."""
     database: str = "neo4j"
     connection_timeout: float = Field(default=10.0, gt=0)
     max_transaction_retry_time: float = Field(default=60.0, ge=0)
@@ -54,6 +66,34 @@ class Neo4jSettings(BaseModel):
         if not v.startswith(schemes):
             raise ValueError(f"must start with one of {', '.join(schemes)}")
         return v
+
+    @model_validator(mode="after")
+    def _resolve_password(self) -> Neo4jSettings:
+        from .credentials import is_loopback, read_password_file
+
+        if self.password is None and (self.password_file is not None or is_loopback(self.uri)):
+            stored = read_password_file(self.effective_password_file)
+            if stored is not None:
+                self.password = StoredPassword(stored)
+        return self
+
+    @property
+    def effective_password_file(self) -> Path:
+        from .credentials import default_password_file
+
+        return Path(self.password_file).expanduser() if self.password_file is not None else default_password_file()
+
+    @property
+    def password_source(self) -> Literal["explicit", "file", "none"]:
+        """``explicit`` (given), ``file`` (read from :attr:`effective_password_file`) or ``none``."""
+        if self.password is None:
+            return "none"
+        return "file" if isinstance(self.password, StoredPassword) else "explicit"
+
+    def with_password(self, password: str) -> Neo4jSettings:
+        """A copy that uses ``password`` from the password file (the local server hands out the one
+        it generated)."""
+        return self.model_copy(update={"password": StoredPassword(password)})
 
 
 class ServerSettings(BaseModel):
