@@ -1,0 +1,15 @@
+"""The invariant checker's repository: one read-only ``cypher/check/*`` statement per invariant."""
+
+from __future__ import annotations
+
+from .core import Repo
+
+__all__ = ["CheckRepository"]
+
+
+class CheckRepository(Repo):
+    def violations(self, query: str, limit: int) -> tuple[int, list[str]]:
+        """``(how many items break the invariant, up to limit of them)`` from ``check.<query>``."""
+        rows = self.graph.read(f"check.{query}", space=self.space, limit=limit)
+        row = rows[0] if rows else {"violations": 0, "offending": []}
+        return int(row["violations"]), [str(x) for x in row["offending"]]
