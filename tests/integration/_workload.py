@@ -65,6 +65,7 @@ def main() -> None:
             except (ValidationError, DatabaseError) as exc:
                 typed[type(exc).__name__] = typed.get(type(exc).__name__, 0) + 1
                 if isinstance(exc, DatabaseError):
+                    print(f"error {type(exc).__name__}: {str(exc)[:200]}", flush=True)
                     time.sleep(0.5)
             except BeliefGraphError as exc:  # NotFoundError etc.: documented, typed
                 typed[type(exc).__name__] = typed.get(type(exc).__name__, 0) + 1

@@ -10,6 +10,7 @@ failure, not a skip.
 from __future__ import annotations
 
 import os
+import subprocess
 import signal
 import socket
 import sys
@@ -308,3 +309,85 @@ def test_a_store_on_the_old_fixed_password_is_moved_to_the_generated_one(make_se
     st = LocalServer(old.server, Neo4jSettings(uri=old.bolt_uri, password_file=pw_file)).start()
     assert st.ready and st.warnings == [], st
     LocalServer(old.server, NEO4J).stop()
+
+
+# ---- a database restart in the middle of a workload -------------------------------------------
+
+
+def _read_until(proc: subprocess.Popen[str], prefix: str, timeout: float, seen: list[str]) -> str:
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            raise AssertionError(f"workload ended: {proc.wait()} {proc.stderr.read() if proc.stderr else ''}")
+        seen.append(line.rstrip())
+        if line.startswith(prefix):
+            return line
+    raise AssertionError(f"no {prefix!r} within {timeout} s; last lines: {seen[-5:]}")
+
+
+@pytest.mark.parametrize(
+    "restarts", [pytest.param(["stop"], id="1-restart"),
+                 pytest.param(["stop", "kill", "stop"], id="3-restarts", marks=pytest.mark.slow)]
+)
+@pytest.mark.timeout(900)
+def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[str]) -> None:
+    """The server is stopped (cleanly, or with SIGKILL) while a client runs a mixed workload: the
+    client sees a typed error or succeeds on retry, never a traceback; the CLI says in one line that
+    the database cannot be reached (no driver retry warnings); after the restart the workload goes
+    on and ``db check`` finds every invariant intact."""
+    from belief_graph import BeliefGraph
+    from belief_graph.driver import Graph, create_driver
+    from belief_graph.embeddings import HashingEmbedder
+    from belief_graph.schema import apply_migrations
+
+    srv = make_server()
+    assert srv.start().ready
+    g = Graph(create_driver(srv.neo4j.model_copy(update={"uri": srv.bolt_uri})), srv.neo4j)
+    apply_migrations(g, dimension=384)
+    g.close()
+    assert NEO4J.password is not None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
+    env.update(BELIEF_GRAPH_NEO4J__URI=srv.bolt_uri, BELIEF_GRAPH_NEO4J__PASSWORD=NEO4J.password.get_secret_value(),
+               BELIEF_GRAPH_NEO4J__MAX_TRANSACTION_RETRY_TIME="20")
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("_workload.py")), "restart", "7", "0", "--forever"],
+                            cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: list[str] = []
+    try:
+        _read_until(proc, "ready", 120, seen)
+        progress = int(_read_until(proc, "ops 20", 300, seen).split()[1])
+        for how in restarts:
+            if how == "kill":
+                pid = srv.status().pid
+                assert pid is not None
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            else:
+                srv.stop()
+            down = subprocess.run(
+                [str(Path(sys.executable).with_name("belief-graph")), "--space", "restart", "memory", "episode",
+                 "written while the database is down", "--agent", "a"],
+                env={**env, "BELIEF_GRAPH_NEO4J__MAX_TRANSACTION_RETRY_TIME": "2"}, capture_output=True, text=True,
+                timeout=120,
+            )
+            assert down.returncode == 1, down.stderr
+            assert down.stderr.startswith("error: cannot reach Neo4j") and down.stderr.count("\n") == 1, down.stderr
+            assert srv.start().ready
+            progress += 20
+            _read_until(proc, f"ops {progress - progress % 10 + 10}", 300, seen)
+            progress = int(next(x for x in reversed(seen) if x.startswith("ops ")).split()[1])
+    finally:
+        proc.kill()
+        _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err[-3000:]
+    errors = [x for x in seen if x.startswith("error ")]
+    print(f"workload: {len(errors)} typed database errors, last progress line {next(x for x in reversed(seen) if x.startswith('ops '))}")
+    assert all(x.split()[1].rstrip(":") in ("DatabaseUnavailable", "DatabaseError") for x in errors), errors
+    with BeliefGraph.connect(space="restart", settings=load_settings(neo4j={"uri": srv.bolt_uri,
+                                                                            "password": NEO4J.password.get_secret_value()}),
+                             embedder=HashingEmbedder(384)) as bg:
+        report = bg.check()
+        assert report.ok, report.to_dict()
+        assert bg.stats(), "the workload wrote nothing"
