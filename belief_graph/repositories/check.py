@@ -11,5 +11,6 @@ class CheckRepository(Repo):
     def violations(self, query: str, limit: int) -> tuple[int, list[str]]:
         """``(how many items break the invariant, up to limit of them)`` from ``check.<query>``."""
         rows = self.graph.read(f"check.{query}", space=self.space, limit=limit)
-        row = rows[0] if rows else {"violations": 0, "offending": []}
-        return int(row["violations"]), [str(x) for x in row["offending"]]
+        if not rows:
+            return 0, []
+        return int(rows[0]["violations"]), [str(x) for x in rows[0]["offending"]]
