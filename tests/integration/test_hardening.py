@@ -7,7 +7,7 @@ import os
 import threading
 import subprocess
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -249,3 +249,44 @@ def test_doctor_index_coverage_holds_with_the_same_texts_in_many_spaces(bg: Beli
     finally:
         for s in spaces:
             graph.write("admin.delete_space", space=s)
+
+
+# --- tenancy: a small space beside a large one --------------------------------------------------------
+
+
+def test_small_space_recall_is_exact_and_reads_only_its_space(bg: BeliefGraph, graph) -> None:  # type: ignore[no-untyped-def]
+    """recall took the global top-``fetch`` of the shared vector index and filtered by space after:
+    a 20-claim space beside a 5,000-claim space read thousands of other spaces' index entries (the
+    fetch grew x4 until 10 hits of the space were among them) and depended on the approximate index
+    for its own top 10. Now a space with at most EXACT_SCAN_MAX candidates is scanned exactly: the
+    top 10 are the exact top 10 and only the space's own claims are read."""
+    import numpy as np
+
+    from belief_graph.cli.bench_recall import clustered_vectors
+    from belief_graph.repositories.retrieval import RetrievalRepository
+
+    dim = bg.settings.embedding.dimension
+    rng = np.random.default_rng(3)
+    x = clustered_vectors(5_020, dim, rng)
+    at = datetime.now(UTC).isoformat()
+    big = RetrievalRepository(graph, bg.space + "-big")
+    small = RetrievalRepository(graph, bg.space)
+    try:
+        for start in range(0, 5_000, 1_000):
+            big.bench_load([{"id": f"b{i}", "text": f"other tenant {i}", "embedding": x[i].tolist()}
+                            for i in range(start, start + 1_000)], at)
+        small.bench_load([{"id": f"s{i}", "text": f"this tenant {i}", "embedding": x[5_000 + i].tolist()}
+                          for i in range(20)], at)
+        mine = x[5_000:]
+        for j in range(5):
+            q = mine[j] + rng.standard_normal(dim).astype(np.float32) * 0.02
+            q = q / np.linalg.norm(q)
+            truth = [f"s{i}" for i in np.argsort(-(mine @ q))[:10]]
+            hits = bg.retrieval.recall("what does this tenant know", 10, embedding=q.tolist(), fulltext=False)
+            stats = bg.retrieval.last_stats
+            assert stats is not None
+            assert [h.claim.id for h in hits] == truth
+            assert stats.vector_fetched <= 20, stats  # the space's own claims, not the store's
+    finally:
+        big.delete_space_batched()
+
