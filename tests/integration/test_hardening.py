@@ -290,3 +290,18 @@ def test_small_space_recall_is_exact_and_reads_only_its_space(bg: BeliefGraph, g
     finally:
         big.delete_space_batched()
 
+
+# --- found by the stateful test: revision order after restoring a claim --------------------------------
+
+
+def test_a_restored_claim_is_what_as_of_now_says(bg: BeliefGraph) -> None:
+    """Restoring a retracted claim wrote a provisional 'withdrawn' revision and the verdict 'active'
+    at the same time; revisions are ordered by time then id, and the id order picked 'withdrawn':
+    belief(k) was the claim while as_of(k, now) was nothing (found by test_write_api_stateful)."""
+    c = bg.assert_claim("user.city", "b", "lives in b", agent="agent:hr").claim.id
+    bg.retract([c], "wrong")
+    bg.restore([c], "right after all")
+    now = bg.as_of("user.city", datetime.now(UTC))
+    assert bg.belief("user.city").id == c  # type: ignore[union-attr]
+    assert now is not None and now.id == c
+    assert bg.check().ok
