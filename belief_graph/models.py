@@ -277,6 +277,13 @@ class ClaimInput(BaseModel):
             raise ValueError("text must not be blank")
         return v
 
+    @field_validator("value", mode="before")
+    @classmethod
+    def _value_kind(cls, v: Any) -> Any:
+        if v is not None and not isinstance(v, str | int | float | bool):
+            raise ValueError(f"a fact value is a string, number or boolean, got {type(v).__name__}")
+        return v
+
     @field_validator("value")
     @classmethod
     def _value(cls, v: Value) -> Value:
