@@ -49,23 +49,9 @@ def create_driver(settings: Neo4jSettings) -> neo4j.Driver:
     Raises:
         ConfigurationError: no password is configured (see :mod:`belief_graph.credentials`).
     """
-    if settings.password is None:
-        from .credentials import is_loopback
-
-        where = settings.effective_password_file
-        if is_loopback(settings.uri) or settings.password_file is not None:
-            raise ConfigurationError(
-                f"no Neo4j password for {settings.uri}: {where} does not exist; run `belief-graph server start` "
-                "once (it generates one there; a store that still uses the old fixed password is moved to it), "
-                "or set BELIEF_GRAPH_NEO4J__PASSWORD"
-            )
-        raise ConfigurationError(
-            f"no Neo4j password for {settings.uri}: set BELIEF_GRAPH_NEO4J__PASSWORD (or "
-            "BELIEF_GRAPH_NEO4J__PASSWORD_FILE); the local server's generated password is only used for loopback URIs"
-        )
     return neo4j.GraphDatabase.driver(
         settings.uri,
-        auth=(settings.user, settings.password.get_secret_value()),
+        auth=(settings.user, settings.require_password()),
         connection_timeout=settings.connection_timeout,
         max_transaction_retry_time=settings.max_transaction_retry_time,
         user_agent="belief-graph/0.1",

@@ -90,6 +90,23 @@ class Neo4jSettings(BaseModel):
             return "none"
         return "file" if isinstance(self.password, StoredPassword) else "explicit"
 
+    def require_password(self) -> str:
+        """The password, or :class:`ConfigurationError` saying how to get one (one line)."""
+        if self.password is not None:
+            return self.password.get_secret_value()
+        from .credentials import is_loopback
+
+        if is_loopback(self.uri) or self.password_file is not None:
+            raise ConfigurationError(
+                f"no Neo4j password for {self.uri}: {self.effective_password_file} does not exist; run "
+                "`belief-graph server start` once (it generates one there; a store that still uses the old fixed "
+                "password is moved to it), or set BELIEF_GRAPH_NEO4J__PASSWORD"
+            )
+        raise ConfigurationError(
+            f"no Neo4j password for {self.uri}: set BELIEF_GRAPH_NEO4J__PASSWORD (or BELIEF_GRAPH_NEO4J__PASSWORD_FILE); "
+            "the local server's generated password is only used for loopback URIs"
+        )
+
     def with_password(self, password: str) -> Neo4jSettings:
         """A copy that uses ``password`` from the password file (the local server hands out the one
         it generated)."""
