@@ -26,7 +26,6 @@ from neo4j import exceptions as neo4j_exc
 from .errors import (
     AuthenticationFailed,
     BeliefGraphError,
-    ConfigurationError,
     ConstraintViolation,
     DatabaseError,
     DatabaseUnavailable,
