@@ -20,6 +20,8 @@ invariant                     what must hold
                               current; ``stale`` is the currency status of conclusions)
 ``revision_chains``           every claim has a first revision (at its creation), its revisions
                               name it, and its latest revision has its status
+``status_labels``             every claim carries exactly the label of its status (``:Active``,
+                              ``:Stale``, ...); an episode is ``:Retracted`` exactly when retracted
 ``cross_space_relationships`` no relationship joins a node of the space to another space's node
 ``scratch_state``             no ``_rc*`` mark, ``RcFrontier`` label or grounded-solver working
                               property (``state``, ``undefeated``, ``frontier``, ``link``) is left
@@ -59,6 +61,7 @@ INVARIANTS: tuple[tuple[str, str], ...] = (
     ("version_chains", "linear SUPERSEDES chains whose created_at and valid_from/valid_to agree with their order"),
     ("current_support", "every active claim with justifications has a current one"),
     ("revision_chains", "a first revision for every claim; the latest revision has the claim's status"),
+    ("status_labels", "the status label of every claim and episode agrees with its status"),
     ("cross_space_relationships", "no relationship crosses spaces"),
     ("scratch_state", "no scratch state of an unfinished computation"),
 )

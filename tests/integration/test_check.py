@@ -87,6 +87,10 @@ CORRUPTIONS: list[tuple[str, str, str, Corrupt]] = [
     ("edge into another space", "cross_space_relationships", "ep",
      lambda bg, w: _q(bg, "MATCH (e:Episode {space: $s, id: $id}) CREATE (e)-[:PREMISE_OF]->(:Justification "
                           "{space: $s + '-elsewhere', id: 'foreign-j'})", id=w["ep"])),
+    ("status label disagrees", "status_labels", "cat",
+     lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) REMOVE c:Active SET c:Withdrawn", id=w["cat"])),
+    ("retracted episode without its label", "status_labels", "ep2",
+     lambda bg, w: _q(bg, "MATCH (e:Episode {space: $s, id: $id}) SET e.status = 'retracted'", id=w["ep2"])),
     ("reconsolidation marks left", "scratch_state", "coast",
      lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c._rc = 'run-1', c._rc_in = true, c:RcFrontier",
                       id=w["coast"])),
@@ -134,7 +138,7 @@ def _cli(args: list[str], settings) -> subprocess.CompletedProcess[str]:  # type
 def test_cli_exit_code_ids_and_json(bg: BeliefGraph, base_settings) -> None:  # type: ignore[no-untyped-def]
     w = _world(bg)
     ok = _cli(["--space", bg.space, "db", "check"], base_settings)
-    assert ok.returncode == 0 and "all 7 invariants hold" in ok.stdout, ok.stdout + ok.stderr
+    assert ok.returncode == 0 and "all 8 invariants hold" in ok.stdout, ok.stdout + ok.stderr
     _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'active'", id=w["lisbon"])
     bad = _cli(["--space", bg.space, "db", "check"], base_settings)
     assert bad.returncode == 1 and w["lisbon"] in bad.stdout and "active_per_key" in bad.stdout, bad.stdout
