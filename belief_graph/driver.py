@@ -5,6 +5,9 @@
   auto-retried managed transactions, ``read_tx``/``write_tx`` for several statements in one
   transaction (``with graph.write_tx() as tx: graph.run(tx, "claim.create", ...)``).
 * :func:`translate` is the one place ``neo4j.exceptions.*`` become :mod:`belief_graph.errors`.
+  A parameter the driver cannot encode (an integer beyond 64 bits: ``OverflowError``; a lone
+  surrogate in a string: ``UnicodeEncodeError``) becomes a :class:`ValidationError` too: the
+  statement never reached the server and the transaction is rolled back, so nothing is written.
 
 The database name is passed on every call (``database_``), never taken from a global; nothing in
 here assumes a single instance, so ``neo4j://`` routing URIs (Aura, clusters) work unchanged.
@@ -40,10 +43,14 @@ Tx = neo4j.ManagedTransaction
 
 
 def create_driver(settings: Neo4jSettings) -> neo4j.Driver:
-    """Build the driver. Does not connect; call :meth:`Graph.verify` for that."""
+    """Build the driver. Does not connect; call :meth:`Graph.verify` for that.
+
+    Raises:
+        ConfigurationError: no password is configured (see :mod:`belief_graph.credentials`).
+    """
     return neo4j.GraphDatabase.driver(
         settings.uri,
-        auth=(settings.user, settings.password.get_secret_value()),
+        auth=(settings.user, settings.require_password()),
         connection_timeout=settings.connection_timeout,
         max_transaction_retry_time=settings.max_transaction_retry_time,
         user_agent="belief-graph/0.1",
@@ -60,7 +67,13 @@ def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGr
     if isinstance(exc, BeliefGraphError):
         return exc
     if isinstance(exc, neo4j_exc.AuthError):
-        return AuthenticationFailed(uri, user)
+        hint = None
+        if settings is not None and settings.password_source == "file":
+            hint = (
+                f"the password comes from {settings.effective_password_file}; a local store made with the old "
+                "fixed password is moved to it by `belief-graph server start`"
+            )
+        return AuthenticationFailed(uri, user, hint)
     if isinstance(exc, neo4j_exc.ServiceUnavailable | neo4j_exc.SessionExpired):
         return DatabaseUnavailable(uri, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     if isinstance(exc, neo4j_exc.ConstraintError):
@@ -75,6 +88,8 @@ def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGr
         return DatabaseError(f"{code}: {msg}")
     if isinstance(exc, neo4j_exc.Neo4jError | neo4j_exc.DriverError):
         return DatabaseError(f"{type(exc).__name__}: {exc}")
+    if isinstance(exc, OverflowError | UnicodeEncodeError):
+        return ValidationError(f"a value cannot be stored in Neo4j: {exc}")
     if isinstance(exc, OSError):
         return DatabaseUnavailable(uri, str(exc))
     return DatabaseError(f"{type(exc).__name__}: {exc}")
@@ -87,7 +102,7 @@ def translated(settings: Neo4jSettings | None = None) -> Iterator[None]:
         yield
     except BeliefGraphError:
         raise
-    except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError) as exc:
+    except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError, OverflowError, UnicodeEncodeError) as exc:
         raise translate(exc, settings) from exc
 
 

@@ -12,7 +12,8 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   ├── EmbeddingDimensionError vector length differs from settings.embedding.dimension
     │   ├── UnknownAgent(agent)     strict agents: the writer was never registered
     │   ├── DerivedKeyConflict(key, rule)  a direct write to a key that a derivation rule derives
-    │   └── FormatError(path, line, expected)  a malformed input file (ICCMA, perspectives, replay)
+    │   ├── FormatError(path, line, expected)  a malformed input file (ICCMA, perspectives, replay)
+    │   └── LimitExceeded(what, limit, setting)  input above a documented size limit
     ├── NotFoundError               something named does not exist in this space
     │   ├── ClaimNotFound(claim_id)
     │   ├── EpisodeNotFound(episode_id)
@@ -70,6 +71,7 @@ __all__ = [
     "LLMError",
     "LLMUnavailable",
     "JavaNotFound",
+    "LimitExceeded",
     "MavenNotFound",
     "NotFoundError",
     "NothingToShow",
@@ -117,6 +119,27 @@ class FormatError(ValidationError):
         self.expected = expected
         where = f"{path}:{line}: " if path and line else (f"{path}: " if path else (f"line {line}: " if line else ""))
         super().__init__(f"{where}{message}" + (f" (expected {expected})" if expected else ""))
+
+
+class LimitExceeded(ValidationError):
+    """Input above a documented size limit (nothing was read further, nothing was written).
+
+    ``what`` names the quantity, ``value`` its size (None when not counted to the end), ``limit``
+    the limit and ``setting`` the environment variable that raises it (None for fixed limits).
+    """
+
+    def __init__(
+        self, what: str, value: int | None, limit: int, setting: str | None = None, path: str | None = None
+    ) -> None:
+        self.what = what
+        self.value = value
+        self.limit = limit
+        self.setting = setting
+        self.path = path
+        size = f"{value:,}" if value is not None else f"more than {limit:,}"
+        where = f"{path}: " if path else ""
+        hint = f" (raise it with {setting})" if setting else ""
+        super().__init__(f"{where}{what}: {size}, above the limit of {limit:,}{hint}")
 
 
 class UnknownAgent(ValidationError):
@@ -226,12 +249,13 @@ class DatabaseUnavailable(DatabaseError):
 
 
 class AuthenticationFailed(DatabaseError):
-    def __init__(self, uri: str, user: str) -> None:
+    def __init__(self, uri: str, user: str, hint: str | None = None) -> None:
         self.uri = uri
         self.user = user
         super().__init__(
             f"Neo4j at {uri} refused user {user!r}: wrong user or password "
-            "(set BELIEF_GRAPH_NEO4J__USER / BELIEF_GRAPH_NEO4J__PASSWORD)"
+            "(set BELIEF_GRAPH_NEO4J__USER / BELIEF_GRAPH_NEO4J__PASSWORD"
+            + (f"; {hint}" if hint else "") + ")"
         )
 
 

@@ -42,6 +42,7 @@ from .services.remember import RememberResult, RememberService, llm_prejudge
 from pathlib import Path  # issue 6
 from .models_argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation  # issue 6
 from .services.argumentation import ArgumentationService  # issue 6
+from .services.check import CheckReport, run_check
 from .services.doctor import DoctorReport, run_doctor
 from .models_support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim, WorkingContext
 from .models_rules import RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec
@@ -136,6 +137,10 @@ class BeliefGraph:
 
     def stats(self, all_spaces: bool = False) -> list[dict[str, Any]]:
         return stats(self.graph, None if all_spaces else self.space)
+
+    def check(self, limit: int = 100) -> CheckReport:
+        """The invariants of this space, checked read-only in Cypher (services/check.py)."""
+        return run_check(self.graph, self.space, limit=limit)
 
     def doctor(self, sample: int = 200) -> DoctorReport:
         return run_doctor(self.graph, self.embedder, dimension=self.settings.embedding.dimension, sample=sample)
@@ -383,7 +388,7 @@ class BeliefGraph:
     @property
     def argumentation(self) -> ArgumentationService:
         """Attack graphs, imported ICCMA frameworks and the grounded labelling in Cypher (stateless)."""
-        return ArgumentationService(self.graph, self.space)
+        return ArgumentationService(self.graph, self.space, self.settings.limits)
 
     def import_framework(
         self, path: str | Path, name: str | None = None, *, format: str | None = None, replace: bool = False

@@ -13,7 +13,12 @@ Formats (chosen by file extension, else sniffed from the first meaningful line):
     Arguments are the numbers 1..n.
 
 Malformed input raises :class:`~belief_graph.errors.FormatError` with the path, the 1-based line
-and what was expected. Duplicate arguments, attacks naming unknown arguments and empty
+and what was expected. Input above the size limits (:class:`~belief_graph.settings.LimitSettings`:
+``BELIEF_GRAPH_LIMITS__AF_MAX_ARGUMENTS`` 200,000, ``__AF_MAX_ATTACKS`` 2,000,000,
+``__AF_MAX_FILE_BYTES`` 64 MiB) raises :class:`~belief_graph.errors.LimitExceeded` as soon as it
+is seen: a file's size before it is read, a ``p af N`` header before any argument is made, and
+arguments and attacks while they are counted, so a 26-byte ``p af 100000000000000000000`` costs
+nothing. Duplicate arguments, attacks naming unknown arguments and empty
 frameworks are errors; duplicate attack lines are merged (the attack relation is a set) and
 counted in :attr:`AttackGraph.duplicate_attacks`. Nothing here touches the database: a file is
 validated completely before any import writes.
@@ -26,8 +31,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Final, Literal
 
-from .errors import FormatError, ValidationError
+from .errors import FormatError, LimitExceeded, ValidationError
 from .models_argumentation import AttackGraph
+from .settings import LimitSettings
 
 __all__ = [
     "FORMATS",
@@ -83,46 +89,69 @@ def detect_format(text: str, path: str | Path | None = None) -> Format:
     )
 
 
-def read_framework(path: str | Path, format: Format | str | None = None) -> AttackGraph:
+_SETTING = "BELIEF_GRAPH_LIMITS__AF_MAX_"
+
+
+def _limits(limits: LimitSettings | None) -> LimitSettings:
+    return limits if limits is not None else LimitSettings()
+
+
+def read_framework(
+    path: str | Path, format: Format | str | None = None, limits: LimitSettings | None = None
+) -> AttackGraph:
     """Read and validate a framework file (UTF-8).
 
     Raises:
         FormatError: unreadable, not UTF-8, or malformed (with line and expectation).
+        LimitExceeded: the file, its arguments or its attacks are above ``limits``.
     """
+    lim = _limits(limits)
     p = Path(path)
     try:
-        data = p.read_bytes()
+        size = p.stat().st_size
+        if size > lim.af_max_file_bytes:
+            raise LimitExceeded("framework file size (bytes)", size, lim.af_max_file_bytes, _SETTING + "FILE_BYTES", str(p))
+        with open(p, "rb") as fh:
+            data = fh.read(lim.af_max_file_bytes + 1)  # a file that grew since stat() is still bounded
     except OSError as exc:
         raise FormatError(f"cannot read file: {exc.strerror or exc}", str(p)) from exc
+    if len(data) > lim.af_max_file_bytes:
+        raise LimitExceeded("framework file size (bytes)", None, lim.af_max_file_bytes, _SETTING + "FILE_BYTES", str(p))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise FormatError("not UTF-8 text", str(p), line, "UTF-8") from exc
-    return parse(text, format or detect_format(text, p), path=str(p))
+    return parse(text, format or detect_format(text, p), path=str(p), limits=lim)
 
 
-def parse(text: str, format: Format | str, path: str | None = None) -> AttackGraph:
+def parse(text: str, format: Format | str, path: str | None = None, limits: LimitSettings | None = None) -> AttackGraph:
     """Parse ``text`` in ``format`` (``apx``, ``tgf`` or ``af``).
 
     Raises:
-        FormatError: malformed input; ValidationError: unknown format name.
+        FormatError: malformed input; ValidationError: unknown format name; LimitExceeded: above
+            ``limits`` (default :class:`LimitSettings`).
     """
+    lim = _limits(limits)
+    if len(text) > lim.af_max_file_bytes:
+        raise LimitExceeded("framework text size (characters)", len(text), lim.af_max_file_bytes,
+                            _SETTING + "FILE_BYTES", path)
     if format == "apx":
-        return parse_apx(text, path)
+        return parse_apx(text, path, lim)
     if format == "tgf":
-        return parse_tgf(text, path)
+        return parse_tgf(text, path, lim)
     if format == "af":
-        return parse_af(text, path)
+        return parse_af(text, path, lim)
     raise ValidationError(f"unknown framework format {format!r} (known: {', '.join(FORMATS)})")
 
 
 class _Builder:
     """Collects arguments and attacks with the line each came from; validates at the end."""
 
-    def __init__(self, path: str | None, fmt: Format) -> None:
+    def __init__(self, path: str | None, fmt: Format, limits: LimitSettings | None = None) -> None:
         self.path = path
         self.fmt = fmt
+        self.limits = _limits(limits)
         self.args: dict[str, int] = {}  # name -> line
         self.attacks: dict[tuple[str, str], int] = {}  # pair -> first line
         self.dupes = 0
@@ -131,12 +160,18 @@ class _Builder:
         first = self.args.get(name)
         if first is not None:
             raise FormatError(f"duplicate argument {name!r} (first declared on line {first})", self.path, line, expected)
+        if len(self.args) >= self.limits.af_max_arguments:
+            raise LimitExceeded(f"arguments (line {line})", None, self.limits.af_max_arguments,
+                                _SETTING + "ARGUMENTS", self.path)
         self.args[name] = line
 
     def att(self, x: str, y: str, line: int) -> None:
         if (x, y) in self.attacks:
             self.dupes += 1
         else:
+            if len(self.attacks) >= self.limits.af_max_attacks:
+                raise LimitExceeded(f"attacks (line {line})", None, self.limits.af_max_attacks,
+                                    _SETTING + "ATTACKS", self.path)
             self.attacks[(x, y)] = line
 
     def build(self, declared_expected: str, empty_expected: str) -> AttackGraph:
@@ -153,9 +188,9 @@ class _Builder:
         )
 
 
-def parse_apx(text: str, path: str | None = None) -> AttackGraph:
+def parse_apx(text: str, path: str | None = None, limits: LimitSettings | None = None) -> AttackGraph:
     """ASPARTIX facts: ``arg(a).`` and ``att(a,b).``; ``%`` starts a comment line."""
-    b = _Builder(path, "apx")
+    b = _Builder(path, "apx", limits)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("%", 1)[0].strip()
         if not line:
@@ -174,9 +209,9 @@ def parse_apx(text: str, path: str | None = None) -> AttackGraph:
     return b.build("an argument declared with 'arg(<name>).'", "at least one 'arg(<name>).' fact")
 
 
-def parse_tgf(text: str, path: str | None = None) -> AttackGraph:
+def parse_tgf(text: str, path: str | None = None, limits: LimitSettings | None = None) -> AttackGraph:
     """Trivial Graph Format: argument lines, a ``#`` line, then ``attacker target`` lines."""
-    b = _Builder(path, "tgf")
+    b = _Builder(path, "tgf", limits)
     in_attacks = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -201,8 +236,13 @@ def parse_tgf(text: str, path: str | None = None) -> AttackGraph:
     return b.build("an argument listed before the '#' line", "at least one argument line before '#'")
 
 
-def parse_af(text: str, path: str | None = None) -> AttackGraph:
+def _number(s: str) -> bool:
+    return s.isascii() and s.isdigit()
+
+
+def parse_af(text: str, path: str | None = None, limits: LimitSettings | None = None) -> AttackGraph:
     """ICCMA 2023: ``p af <n>`` then ``i j`` lines (1-based ids); ``#`` comment lines."""
+    lim = _limits(limits)
     n: int | None = None
     attacks: dict[tuple[str, str], int] = {}
     dupes = 0
@@ -212,23 +252,30 @@ def parse_af(text: str, path: str | None = None) -> AttackGraph:
             continue
         parts = line.split()
         if n is None:
-            if len(parts) != 3 or parts[:2] != ["p", "af"] or not parts[2].isdigit():
+            if len(parts) != 3 or parts[:2] != ["p", "af"] or not _number(parts[2]):
                 raise FormatError(f"bad header {line[:40]!r}", path, number, "'p af <number of arguments>'")
+            if len(parts[2].lstrip("0")) > len(str(lim.af_max_arguments)) or int(parts[2]) > lim.af_max_arguments:
+                shown = int(parts[2]) if len(parts[2]) <= 30 else None
+                raise LimitExceeded(f"arguments declared by 'p af' (line {number})", shown, lim.af_max_arguments,
+                                    _SETTING + "ARGUMENTS", path)
             n = int(parts[2])
             if n == 0:
                 raise FormatError("empty framework: p af 0", path, number, "at least one argument")
             continue
         if parts[:1] == ["p"]:
             raise FormatError("a second 'p' header", path, number, "'<attacker> <target>'")
-        if len(parts) != 2 or not (parts[0].isdigit() and parts[1].isdigit()):
+        if len(parts) != 2 or not (_number(parts[0]) and _number(parts[1])):
             raise FormatError(f"bad attack line {line[:40]!r}", path, number, "'<attacker> <target>' as two numbers")
         for part in parts:
-            if not 1 <= int(part) <= n:
-                raise FormatError(f"attack names unknown argument {int(part)}", path, number, f"argument ids 1..{n}")
+            if len(part.lstrip("0")) > len(str(n)) or not 1 <= int(part) <= n:
+                unknown = str(int(part)) if len(part) <= 30 else part[:20] + "..."
+                raise FormatError(f"attack names unknown argument {unknown}", path, number, f"argument ids 1..{n}")
         pair = (str(int(parts[0])), str(int(parts[1])))
         if pair in attacks:
             dupes += 1
         else:
+            if len(attacks) >= lim.af_max_attacks:
+                raise LimitExceeded(f"attacks (line {number})", None, lim.af_max_attacks, _SETTING + "ATTACKS", path)
             attacks[pair] = number
     if n is None:
         raise FormatError("empty framework: no 'p af' header", path, None, "'p af <number of arguments>'")

@@ -276,3 +276,35 @@ class ClaimInput(BaseModel):
         if not v.strip():
             raise ValueError("text must not be blank")
         return v
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _value_kind(cls, v: Any) -> Any:
+        if v is not None and not isinstance(v, str | int | float | bool):
+            raise ValueError(f"a fact value is a string, number or boolean, got {type(v).__name__}")
+        return v
+
+    @field_validator("value")
+    @classmethod
+    def _value(cls, v: Value) -> Value:
+        from .limits import MAX_CLAIM_TEXT, check_number, check_text
+
+        if isinstance(v, str):
+            check_text(v, "value", MAX_CLAIM_TEXT, blank=True)
+        return check_number(v, "value")  # type: ignore[no-any-return]
+
+    @field_validator("valid_from")
+    @classmethod
+    def _valid_from(cls, v: datetime | None) -> datetime | None:
+        from .limits import check_aware
+
+        return check_aware(v, "valid_from")
+
+    @field_validator("evidence")
+    @classmethod
+    def _evidence(cls, v: list[str]) -> list[str]:
+        from .limits import check_name
+
+        for e in v:
+            check_name(e, "an evidence id")
+        return v

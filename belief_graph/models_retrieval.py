@@ -61,7 +61,8 @@ class RecallStats(BaseModel):
     fulltext_fetched: int
     candidates: int | None = None
     """Claims of the space that could pass the filters (counted only when a round fell short of k)."""
-    stopped: Literal["enough", "exhausted", "all_candidates", "cap"]
+    stopped: Literal["enough", "exhausted", "all_candidates", "cap", "exact_scan"]
+    """``exact_scan``: the space had at most ``exact_scan_max`` candidates and was scanned exactly."""
 
 
 class GroundingCheck(BaseModel):

@@ -24,6 +24,11 @@ comment):
                 the ``Graph`` wrapper runs such queries with ``session.run``
 ``database``    optional; ``system`` for administration commands (``ALTER CURRENT USER``)
                 that Neo4j only runs against the system database; default: the configured one
+``cross-space`` optional; the reason why the statement is not confined to one ``$space`` (an
+                admin query over every space, the whole vector index, the system database):
+                ``// cross-space: doctor samples claims of every space``. Required, with a
+                non-empty reason, on every statement that the space lint
+                (:func:`space_findings`) flags; see below.
 ``:param``      one paste-ready ``// :param name => value`` line per declared param
 
 :meth:`QueryRegistry.load` fails fast with :class:`~belief_graph.errors.RegistryError` (the file
@@ -32,6 +37,15 @@ but not used, a write clause in a ``read`` query, more than one statement, ``CAL
 TRANSACTIONS`` without ``autocommit: true``, APOC (not installed on our server), and duplicate
 names. Keywords are found with a small tokenizer, so words inside string literals, backticked
 names, comments, property keys (``n.set``), map keys (``{delete: 1}``) and labels never count.
+
+**Space lint.** Every node carries ``space`` and every statement that matches by ``id`` or ``key``
+must also filter that node by space. :func:`space_findings` reports, from the tokens: a node
+pattern outside ``CREATE`` whose map has ``id`` or ``key`` but no ``space`` (and whose variable
+gets no ``x.space = ...`` predicate in the same statement part); an ``x.id``/``x.key`` comparison
+(``=``, ``IN``, ``STARTS WITH``) outside ``SET`` on a variable never filtered by space; a statement
+with no ``$space`` at all that reads or writes nodes; an optional space (``$space IS NULL``). The
+test ``tests/unit/test_cypher_space.py`` requires every such statement to carry a
+``cross-space:`` header (and every ``cross-space:`` header to be needed).
 
 In a wheel the files ship as ``belief_graph/_resources/cypher`` (hatch ``force-include``); in a
 source checkout :func:`resource_dir` falls back to the top-level ``cypher/`` folder.
@@ -62,6 +76,7 @@ __all__ = [
     "parse_query",
     "resource_dir",
     "safe_label",
+    "space_findings",
     "split_statements",
     "write_clauses",
 ]
@@ -76,7 +91,7 @@ _RESOURCES: Final = "_resources"
 _SUFFIX: Final = ".cypher"
 
 _REQUIRED_KEYS: Final = ("name", "mode", "params", "description")
-_KNOWN_KEYS: Final = frozenset({*_REQUIRED_KEYS, "autocommit", "database"})
+_KNOWN_KEYS: Final = frozenset({*_REQUIRED_KEYS, "autocommit", "database", "cross-space"})
 _RESERVED_METADATA: Final = frozenset({"app", "query"})
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -375,6 +390,125 @@ def split_statements(text: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Space lint
+# ---------------------------------------------------------------------------------------------
+
+_IDENTITY_KEYS: Final = frozenset({"id", "key"})
+_CLAUSE_WORDS: Final = frozenset(
+    {"MATCH", "MERGE", "CREATE", "WITH", "RETURN", "UNWIND", "WHERE", "SET", "REMOVE", "DELETE", "CALL",
+     "FOREACH", "ORDER", "LIMIT", "SKIP", "UNION", "YIELD"}
+)
+_NODE_WORDS: Final = frozenset({"MATCH", "MERGE", "CREATE"})
+
+
+def space_findings(text: str) -> list[str]:
+    """What the space lint finds in one statement (see the module docstring); ``[]`` when clean.
+
+    A token-level heuristic, not a Cypher parser: it errs towards reporting, and a statement that
+    is cross-space on purpose says so in its ``cross-space:`` header.
+
+    >>> space_findings("MATCH (c:Claim {space: $space, id: $id}) RETURN c")
+    []
+    >>> space_findings("MATCH (d:Deliberation {space: $space}) MATCH (p:Proposal {id: $id}) RETURN p")
+    ['(p:Proposal {id}) without space']
+    """
+    try:
+        toks = _tokenize(text)
+    except _CypherSyntaxError as exc:
+        raise RegistryError(str(exc)) from None
+    findings: list[str] = []
+    n = len(toks)
+
+    def upper(i: int) -> str | None:
+        return _word(toks[i]) if 0 <= i < n else None
+
+    uses_space = any(t.kind == "param" and _param_name(t.value) == "space" for t in toks)
+    touches_nodes = any(
+        upper(i) in _NODE_WORDS and not (i > 0 and toks[i - 1].value in _NAME_PREFIXES) for i in range(n)
+    ) or any(t.value.lower() == "queryNodes".lower() for t in toks)
+    if touches_nodes and not uses_space:
+        findings.append("reads or writes nodes without $space")
+    for i in range(n - 3):
+        if toks[i].kind == "param" and _param_name(toks[i].value) == "space" and upper(i + 1) == "IS" and upper(
+            i + 2
+        ) == "NULL":
+            findings.append("$space is optional ($space IS NULL)")
+            break
+
+    clause: str | None = None
+    filtered: set[str] = set()
+    pending: list[tuple[str | None, str]] = []
+
+    def settle() -> None:
+        for var, what in pending:
+            if var is None or var not in filtered:
+                findings.append(what)
+        pending.clear()
+        filtered.clear()
+
+    i = 0
+    while i < n:
+        tok = toks[i]
+        word = upper(i)
+        if (
+            word in _CLAUSE_WORDS
+            and not (i > 0 and toks[i - 1].value in _NAME_PREFIXES)
+            and not (i + 1 < n and toks[i + 1].value == ":")
+        ):
+            clause = word
+            if word == "UNION":
+                settle()
+        if tok.value == "(":
+            j = i + 1
+            var = None
+            if j + 1 < n and toks[j].kind in ("word", "ident") and toks[j + 1].value in (":", "{", ")"):
+                var = toks[j].value
+                j += 1
+            labels: list[str] = []
+            while j + 1 < n and toks[j].value in (":", "|", "&"):
+                labels.append(toks[j + 1].value)
+                j += 2
+            if j < n and toks[j].value == "{" and (labels or var):
+                keys: list[str] = []
+                depth = 0
+                k = j
+                while k < n:
+                    v = toks[k].value
+                    if v in ("{", "[", "("):
+                        depth += 1
+                    elif v in ("}", "]", ")"):
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    elif (
+                        depth == 1 and toks[k].kind in ("word", "ident") and k + 1 < n and toks[k + 1].value == ":"
+                        and toks[k - 1].value in ("{", ",")
+                    ):
+                        keys.append(toks[k].value.strip("`"))
+                    k += 1
+                if "space" in keys and var is not None:
+                    filtered.add(var)
+                if _IDENTITY_KEYS & set(keys) and "space" not in keys and clause != "CREATE":
+                    shown = f"({var or ''}:{':'.join(labels)} {{{', '.join(keys)}}}) without space"
+                    pending.append((var, shown))
+        if (
+            tok.kind in ("word", "ident")
+            and i + 3 < n
+            and toks[i + 1].value == "."
+            and toks[i + 2].kind == "word"
+            and not (i > 0 and toks[i - 1].value in _NAME_PREFIXES)
+        ):
+            prop, nxt = toks[i + 2].value, toks[i + 3]
+            if clause != "SET" and prop == "space" and nxt.value == "=":
+                filtered.add(tok.value)
+            if clause != "SET" and prop in _IDENTITY_KEYS and (nxt.value == "=" or upper(i + 3) in ("IN", "STARTS")):
+                pending.append((tok.value, f"{tok.value}.{prop} compared on a node not filtered by space"))
+        i += 1
+    settle()
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------
 # Query
 # ---------------------------------------------------------------------------------------------
 
@@ -394,6 +528,7 @@ class Query:
             explicit transaction.
         examples: the header's ``:param`` lines as ``(name, value expression)`` pairs.
         database: ``"system"`` for administration commands, ``None`` for the configured database.
+        cross_space: the header's reason why the statement is not confined to one ``$space``.
     """
 
     name: str
@@ -405,6 +540,7 @@ class Query:
     autocommit: bool = False
     examples: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     database: Literal["system"] | None = None
+    cross_space: str | None = None
 
     @property
     def is_read(self) -> bool:
@@ -566,6 +702,13 @@ def parse_query(source: str, relative_path: str, *, path: str | None = None) -> 
             raise fail(f"database must be 'system' (or absent), got {db!r}", db_line)
         database = "system"
 
+    cross_space: str | None = None
+    if "cross-space" in values:
+        cs_line, cs = values["cross-space"]
+        if not cs:
+            raise fail("cross-space needs a reason (why the statement is not confined to one $space)", cs_line)
+        cross_space = cs
+
     params_line, params_value = values["params"]
     params = tuple(p.strip() for p in params_value.split(",")) if params_value else ()
     for p in params:
@@ -641,6 +784,7 @@ def parse_query(source: str, relative_path: str, *, path: str | None = None) -> 
         autocommit=autocommit,
         examples=tuple((p, examples[p][1]) for p in params),
         database=database,
+        cross_space=cross_space,
     )
 
 

@@ -18,8 +18,13 @@ with plain ``java -cp "<lib>/*" org.neo4j.server.CommunityEntryPoint``. Everythi
 
 The server listens on 127.0.0.1 only, with authentication on, the usage report (the only
 phone-home in Neo4j 5) off and the browser/client telemetry hint off, so no traffic leaves the
-machine. A fresh data dir's ``neo4j``/``neo4j`` password is replaced by the configured one on the
-first start.
+machine. The HTTP connector (Neo4j Browser) answers cross-origin requests for its own origin only
+(``dbms.security.http_access_control_allow_origin``; Neo4j's default ``*`` let any web page the
+user visits call the query API). A fresh data dir's ``neo4j``/``neo4j`` password is replaced by the
+configured one on the first start; when none is configured, a random one is generated into the
+password file first (:mod:`belief_graph.credentials`). The home and data directories are
+owner-only (0700) and Neo4j runs with umask 077, so store files, logs and the conf are not
+readable by other users.
 
 Typical use::
 
@@ -49,6 +54,7 @@ import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -318,7 +324,8 @@ def _conf_path(p: Path) -> str:
 def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: str = "default") -> str:
     """Render ``neo4j.conf`` for ``server`` (a pure function; see :class:`ServerLayout`).
 
-    Listens on 127.0.0.1 only; HTTP is off when ``http_port == 0``; authentication on; the usage
+    Listens on 127.0.0.1 only; HTTP is off when ``http_port == 0`` and otherwise answers CORS for
+    its own origin only; authentication on; the usage
     report off (also at the network level) and clients told not to send telemetry, so nothing
     leaves the machine. The Bolt shutdown quiet period is set to 0 so that ``stop`` takes about
     a second instead of ten.
@@ -340,6 +347,9 @@ def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: st
         lines += [
             f"server.http.listen_address={HOST}:{server.http_port}",
             f"server.http.advertised_address={HOST}:{server.http_port}",
+            "# CORS: only the connector's own origin (Neo4j Browser served from it); the default '*'",
+            "# lets any web page in the user's browser call the query API.",
+            f"dbms.security.http_access_control_allow_origin=http://{HOST}:{server.http_port}",
         ]
     if http and server.browser:
         from .browser import post_connect_cmd
@@ -831,14 +841,41 @@ class LocalServer:
         return render_conf(self.server, home=self.layout.home, data_dir=self.layout.data_dir, space=self.space)
 
     def write_conf(self) -> Path:
-        """(Re)write ``<home>/conf/neo4j.conf`` and create the directories it names."""
+        """(Re)write ``<home>/conf/neo4j.conf`` and create the directories it names (owner-only)."""
         lay = self.layout
-        for d in (lay.conf_dir, lay.logs_dir, lay.run_dir, lay.import_dir, lay.data_dir):
-            d.mkdir(parents=True, exist_ok=True)
+        for d in (lay.home, lay.conf_dir, lay.logs_dir, lay.run_dir, lay.import_dir, lay.data_dir):
+            d.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.secure_files()
         tmp = lay.conf_file.with_suffix(".tmp")
-        tmp.write_text(self.render_conf())
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(self.render_conf())
         tmp.replace(lay.conf_file)
         return lay.conf_file
+
+    def secure_files(self) -> int:
+        """Make the home, the data dir and everything Neo4j wrote into them owner-only: directories
+        0700, files without group/other bits (a store made before this was readable by every local
+        user). Returns how many modes were changed. Symlinks (the shared ``dist/`` of tests) are
+        not followed."""
+        lay = self.layout
+        changed = 0
+        roots = [lay.home] + ([lay.data_dir] if lay.home not in lay.data_dir.parents else [])
+        for root in roots:
+            if not root.is_dir():
+                continue
+            for path in [root, *_walk_owned(root, skip={lay.dist_root})]:
+                try:
+                    st = path.lstat()
+                except OSError:
+                    continue
+                if stat.S_ISLNK(st.st_mode) or not st.st_mode & 0o077:
+                    continue
+                mode = 0o700 if stat.S_ISDIR(st.st_mode) else stat.S_IMODE(st.st_mode) & ~0o077
+                with contextlib.suppress(OSError):
+                    os.chmod(path, mode)
+                    changed += 1
+        return changed
 
     # ---- status ----------------------------------------------------------------------------
 
@@ -885,12 +922,17 @@ class LocalServer:
             if found.pid is not None:
                 port = int(found.state.get("bolt_port", self.server.bolt_port))
                 self._wait_for_bolt(found.pid, port, deadline, offsets=None, owned=False)
+                self._password_or_generate()
+                self.secure_files()
                 warnings = self._ensure_password(port, deadline)
                 st = self._status_running(found, "already running", warnings)
                 return st
 
             java = self._java()
             lib = self.install(progress)
+            generated = self._password_or_generate()
+            if generated:
+                _say(progress, f"Generated a Neo4j password into {self.neo4j.effective_password_file} (owner-only)")
             self._check_fresh_password()
             self._check_ports()
             if _locked_by_other_process(lay.store_lock):
@@ -912,7 +954,8 @@ class LocalServer:
             offsets = {p: _file_size(p) for p in (lay.neo4j_log, lay.console_log)}
             t0 = time.monotonic()
             started_at = _now()
-            with open(lay.console_log, "ab") as fh:
+            fd = os.open(lay.console_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            with os.fdopen(fd, "ab") as fh:
                 fh.write(
                     f"--- belief-graph: starting Neo4j {lay.version} at {started_at.isoformat()}\n"
                     f"--- {' '.join(argv)}\n".encode()
@@ -1061,7 +1104,9 @@ class LocalServer:
             (lay.state_file, json.dumps(dict(state), indent=2) + "\n"),
         ):
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(text)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as fh:
+                fh.write(text)
             tmp.replace(path)
 
     def _remove_run_files(self) -> None:
@@ -1190,9 +1235,10 @@ class LocalServer:
             raise ServerError("the local Neo4j server is supported on Linux and macOS only")
         actions = [
             (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 1, str(console_log), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
+            (os.POSIX_SPAWN_OPEN, 1, str(console_log), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600),
             (os.POSIX_SPAWN_DUP2, 1, 2),
         ]
+        old_umask = os.umask(0o077)  # inherited: every file Neo4j creates is owner-only
         try:
             return os.posix_spawn(argv[0], list(argv), dict(os.environ), file_actions=actions, setsid=True)
         except NotImplementedError:  # pragma: no cover - platforms without POSIX_SPAWN_SETSID
@@ -1204,6 +1250,8 @@ class LocalServer:
             return proc.pid
         except OSError as exc:
             raise ServerStartFailed(f"could not run {argv[0]}: {exc}") from exc
+        finally:
+            os.umask(old_umask)
 
     def _check_ports(self) -> None:
         ports = [self.server.bolt_port] + ([self.server.http_port] if self.server.http_port else [])
@@ -1211,10 +1259,27 @@ class LocalServer:
             if port_in_use(port):
                 raise PortInUse(port, HOST)
 
+    def _password_or_generate(self) -> bool:
+        """Make sure a password is configured: when none is (no setting, no password file), generate
+        one into the password file (:func:`credentials.create_password_file`). True if generated."""
+        if self.neo4j.password is not None:
+            return False
+        from .credentials import create_password_file, read_password_file
+
+        path = self.neo4j.effective_password_file
+        existing = read_password_file(path)  # written meanwhile by another process
+        self.neo4j = self.neo4j.with_password(existing if existing is not None else create_password_file(path))
+        return existing is None
+
+    def _password(self) -> str:
+        if self.neo4j.password is None:
+            raise ConfigurationError("no Neo4j password configured (LocalServer.start generates one)")
+        return self.neo4j.password.get_secret_value()
+
     def _check_fresh_password(self) -> None:
         fresh = not (self.layout.data_dir / "databases" / "system").exists()
         if fresh and self.neo4j.user == _INITIAL_USER:
-            _validate_new_password(self.neo4j.password.get_secret_value())
+            _validate_new_password(self._password())
 
     def _wait_for_port(self, port: int, deadline: float) -> bool:
         while True:
@@ -1268,13 +1333,18 @@ class LocalServer:
 
     def _ensure_password(self, port: int, deadline: float) -> list[str]:
         """Make sure ``neo4j.user``/``neo4j.password`` can log in; on a fresh data dir change the
-        initial ``neo4j``/``neo4j`` password. Returns warnings instead of raising when the data
-        dir has some other password (at most two failed logins, under Neo4j's limit of 3)."""
+        initial ``neo4j``/``neo4j`` password. When the password comes from the password file (not
+        an explicit setting), a store still on the old fixed password (``credentials.LEGACY_PASSWORD``)
+        is moved to it. Returns warnings instead of raising when the data dir has some other
+        password (at most three logins are tried: Neo4j locks the user after 3 failures, so a
+        failing store is locked for a few seconds, ``dbms.security.auth_lock_time``)."""
         from neo4j.exceptions import AuthError
+
+        from .credentials import LEGACY_PASSWORD
 
         uri = f"bolt://{HOST}:{port}"
         user = self.neo4j.user
-        password = self.neo4j.password.get_secret_value()
+        password = self._password()
         try:
             self._login(uri, user, password, deadline)
         except AuthError:
@@ -1283,17 +1353,33 @@ class LocalServer:
             return []
         refused = (
             f"Neo4j at {uri} refuses user {user!r} with the configured password "
-            "(set BELIEF_GRAPH_NEO4J__PASSWORD to this data dir's password)"
+            + (f"(from {self.neo4j.effective_password_file}) " if self.neo4j.password_source == "file" else "")
+            + "(set BELIEF_GRAPH_NEO4J__PASSWORD to this data dir's password)"
         )
         if user != _INITIAL_USER:
             return [refused]
         try:
             self._login(uri, _INITIAL_USER, _INITIAL_PASSWORD, deadline, change_to=password)
         except AuthError:
+            pass
+        else:
+            log.info("changed the initial password of user %r", _INITIAL_USER)
+            self._login(uri, user, password, deadline)
+            return []
+        if self.neo4j.password_source != "file" or password == LEGACY_PASSWORD:
             return [refused]
-        log.info("changed the initial password of user %r", _INITIAL_USER)
+        try:
+            self._login(uri, user, LEGACY_PASSWORD, deadline, change_to=password)
+        except AuthError:
+            return [refused]
         self._login(uri, user, password, deadline)
-        return []
+        moved = (
+            f"this data dir still used the old fixed password {LEGACY_PASSWORD!r}: it now uses the generated one "
+            f"in {self.neo4j.effective_password_file} (clients that set BELIEF_GRAPH_NEO4J__PASSWORD={LEGACY_PASSWORD} "
+            "must drop it)"
+        )
+        log.info(moved)
+        return [moved]
 
     def _login(
         self, uri: str, user: str, password: str, deadline: float, *, change_to: str | None = None
@@ -1335,6 +1421,15 @@ class LocalServer:
                         self.log_tail(),
                     ) from exc
                 time.sleep(_POLL_INTERVAL)
+
+
+def _walk_owned(root: Path, skip: set[Path]) -> Iterator[Path]:
+    """Every path below ``root`` without following symlinks, leaving out the ``skip`` subtrees."""
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        dirnames[:] = [d for d in dirnames if here / d not in skip]
+        for name in dirnames + filenames:
+            yield here / name
 
 
 def _validate_new_password(password: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -20,6 +20,7 @@ from .errors import ConfigurationError
 __all__ = [
     "EmbeddingSettings",
     "LLMSettings",
+    "LimitSettings",
     "Neo4jSettings",
     "ServerSettings",
     "Settings",
@@ -35,12 +36,24 @@ def _default_home() -> Path:
     return Path(platformdirs.user_data_dir("belief-graph", appauthor=False))
 
 
+class StoredPassword(SecretStr):
+    """A password read from (or generated into) the password file, not given explicitly."""
+
+
 class Neo4jSettings(BaseModel):
-    """How to reach the database. ``uri`` may be ``bolt://``, ``neo4j://`` (routing) or ``+s`` forms."""
+    """How to reach the database. ``uri`` may be ``bolt://``, ``neo4j://`` (routing) or ``+s`` forms.
+
+    The password: ``password`` when given (``BELIEF_GRAPH_NEO4J__PASSWORD``), else the one the local
+    server generated into ``password_file`` (default ``<user config dir>/belief-graph/neo4j-password``,
+    read for loopback URIs only), else none (connecting then fails, saying what to do). See
+    :mod:`belief_graph.credentials`.
+    """
 
     uri: str = "bolt://127.0.0.1:7687"
     user: str = "neo4j"
-    password: SecretStr = SecretStr("belief-graph")
+    password: SecretStr | None = None
+    password_file: Path | None = None
+    """Where the generated password is kept; default :func:`credentials.default_password_file`."""
     database: str = "neo4j"
     connection_timeout: float = Field(default=10.0, gt=0)
     max_transaction_retry_time: float = Field(default=60.0, ge=0)
@@ -53,6 +66,51 @@ class Neo4jSettings(BaseModel):
         if not v.startswith(schemes):
             raise ValueError(f"must start with one of {', '.join(schemes)}")
         return v
+
+    @model_validator(mode="after")
+    def _resolve_password(self) -> Neo4jSettings:
+        from .credentials import is_loopback, read_password_file
+
+        if self.password is None and (self.password_file is not None or is_loopback(self.uri)):
+            stored = read_password_file(self.effective_password_file)
+            if stored is not None:
+                self.password = StoredPassword(stored)
+        return self
+
+    @property
+    def effective_password_file(self) -> Path:
+        from .credentials import default_password_file
+
+        return Path(self.password_file).expanduser() if self.password_file is not None else default_password_file()
+
+    @property
+    def password_source(self) -> Literal["explicit", "file", "none"]:
+        """``explicit`` (given), ``file`` (read from :attr:`effective_password_file`) or ``none``."""
+        if self.password is None:
+            return "none"
+        return "file" if isinstance(self.password, StoredPassword) else "explicit"
+
+    def require_password(self) -> str:
+        """The password, or :class:`ConfigurationError` saying how to get one (one line)."""
+        if self.password is not None:
+            return self.password.get_secret_value()
+        from .credentials import is_loopback
+
+        if is_loopback(self.uri) or self.password_file is not None:
+            raise ConfigurationError(
+                f"no Neo4j password for {self.uri}: {self.effective_password_file} does not exist; run "
+                "`belief-graph server start` once (it generates one there; a store that still uses the old fixed "
+                "password is moved to it), or set BELIEF_GRAPH_NEO4J__PASSWORD"
+            )
+        raise ConfigurationError(
+            f"no Neo4j password for {self.uri}: set BELIEF_GRAPH_NEO4J__PASSWORD (or BELIEF_GRAPH_NEO4J__PASSWORD_FILE); "
+            "the local server's generated password is only used for loopback URIs"
+        )
+
+    def with_password(self, password: str) -> Neo4jSettings:
+        """A copy that uses ``password`` from the password file (the local server hands out the one
+        it generated)."""
+        return self.model_copy(update={"password": StoredPassword(password)})
 
 
 class ServerSettings(BaseModel):
@@ -129,6 +187,18 @@ class PolicySettings(BaseModel):
     """At most this many known keys are offered to a prompt (chosen by vector similarity)."""
 
 
+class LimitSettings(BaseModel):
+    """Size limits of argumentation input (ICCMA files and ``store_framework``); the fixed input
+    limits (texts, numbers, datetimes) are in :mod:`belief_graph.limits` (docs/security.md)."""
+
+    af_max_arguments: int = Field(default=200_000, ge=1)
+    """Arguments of one framework (a ``p af N`` header above it is refused before anything is read)."""
+    af_max_attacks: int = Field(default=2_000_000, ge=0)
+    """Attacks (distinct) of one framework."""
+    af_max_file_bytes: int = Field(default=64 * 1024 * 1024, ge=1)
+    """Size of one framework file, checked before it is read."""
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="BELIEF_GRAPH_",
@@ -142,6 +212,7 @@ class Settings(BaseSettings):
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     policy: PolicySettings = Field(default_factory=PolicySettings)
+    limits: LimitSettings = Field(default_factory=LimitSettings)
 
     @field_validator("space")
     @classmethod

@@ -137,7 +137,7 @@ class CypherShell:
     def env(self) -> dict[str, str]:
         """The environment: ours plus ``NEO4J_PASSWORD`` (kept off the command line)."""
         env = dict(os.environ)
-        env["NEO4J_PASSWORD"] = self.neo4j.password.get_secret_value()
+        env["NEO4J_PASSWORD"] = self.neo4j.require_password()
         env.setdefault("NEO4J_CYPHER_SHELL_HISTORY", "in-memory")
         return env
 

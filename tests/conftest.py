@@ -44,9 +44,11 @@ def base_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings
         yield load_settings()
         return
     if _docker_engine():
+        import secrets
+
         from testcontainers.neo4j import Neo4jContainer
 
-        password = "belief-graph"
+        password = secrets.token_urlsafe(18)  # never a published password, even for a throw-away container
         with Neo4jContainer(DOCKER_IMAGE, password=password) as c:
             yield load_settings(neo4j={"uri": c.get_connection_url(), "password": password})
         return
@@ -59,6 +61,7 @@ def base_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings
         server.start()
     except Exception as exc:  # a failure, not a skip
         pytest.fail(f"no Neo4j for integration tests: {exc}", pytrace=False)
+    s = s.model_copy(update={"neo4j": server.neo4j})  # the password start() generated on a fresh machine
     yield s
     if started_here and os.environ.get("BELIEF_GRAPH_TEST_KEEP_SERVER") != "1":
         server.stop()

@@ -6,6 +6,7 @@ non-zero exit code (1 for operational errors, 2 for bad input). Read commands ta
 
 from __future__ import annotations
 
+import logging
 import sys
 
 import typer
@@ -14,7 +15,7 @@ from ..errors import BeliefGraphError, ConfigurationError, ValidationError
 from . import agents, bench, db, demo, disputes, doctor, memory, policy, server
 from .common import AppState
 
-__all__ = ["app", "main"]
+__all__ = ["app", "configure_logging", "main"]
 
 app = typer.Typer(
     name="belief-graph",
@@ -63,6 +64,34 @@ def _root(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print more (timings, LLM and embedding usage)."),
 ) -> None:
     ctx.obj = AppState(space=space, verbose=verbose)
+    configure_logging(verbose)
+
+
+_DRIVER_LOGGER = "neo4j"
+
+
+def configure_logging(verbose: bool) -> None:
+    """The Neo4j driver logs a WARNING for every retried transaction ("Transaction failed and will
+    be retried in 0.9 s") and for server notifications; with no handler configured Python prints
+    them on stderr, in the middle of a command's output. The CLI shows them only with
+    ``--verbose`` (as ``neo4j: <message>`` lines); errors still reach the user as one line."""
+    driver = logging.getLogger(_DRIVER_LOGGER)
+    for h in list(driver.handlers):
+        if getattr(h, "_belief_graph", False):
+            driver.removeHandler(h)
+    if verbose:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("neo4j: %(message)s"))
+        handler._belief_graph = True  # type: ignore[attr-defined]
+        driver.addHandler(handler)
+        driver.setLevel(logging.WARNING)
+        driver.propagate = False
+    else:
+        quiet = logging.NullHandler()
+        quiet._belief_graph = True  # type: ignore[attr-defined]
+        driver.addHandler(quiet)
+        driver.setLevel(logging.ERROR)
+        driver.propagate = False
 
 
 def main() -> None:

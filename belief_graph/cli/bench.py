@@ -37,3 +37,7 @@ app.command("recall")(with_activity("bench recall")(bench_recall.bench_recall))
 from . import bench_edits  # noqa: E402
 
 app.command("edits")(with_activity("bench edits")(bench_edits.bench_edits))
+
+from . import bench_tenancy  # noqa: E402
+
+app.command("tenancy")(with_activity("bench tenancy")(bench_tenancy.bench_tenancy))

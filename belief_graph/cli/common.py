@@ -28,7 +28,8 @@ class AppState:
     @property
     def settings(self) -> Settings:
         if self._settings is None:
-            overrides = {"space": self.space} if self.space else {}
+            # `--space ""` is a bad value (refused by the settings), not "no --space"
+            overrides = {"space": self.space} if self.space is not None else {}
             self._settings = load_settings(**overrides)
         return self._settings
 

@@ -78,3 +78,27 @@ def stats(
     else:
         table(f"space {'*' if all_spaces else st.settings.space}", ["label", "status", "count"],
               [[r["label"], r["status"], r["count"]] for r in rows])
+
+
+@app.command("check")
+def check(
+    ctx: typer.Context,
+    limit: int = typer.Option(100, "--limit", min=1, max=100_000, help="Offending items listed per invariant."),
+    json_: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Check the invariants of the space (read-only). Exit 1, listing the offending ids, when one breaks."""
+    st = state(ctx)
+    report = st.engine().check(limit=limit)
+    if json_:
+        print_json(report.to_dict())
+    else:
+        table(f"invariants of space {st.settings.space}", ["invariant", "ok", "violations", "seconds", "offending (first)"],
+              [[i.name, "ok" if i.ok else "BROKEN", i.violations, f"{i.seconds:.3f}", "; ".join(i.offending[:3])]
+               for i in report.invariants])
+        for i in report.failed:
+            console.print(f"[red]{i.name}[/red]: {i.description}", highlight=False)
+            for item in i.offending:
+                typer.echo(f"  {item}")
+        console.print(report.summary(), highlight=False, markup=False)
+    if not report.ok:
+        raise typer.Exit(1)

@@ -36,6 +36,7 @@ def demo(
         status = srv.start(progress=lambda msg: console.print(f"  {msg}"))
         console.print(f"  running: {status.bolt_uri}  Neo4j {status.version}  data {status.data_dir}  "
                       f"({time.perf_counter() - t0:.1f}s)")
+        s = s.model_copy(update={"neo4j": srv.neo4j})  # the password start() may have generated
     try:
         with BeliefGraph.connect(space=DEMO_SPACE, settings=s) as bg:
             console.rule("schema")

@@ -211,6 +211,7 @@ def demo_rashomon(
         status = srv.start(progress=(lambda msg: None) if json_ else (lambda msg: console.print(f"  {msg}")))
         if not json_:
             console.print(f"  local Neo4j running: {status.bolt_uri} ({time.perf_counter() - t0:.1f}s)")
+        s = s.model_copy(update={"neo4j": srv.neo4j})  # the password start() may have generated
     scenario = load_scenario()
     real = resolve_provider(s.llm) == "openai"
     script = ScriptedRashomon(scenario)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .. import keypatterns
 from ..driver import Tx
 from ..models import AgentInfo, AuthorityRule, Claim, Dispute, Explanation, KeyInfo, PolicyRule, Revision, Version
 from .core import Repo
@@ -13,6 +14,11 @@ __all__ = ["AgentRepository", "DisputeRepository", "FactRepository", "PolicyRepo
 
 
 class PolicyRepository(Repo):
+    """Strategy and authority rules. Which rule covers a key is decided here, in Python, by
+    :func:`keypatterns.match` (linear time); ``match_steps`` counts its character comparisons."""
+
+    match_steps: int = 0
+
     def set_policy(self, tx: Tx | None = None, **fields: Any) -> PolicyRule:
         rows = self._write(tx, "policy.set_policy_rule", space=self.space, **fields)
         return PolicyRule.model_validate(rows[0]["rule"])
@@ -29,12 +35,32 @@ class PolicyRepository(Repo):
         return [AuthorityRule.model_validate(r["rule"]) for r in rows]
 
     def match_policy(self, key: str, tx: Tx | None = None) -> PolicyRule | None:
-        rows = self._read(tx, "policy.match_policy", space=self.space, key=key)
-        return PolicyRule.model_validate(rows[0]["rule"]) if rows else None
+        """The most specific strategy rule whose pattern matches ``key`` (rules come most specific
+        first, then by pattern), or None."""
+        counter = keypatterns.MatchCounter()
+        try:
+            for row in self._read(tx, "policy.list_policy_rules", space=self.space):
+                if keypatterns.match(row["rule"]["pattern"], key, counter):
+                    return PolicyRule.model_validate(row["rule"])
+            return None
+        finally:
+            self.match_steps += counter.steps
 
     def match_authority(self, key: str, agents: Sequence[str], tx: Tx | None = None) -> dict[str, float | None]:
-        rows = self._read(tx, "policy.match_authority", space=self.space, key=key, agents=sorted(set(agents)))
-        found = {r["agent"]: (float(r["weight"]) if r["weight"] is not None else None) for r in rows}
+        """Per agent, the weight of its most specific authority rule for ``key`` (an exact agent
+        beats ``*``, then pattern specificity, then the pattern text), or None."""
+        wanted = sorted(set(agents))
+        rows = [r["rule"] for r in self._read(tx, "policy.find_authority_rules", space=self.space, agents=wanted)]
+        counter = keypatterns.MatchCounter()
+        found: dict[str, float | None] = {}
+        for agent in wanted:
+            candidates = sorted(
+                (r for r in rows if r["agent"] in (agent, "*")),
+                key=lambda r: (r["agent"] != agent, -int(r["specificity"] or 0), r["pattern"]),
+            )
+            rule = next((r for r in candidates if keypatterns.match(r["pattern"], key, counter)), None)
+            found[agent] = None if rule is None or rule["weight"] is None else float(rule["weight"])
+        self.match_steps += counter.steps
         return {a: found.get(a) for a in agents}
 
 

@@ -52,13 +52,31 @@ class RetrievalRepository(Repo):
         rows = self.graph.read("retrieval.fulltext_candidates", space=self.space, text=text, fetch=fetch, **filters)
         return int(rows[0]["fetched"]), list(rows[0]["hits"])
 
+    def exact_candidates(
+        self, embedding: Sequence[float], fetch: int, filters: Filters
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """``(claims scanned, the fetch best {id, score, status_then})`` by an exact scan of the space."""
+        rows = self.graph.read(
+            "retrieval.exact_candidates", space=self.space, embedding=list(embedding), fetch=fetch, **filters
+        )
+        return int(rows[0]["fetched"]), list(rows[0]["hits"])
+
+    def count_candidates_capped(self, filters: Filters, cap: int) -> int:
+        """Claims that could pass the filters, counted up to ``cap + 1``."""
+        rows = self.graph.read("retrieval.count_candidates_capped", space=self.space, cap=cap, **filters)
+        return int(rows[0]["n"])
+
     def count_candidates(self, filters: Filters) -> int:
         rows = self.graph.read("retrieval.count_candidates", space=self.space, **filters)
         return int(rows[0]["n"])
 
-    def hit_details(self, ids: Sequence[str], embedding: Sequence[float] | None) -> dict[str, HitDetail]:
+    def hit_details(
+        self, ids: Sequence[str], embedding: Sequence[float] | None, active_only: bool = False
+    ) -> dict[str, HitDetail]:
+        """Hydrated claims by id; with ``active_only`` only those active as this statement reads them."""
         rows = self.graph.read(
-            "retrieval.hit_details", space=self.space, ids=list(ids), embedding=list(embedding or [])
+            "retrieval.hit_details", space=self.space, ids=list(ids), embedding=list(embedding or []),
+            active_only=active_only,
         )
         return {r["claim"]["id"]: HitDetail(r) for r in rows}
 

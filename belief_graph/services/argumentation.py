@@ -51,8 +51,9 @@ from typing import Any, Final, TypeVar
 
 from .. import iccma
 from ..driver import Graph, Tx
-from ..errors import FrameworkNotFound, NotFoundError, ValidationError
+from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError
 from ..models import new_id, utcnow
+from ..settings import LimitSettings
 from ..models_argumentation import (
     Attack,
     AttackerInfo,
@@ -117,9 +118,11 @@ def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
 class ArgumentationService:
     """Attack graphs, imported frameworks and grounded labelling for one space."""
 
-    def __init__(self, graph: Graph, space: str) -> None:
+    def __init__(self, graph: Graph, space: str, limits: LimitSettings | None = None) -> None:
         self.graph = graph
         self.space = space
+        self.limits = limits if limits is not None else LimitSettings()
+        """Size limits of framework files and of :meth:`store_framework` (``BELIEF_GRAPH_LIMITS__AF_*``)."""
         self.repo = ArgumentationRepository(graph, space)
 
     # -- frameworks --------------------------------------------------------------------------
@@ -134,7 +137,7 @@ class ArgumentationService:
             FormatError: malformed file (path, line, expected); ValidationError: bad name, or the
                 framework exists and ``replace`` is false.
         """
-        af = iccma.read_framework(path, _format(format))
+        af = iccma.read_framework(path, _format(format), self.limits)
         return self.store_framework(af, name if name is not None else Path(path).stem, replace=replace)
 
     def store_framework(self, af: AttackGraph, name: str, *, replace: bool = False) -> Framework:
@@ -148,6 +151,7 @@ class ArgumentationService:
         _check_name(name)
         if not af.arguments:
             raise ValidationError("empty framework: no arguments")
+        self._check_size(af)
         ns = framework_ns(name)
         existing = self.repo.get_framework(name)
         if existing is not None:
@@ -182,6 +186,13 @@ class ArgumentationService:
         if fw is None:  # deleted concurrently
             raise FrameworkNotFound(name, self.space)
         return fw
+
+    def _check_size(self, af: AttackGraph) -> None:
+        lim = self.limits
+        if len(af.arguments) > lim.af_max_arguments:
+            raise LimitExceeded("arguments", len(af.arguments), lim.af_max_arguments, "BELIEF_GRAPH_LIMITS__AF_MAX_ARGUMENTS")
+        if len(af.attacks) > lim.af_max_attacks:
+            raise LimitExceeded("attacks", len(af.attacks), lim.af_max_attacks, "BELIEF_GRAPH_LIMITS__AF_MAX_ATTACKS")
 
     def framework(self, name: str) -> Framework:
         """A stored, completely imported framework.
@@ -366,7 +377,7 @@ class ArgumentationService:
             FormatError: malformed file; ValidationError: ``explain`` names an unknown argument
                 (checked before anything is written).
         """
-        af = source if isinstance(source, AttackGraph) else iccma.read_framework(source, _format(format))
+        af = source if isinstance(source, AttackGraph) else iccma.read_framework(source, _format(format), self.limits)
         if not af.arguments:
             raise ValidationError("empty framework: no arguments")
         known = set(af.arguments)

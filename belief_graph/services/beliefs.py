@@ -26,6 +26,7 @@ from ..errors import (
     UnknownAgent,
     ValidationError,
 )
+from ..limits import MAX_EPISODE_TEXT, check_aware, check_name, check_text
 from ..models import (
     KEY_RE,
     AgentInfo,
@@ -67,7 +68,7 @@ __all__ = ["BeliefService"]
 
 
 def _iso(t: datetime | None) -> str:
-    return (t or utcnow()).isoformat()
+    return (check_aware(t, "a time") or utcnow()).isoformat()
 
 
 def _parse_dt(s: str) -> datetime:
@@ -154,10 +155,9 @@ class BeliefService:
         at: datetime | None = None,
         agent_kind: str = "user",
     ) -> Episode:
-        if not text or not text.strip():
-            raise ValidationError("episode text must not be blank")
-        if not agent:
-            raise ValidationError("agent must not be empty")
+        check_text(text, "episode text", MAX_EPISODE_TEXT)
+        check_name(agent, "agent")
+        check_name(conversation, "conversation", optional=True)
         return self.episodes.create(
             id=new_id(), text=text, agent=agent, agent_kind=agent_kind, conversation=conversation, at=_iso(at)
         )

@@ -20,6 +20,11 @@ Checks, in order (later checks are skipped, and say so, when the database cannot
    relies on ``populationPercent`` and ``index_coverage``.
 7. ``index_coverage`` — sampled embedded claims are found through the vector index by their own
    vector (counts): a vector that was stored but never indexed is a silent "semantic" failure.
+   The index is shared by every space, so the same text stored in many spaces gives many exact
+   twins of one vector: when all ``k`` neighbours returned score 1.0 and the claim is not among
+   them, the probe is repeated with ``4k`` (up to ``TIE_K_CAP``) until the claim is found or a
+   neighbour scores below 1.0 (then it is truly missing). A claim with more twins than the cap is
+   counted as ``tied`` (reported, not failed).
 8. ``paraphrase_probe`` — in a scratch space (removed afterwards) a paraphrased question retrieves
    the right sentence through the index, with the configured embedder.
 """
@@ -51,6 +56,10 @@ PROBE_SENTENCES = [
 PROBE_QUERY = "what is her appetite for investment risk?"
 PROBE_EXPECTED = 0
 COUNT_CAP = 200_000
+PROBE_K = 10
+TIE_K_CAP = 4096
+"""index_coverage: the largest k a probe tied with exact twins is repeated with."""
+_TIE_SCORE = 1.0 - 1e-6
 
 
 @dataclass
@@ -209,14 +218,15 @@ def run_doctor(
 
     sampled = admin.sample_embedded(None, sample, dimension)
     if sampled:
-        res = admin.index_self_probe(sampled, k=10)
-        found = sum(1 for r in res if r["found"])
+        found, tied, reprobed = _self_probe(admin, sampled)
         checks.append(
             Check(
                 "index_coverage",
-                found == len(sampled),
-                f"{found}/{len(sampled)} sampled embedded claims found through the vector index",
-                {"sampled": len(sampled), "found": found},
+                found + tied == len(sampled),
+                f"{found}/{len(sampled)} sampled embedded claims found through the vector index"
+                + (f", {tied} with more than {TIE_K_CAP} exact twins (not decidable)" if tied else "")
+                + (f" ({reprobed} re-probed past exact twins)" if reprobed else ""),
+                {"sampled": len(sampled), "found": found, "tied": tied, "reprobed": reprobed},
             )
         )
     else:
@@ -253,3 +263,24 @@ def run_doctor(
     finally:
         AdminRepository(graph, scratch).delete_space(scratch)
     return DoctorReport(checks)
+
+
+def _self_probe(admin: AdminRepository, sampled: list[dict[str, Any]]) -> tuple[int, int, int]:
+    """``(found, tied, reprobed)`` for the sampled claims (see check 7 in the module docstring)."""
+    found = tied = 0
+    reprobed: set[str] = set()
+    todo, k = sampled, PROBE_K
+    while todo:
+        by_id = {(p["space"], p["id"]): p for p in todo}
+        again = []
+        for r in admin.index_self_probe(todo, k=k):
+            if r["found"]:
+                found += 1
+            elif r["returned"] == k and r["lowest"] is not None and r["lowest"] >= _TIE_SCORE:
+                if k >= TIE_K_CAP:
+                    tied += 1
+                else:
+                    again.append(by_id[(r["space"], r["id"])])
+                    reprobed.add(f"{r['space']}/{r['id']}")
+        todo, k = again, min(k * 4, TIE_K_CAP)
+    return found, tied, len(reprobed)

@@ -6,37 +6,30 @@ alone matches every key). When several patterns match, the most specific wins: a
 any wildcard, then the pattern with more literal characters. Authority rules are per agent (or
 ``*`` for every agent); an exact agent beats ``*`` before pattern specificity is compared.
 
-Each pattern is compiled once, when it is declared, into an anchored regular expression stored on
-the rule, so matching is one indexed read plus ``=~`` over the space's rules, in Cypher.
+Matching reads the space's rules (one indexed read) and compares each pattern with the key in
+Python, one literal chunk (the text between two ``*``) at a time, in linear time (:mod:`belief_graph.keypatterns`): a regular expression
+with several ``*`` backtracks exponentially on a key that almost matches. The rule also stores an
+equivalent regular expression (atomic groups, so ``=~`` on it is linear too) for hand-written
+queries; the engine never uses it.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from .. import keypatterns
 from ..errors import ValidationError
 from ..models import Strategy
 
 __all__ = ["Decision", "authority_weights", "compile_pattern", "consensus_support"]
 
-_SEGMENT = re.compile(r"^(?:\*|[A-Za-z0-9_][A-Za-z0-9_\-]*\*?|\*[A-Za-z0-9_\-]+)$")
-_EXACT_BONUS = 1000
-
 
 def compile_pattern(pattern: str) -> tuple[str, int]:
-    """``(regex, specificity)`` for a key pattern; raises ValidationError on a malformed one."""
-    if not isinstance(pattern, str) or not pattern or len(pattern) > 256:
-        raise ValidationError("a key pattern is a dotted key with optional '*' wildcards, e.g. 'user.schedule.*'")
-    if pattern != "*" and not all(_SEGMENT.match(seg) for seg in pattern.split(".")):
-        raise ValidationError(
-            f"malformed key pattern {pattern!r}: use dotted names of letters, digits, '_' and '-', "
-            "with '*' as a wildcard (e.g. 'user.schedule.*')"
-        )
-    literal = pattern.replace("*", "")
-    regex = ".+".join(re.escape(part) for part in pattern.split("*"))
-    specificity = len(literal) + (_EXACT_BONUS if "*" not in pattern else 0)
-    return regex, specificity
+    """``(regex, specificity)`` for a key pattern; raises ValidationError on a malformed one.
+
+    The regex is informational (stored on the rule); matching uses :func:`keypatterns.match`.
+    """
+    return keypatterns.to_regex(pattern), keypatterns.specificity(pattern)
 
 
 def validate_weight(weight: float) -> float:

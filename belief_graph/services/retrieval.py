@@ -8,7 +8,15 @@ perspective and the keys, and fuses the two (by default: vector score + beta x L
 reciprocal rank fusion on request). The indexes are
 shared by every space and status, so the search over-fetches: the fetch size grows (x4) until
 ``k`` vector hits pass the filters, the index is exhausted, or every candidate of the space has
-been found. Each hit carries its score parts, its provenance and its support certificate.
+been found. A small space beside a large one would lose its hits in the global top-``fetch`` (an
+approximate index, searched for the whole store): when the filters leave at most
+:data:`EXACT_SCAN_MAX` claims (counted up to that, never further), the vector half is an exact
+cosine scan of the space instead, which is both exact and cheap at that size
+(``belief-graph bench tenancy`` measures both paths side by side; docs/retrieval.md). Each hit carries its score parts, its provenance and its support certificate.
+Without ``as_of``/``include_inactive`` every hit is a claim that was active when its details were
+read: the status that passes the filter is the status returned (one statement), so concurrent
+writers never make recall return a superseded or withdrawn claim (a claim that changed after the
+candidate search is dropped and the next candidate takes its place).
 
 :meth:`RetrievalService.lookup` is the exact-key / key-prefix look-up (no embedding).
 """
@@ -22,11 +30,12 @@ from datetime import datetime
 from ..driver import Graph
 from ..embeddings import Embedder
 from ..errors import EmbeddingDimensionError, ValidationError
+from ..limits import MAX_QUERY_TEXT, check_text
 from ..models import KEY_RE
 from ..models_retrieval import RecallStats, RetrievalHit
 from ..repositories.retrieval import Filters, HitDetail, RetrievalRepository
 
-__all__ = ["FULLTEXT_BETA", "FUSIONS", "RRF_K", "RetrievalService", "escape_lucene", "fulltext_query"]
+__all__ = ["EXACT_SCAN_MAX", "FULLTEXT_BETA", "FUSIONS", "RRF_K", "RetrievalService", "escape_lucene", "fulltext_query"]
 
 RRF_K = 60
 """``fusion="rrf"``: ``fused = 1 / (RRF_K + vector_rank) + RRF_FULLTEXT_WEIGHT / (RRF_K + fulltext_rank)``."""
@@ -42,6 +51,8 @@ beta 0.005-0.02 (= vector only), 0.933 at 0.03; reciprocal rank fusion gave 0.80
 FUSIONS = ("score", "rrf")
 MIN_FETCH = 50
 MAX_FETCH = 262_144
+EXACT_SCAN_MAX = 2_000
+"""Up to this many candidate claims (after the filters) the vector half scans the space exactly."""
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _STOP = frozenset(
@@ -107,11 +118,15 @@ def _prefix(prefix: str | None) -> str | None:
 class RetrievalService:
     """Hybrid recall and key look-ups for one memory space."""
 
-    def __init__(self, graph: Graph, space: str, embedder: Embedder, dimension: int) -> None:
+    def __init__(
+        self, graph: Graph, space: str, embedder: Embedder, dimension: int, exact_scan_max: int = EXACT_SCAN_MAX
+    ) -> None:
         self.graph = graph
         self.space = space
         self.embedder = embedder
         self.dimension = dimension
+        self.exact_scan_max = exact_scan_max
+        """0 turns the exact scan off (the bench measures the index path alone with it)."""
         self.repo = RetrievalRepository(graph, space)
         self.last_stats: RecallStats | None = None
 
@@ -148,10 +163,9 @@ class RetrievalService:
             embedding: the query's vector when the caller has it already.
 
         Raises:
-            ValidationError: blank query, ``k`` outside 1..1000, malformed keys, naive ``as_of``.
+            ValidationError: blank query or longer than ``limits.MAX_QUERY_TEXT``, ``k`` outside 1..1000, malformed keys, naive ``as_of``.
         """
-        if not isinstance(query, str) or not query.strip():
-            raise ValidationError("query must not be blank")
+        check_text(query, "query", MAX_QUERY_TEXT)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
             raise ValidationError("k must be between 1 and 1000")
         if fusion not in FUSIONS:
@@ -173,7 +187,15 @@ class RetrievalService:
         fhits: list[dict[str, object]] = []
         vf = ff = 0
         stopped = "enough"
-        while True:
+        small = (self.exact_scan_max > 0
+                 and self.repo.count_candidates_capped(filters, self.exact_scan_max) <= self.exact_scan_max)
+        if small:  # exact and cheap at this size; the global index top-k could miss the space
+            rounds = 1
+            vf, vhits = self.repo.exact_candidates(vector, fetch, filters)
+            if ft is not None:
+                ff, fhits = self.repo.fulltext_candidates(ft, fetch, filters)
+            stopped = "exact_scan"
+        while not small:
             rounds += 1
             vf, vhits = self.repo.vector_candidates(vector, fetch, filters)
             if ft is not None:
@@ -219,15 +241,22 @@ class RetrievalService:
                     parts["fused"] += RRF_FULLTEXT_WEIGHT / (RRF_K + parts["fulltext_rank"])
             else:
                 parts["fused"] = parts.get("vector_index", floor) + FULLTEXT_BETA * parts.get("fulltext", 0.0)
-        order = sorted(
+        ranked = sorted(
             fused,
             key=lambda c: (-fused[c]["fused"], -fused[c].get("vector_index", 0.0), c),
-        )[:k]
-        details = self.repo.hit_details(order, vector)
+        )
+        # The candidates were filtered by status in earlier statements; a writer may have superseded
+        # or withdrawn some since. The details statement reads each status once and drops those no
+        # longer active (with spares beyond k to fill in), so a hit is never an inactive claim.
+        active_only = not include_inactive and as_of is None
+        order = ranked[: 2 * k] if active_only else ranked[:k]
+        details = self.repo.hit_details(order, vector, active_only)
         hits: list[RetrievalHit] = []
         for cid in order:
+            if len(hits) == k:
+                break
             d = details.get(cid)
-            if d is None:  # deleted between the two reads
+            if d is None:  # deleted, or no longer active, since the candidate search
                 continue
             parts = fused[cid]
             scores = dict(parts)
@@ -265,7 +294,7 @@ class RetrievalService:
         if not 1 <= limit <= 10_000:
             raise ValidationError("limit must be between 1 and 10000")
         rows = self.repo.lookup(key_list, pre, bool(include_inactive), _at(as_of), limit)
-        details = self.repo.hit_details([r["id"] for r in rows], None)
+        details = self.repo.hit_details([r["id"] for r in rows], None, not include_inactive and as_of is None)
         match = "key" if key_list is not None else "prefix"
         return [
             self._hit(details[r["id"]], 1.0, {}, r["status_then"] if as_of is not None else None, match)

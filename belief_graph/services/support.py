@@ -33,6 +33,7 @@ from ..errors import (
     UnknownAgent,
     ValidationError,
 )
+from ..limits import check_aware, check_number
 from ..models import KEY_RE, Claim, Value, new_id, time_after, utcnow
 from ..models_support import (
     MODES,
@@ -66,7 +67,7 @@ def statement_signature(key: str | None, text: str) -> str:
 
 
 def _iso(t: datetime | None) -> str:
-    return (t or utcnow()).isoformat()
+    return (check_aware(t, "at") or utcnow()).isoformat()
 
 
 def _ids(values: Sequence[str] | str, what: str) -> list[str]:
@@ -161,6 +162,8 @@ class SupportService:
             raise ValidationError("value is a string, number or boolean, and needs a key")
         if supersedes is not None and key is not None:
             raise ValidationError("supersedes is for claims without a key (a key's new version supersedes its current one)")
+        check_number(value, "value")
+        check_aware(at, "at")
         if not isinstance(text, str) or not text.strip():
             raise ValidationError("text must not be blank")
         if len(text) > 20_000:

@@ -2,6 +2,7 @@
 // mode: read
 // params: space
 // description: node counts by label and status (all spaces when $space is null)
+// cross-space: db stats --all-spaces counts every space when $space is null
 // :param space => 'default'
 MATCH (n)
 WHERE $space IS NULL OR n.space = $space

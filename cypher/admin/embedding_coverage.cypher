@@ -2,6 +2,7 @@
 // mode: read
 // params: space, dimension
 // description: claims that should carry an embedding (all with text) and how many do, with the right dimension
+// cross-space: doctor checks the embeddings of every space when $space is null
 // :param space => null
 // :param dimension => 384
 MATCH (c:Claim)

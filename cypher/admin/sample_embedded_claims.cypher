@@ -2,6 +2,7 @@
 // mode: read
 // params: space, limit, dimension
 // description: up to $limit embedded claims of the right dimension (id, space, vector) to probe the vector index with
+// cross-space: doctor samples claims of every space when $space is null (the vector index is shared)
 // :param space => null
 // :param limit => 100
 // :param dimension => 384

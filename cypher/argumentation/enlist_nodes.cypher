@@ -10,7 +10,7 @@ CALL (id) {
   MATCH (n:Claim {space: $space, id: id})
   RETURN n
   UNION
-  MATCH (n:Proposal {id: id})
+  MATCH (n:Proposal {space: $space, id: id})
   RETURN n
 }
 SET n:Argument, n.space = $space, n.ns = $ns, n.name = n.id

@@ -2,6 +2,7 @@
 // mode: write
 // params: version, name, checksum, statements
 // description: record that a schemas/ migration was applied (idempotent)
+// cross-space: schema migrations belong to the database, not to a space
 // :param version => 1
 // :param name => 'V001__constraints'
 // :param checksum => 'sha256...'

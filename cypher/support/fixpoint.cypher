@@ -2,6 +2,7 @@
 // mode: write
 // params: run, waves
 // description: forward chaining to the least fixpoint inside the marked region, up to $waves waves in one statement; returns how many claims each call made IN
+// cross-space: works on the region that support.mark_region marked inside one space, found by its unique run id
 // :param run => 'a-1'
 // :param waves => 64
 // A worklist: the frontier (label RcFrontier, set by support.mark_region) holds the claims that

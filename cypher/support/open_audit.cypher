@@ -51,8 +51,12 @@ CALL (n, f, before, next) {
   REMOVE n:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   // the status label (an episode carries only :Retracted; setting :Episode on it is a no-op)
   SET n:$(CASE WHEN n:Episode AND next <> 'retracted' THEN 'Episode' ELSE toUpper(left(next, 1)) + substring(next, 1) END)
+  // A restored claim's provisional 'withdrawn' is dated 1 us before the audit: the fixpoint's verdict
+  // (support.apply_labels, dated at the audit) must be its latest revision, since revisions are
+  // ordered by time (as_of, recall as_of, db check); at the same time the id order chose this one.
   CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, id: $id + ':root:' + n.id, claim: n.id, status: next,
-          at: datetime($at), audit: $id,
+          at: CASE WHEN $op = 'restore' AND $evaluate AND n:Claim THEN datetime($at) - duration({microseconds: 1})
+                   ELSE datetime($at) END, audit: $id,
           reason: CASE
             WHEN $op = 'retract' THEN 'retracted: ' + $reason
             WHEN next = 'withdrawn' THEN 'retraction lifted, support re-evaluated: ' + $reason

@@ -10,6 +10,7 @@ failure, not a skip.
 from __future__ import annotations
 
 import os
+import subprocess
 import signal
 import socket
 import sys
@@ -31,7 +32,8 @@ pytestmark = [
     pytest.mark.skipif(sys.platform == "win32", reason="the local server is POSIX only"),
 ]
 
-NEO4J = Neo4jSettings()  # user neo4j, password "belief-graph"
+NEO4J = Neo4jSettings(password=f"server-test-{uuid.uuid4().hex}")  # explicit: these homes never use the password file
+assert NEO4J.password is not None
 AUTH = (NEO4J.user, NEO4J.password.get_secret_value())
 
 MakeServer = Callable[..., LocalServer]
@@ -60,7 +62,7 @@ def make_server(tmp_path: Path, dist_root: Path) -> Iterator[MakeServer]:
     """Factory for servers in a temp home sharing the built ``dist/``; all are stopped after."""
     made: list[LocalServer] = []
 
-    def make(**overrides: Any) -> LocalServer:
+    def make(neo4j: Neo4jSettings = NEO4J, **overrides: Any) -> LocalServer:
         home = tmp_path / "home"
         home.mkdir(exist_ok=True)
         if not (home / "dist").exists():
@@ -72,7 +74,7 @@ def make_server(tmp_path: Path, dist_root: Path) -> Iterator[MakeServer]:
             "start_timeout": 90.0,
         }
         fields.update(overrides)
-        srv = LocalServer(ServerSettings(**fields), NEO4J)
+        srv = LocalServer(ServerSettings(**fields), neo4j)
         made.append(srv)
         return srv
 
@@ -207,3 +209,185 @@ def test_java_not_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     with pytest.raises(JavaNotFound, match="Java 17 or newer"):
         srv.start()
     assert _no_run_files(srv)
+
+
+# ---- secure by default ------------------------------------------------------------------------
+
+
+def _login_works(uri: str, password: str) -> bool:
+    from neo4j.exceptions import AuthError
+
+    try:
+        with GraphDatabase.driver(uri, auth=("neo4j", password)) as drv:
+            drv.verify_connectivity()
+        return True
+    except AuthError:
+        return False
+
+
+def _loose_paths(*roots: Path) -> list[str]:
+    """Files and directories below ``roots`` that another user could read or enter."""
+    out = []
+    for root in roots:
+        for p in [root, *root.rglob("*")]:
+            if p.is_symlink():
+                continue
+            if p.stat().st_mode & 0o077:
+                out.append(f"{oct(p.stat().st_mode & 0o777)} {p}")
+    return out
+
+
+@pytest.mark.timeout(300)
+def test_first_start_generates_a_private_password_and_owner_only_files(make_server: MakeServer, tmp_path: Path) -> None:
+    """No install shares a password; the store, logs and conf are not readable by other users; HTTP
+    answers CORS for its own origin only (it said ``Access-Control-Allow-Origin: *``)."""
+    import urllib.request
+
+    from belief_graph.credentials import LEGACY_PASSWORD
+
+    pw_file = tmp_path / "config" / "belief-graph" / "neo4j-password"
+    http_port = _free_port()
+    srv = make_server(neo4j=Neo4jSettings(password_file=pw_file), http_port=http_port)
+    st = srv.start()
+    assert st.ready and st.warnings == [], st
+    assert pw_file.stat().st_mode & 0o777 == 0o600 and pw_file.parent.stat().st_mode & 0o777 == 0o700
+    password = pw_file.read_text().strip()
+    assert len(password) == 32 and srv.neo4j.password is not None
+    assert srv.neo4j.password.get_secret_value() == password and srv.neo4j.password_source == "file"
+    assert _login_works(srv.bolt_uri, password)
+    assert not _login_works(srv.bolt_uri, LEGACY_PASSWORD)
+    lay = srv.layout
+    assert _loose_paths(lay.data_dir, lay.logs_dir, lay.conf_dir, lay.run_dir) == []
+    assert lay.home.stat().st_mode & 0o777 == 0o700
+    # a client built from settings finds the password in the file
+    from belief_graph.driver import Graph, create_driver
+
+    client = Neo4jSettings(uri=srv.bolt_uri, password_file=pw_file)
+    g = Graph(create_driver(client), client)
+    try:
+        assert g.verify()["agent"].startswith("Neo4j/")
+    finally:
+        g.close()
+    # CORS: a foreign origin is not echoed and '*' is gone
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{http_port}/db/neo4j/query/v2", method="OPTIONS",
+        headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST",
+                 "Access-Control-Request-Headers": "authorization,content-type"},
+    )
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        allowed = resp.headers.get("Access-Control-Allow-Origin")
+    assert allowed == f"http://127.0.0.1:{http_port}", allowed
+
+
+@pytest.mark.timeout(400)
+def test_a_store_on_the_old_fixed_password_is_moved_to_the_generated_one(make_server: MakeServer, tmp_path: Path) -> None:
+    """Upgrade path: a store created by an older version with 'belief-graph' (running or stopped)
+    keeps working: ``server start`` moves it to the generated password; a client without the file
+    gets one line saying what to do."""
+    from belief_graph.credentials import LEGACY_PASSWORD
+    from belief_graph.driver import create_driver
+    from belief_graph.errors import ConfigurationError
+
+    old = make_server(neo4j=Neo4jSettings(password=LEGACY_PASSWORD))
+    assert old.start().ready  # what every install did before
+    os.chmod(old.layout.data_dir, 0o755)  # and its files were world-readable
+    loose = next(p for p in old.layout.data_dir.rglob("*") if p.is_file())
+    os.chmod(loose, 0o644)
+    pw_file = tmp_path / "config" / "neo4j-password"
+    upgraded = Neo4jSettings(uri=old.bolt_uri, password_file=pw_file)
+    with pytest.raises(ConfigurationError, match="server start"):
+        create_driver(upgraded)  # no password file yet: one line, what to do
+    new = LocalServer(old.server, upgraded)
+    st = new.start()  # already running
+    assert st.message == "already running"
+    assert any("old fixed password" in w for w in st.warnings), st.warnings
+    password = pw_file.read_text().strip()
+    assert _login_works(old.bolt_uri, password) and not _login_works(old.bolt_uri, LEGACY_PASSWORD)
+    assert _loose_paths(old.layout.data_dir) == []
+    # stopped and started again with the upgraded settings: nothing more to do
+    new.stop()
+    st = LocalServer(old.server, Neo4jSettings(uri=old.bolt_uri, password_file=pw_file)).start()
+    assert st.ready and st.warnings == [], st
+    LocalServer(old.server, NEO4J).stop()
+
+
+# ---- a database restart in the middle of a workload -------------------------------------------
+
+
+def _read_until(proc: subprocess.Popen[str], prefix: str, timeout: float, seen: list[str]) -> str:
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            raise AssertionError(f"workload ended: {proc.wait()} {proc.stderr.read() if proc.stderr else ''}")
+        seen.append(line.rstrip())
+        if line.startswith(prefix):
+            return line
+    raise AssertionError(f"no {prefix!r} within {timeout} s; last lines: {seen[-5:]}")
+
+
+@pytest.mark.parametrize(
+    "restarts", [pytest.param(["stop"], id="1-restart"),
+                 pytest.param(["stop", "kill", "stop"], id="3-restarts", marks=pytest.mark.slow)]
+)
+@pytest.mark.timeout(900)
+def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[str]) -> None:
+    """The server is stopped (cleanly, or with SIGKILL) while a client runs a mixed workload: the
+    client sees a typed error or succeeds on retry, never a traceback; the CLI says in one line that
+    the database cannot be reached (no driver retry warnings); after the restart the workload goes
+    on and ``db check`` finds every invariant intact."""
+    from belief_graph import BeliefGraph
+    from belief_graph.driver import Graph, create_driver
+    from belief_graph.embeddings import HashingEmbedder
+    from belief_graph.schema import apply_migrations
+
+    srv = make_server()
+    assert srv.start().ready
+    g = Graph(create_driver(srv.neo4j.model_copy(update={"uri": srv.bolt_uri})), srv.neo4j)
+    apply_migrations(g, dimension=384)
+    g.close()
+    assert NEO4J.password is not None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
+    env.update(BELIEF_GRAPH_NEO4J__URI=srv.bolt_uri, BELIEF_GRAPH_NEO4J__PASSWORD=NEO4J.password.get_secret_value(),
+               BELIEF_GRAPH_NEO4J__MAX_TRANSACTION_RETRY_TIME="20")
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("_workload.py")), "restart", "7", "0", "--forever"],
+                            cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: list[str] = []
+    try:
+        _read_until(proc, "ready", 120, seen)
+        progress = int(_read_until(proc, "ops 20", 300, seen).split()[1])
+        for how in restarts:
+            if how == "kill":
+                pid = srv.status().pid
+                assert pid is not None
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            else:
+                srv.stop()
+            down = subprocess.run(
+                [str(Path(sys.executable).with_name("belief-graph")), "--space", "restart", "memory", "episode",
+                 "written while the database is down", "--agent", "a"],
+                env={**env, "BELIEF_GRAPH_NEO4J__MAX_TRANSACTION_RETRY_TIME": "2"}, capture_output=True, text=True,
+                timeout=120,
+            )
+            assert down.returncode == 1, down.stderr
+            assert down.stderr.startswith("error: cannot reach Neo4j") and down.stderr.count("\n") == 1, down.stderr
+            assert srv.start().ready
+            progress += 20
+            _read_until(proc, f"ops {progress - progress % 10 + 10}", 300, seen)
+            progress = int(next(x for x in reversed(seen) if x.startswith("ops ")).split()[1])
+    finally:
+        proc.kill()
+        _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err[-3000:]
+    errors = [x for x in seen if x.startswith("error ")]
+    print(f"workload: {len(errors)} typed database errors, last progress line {next(x for x in reversed(seen) if x.startswith('ops '))}")
+    assert all(x.split()[1].rstrip(":") in ("DatabaseUnavailable", "DatabaseError") for x in errors), errors
+    with BeliefGraph.connect(space="restart", settings=load_settings(neo4j={"uri": srv.bolt_uri,
+                                                                            "password": NEO4J.password.get_secret_value()}),
+                             embedder=HashingEmbedder(384)) as bg:
+        report = bg.check()
+        assert report.ok, report.to_dict()
+        assert bg.stats(), "the workload wrote nothing"

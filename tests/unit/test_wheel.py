@@ -1,4 +1,4 @@
-"""The wheel ships cypher/ and schemas/ and the registry loads from it (tiers: slow, cypher).
+"""The wheel ships cypher/ and schemas/ and the registry loads from it (tier: cypher).
 
 Builds the wheel from this checkout with ``python -m build --wheel --no-isolation`` (no network:
 hatchling must be installed in the environment), then checks the archive and imports the
@@ -21,7 +21,7 @@ import pytest
 from belief_graph.llm import load_prompts
 from belief_graph.registry import QueryRegistry
 
-pytestmark = [pytest.mark.slow, pytest.mark.cypher]
+pytestmark = [pytest.mark.cypher]
 
 REPO = Path(__file__).resolve().parents[2]
 RESOURCES = ("cypher", "schemas", "prompts")

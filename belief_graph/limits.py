@@ -1,0 +1,110 @@
+"""The input limits of belief_graph and the checks that enforce them (docs/security.md).
+
+Bad input gets a :class:`~belief_graph.errors.ValidationError` before anything is written. The
+fixed limits below are part of the API; the argumentation file limits are settings
+(``BELIEF_GRAPH_LIMITS__*``, :class:`belief_graph.settings.LimitSettings`) because benchmarks
+load large frameworks on purpose.
+
+============================  =====================  ============================================
+what                          limit                  why
+============================  =====================  ============================================
+claim / derived claim text    20,000 characters      embedded and fulltext-indexed per write
+episode text                  1,000,000 characters   raw evidence (a document); stored, not embedded
+recall / lookup query         10,000 characters      embedded once per call
+ids, agents, conversations    256 characters
+fact keys                     256 characters         dotted names (``models.KEY_RE``)
+key patterns                  256 characters,        matched in linear time (``keypatterns``)
+                              32 segments
+integer values                -2**63 .. 2**63-1      Neo4j stores 64-bit integers
+float values                  finite                 NaN and infinity are refused
+texts                         valid Unicode          a lone surrogate cannot be stored as UTF-8
+datetimes                     timezone-aware         a naive datetime is refused, never taken as UTC
+============================  =====================  ============================================
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from .errors import ValidationError
+
+__all__ = [
+    "INT64_MAX",
+    "INT64_MIN",
+    "MAX_CLAIM_TEXT",
+    "MAX_EPISODE_TEXT",
+    "MAX_NAME",
+    "MAX_QUERY_TEXT",
+    "check_aware",
+    "check_name",
+    "check_number",
+    "check_text",
+    "unicode_problem",
+]
+
+MAX_CLAIM_TEXT = 20_000
+MAX_EPISODE_TEXT = 1_000_000
+MAX_QUERY_TEXT = 10_000
+MAX_NAME = 256
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+
+def unicode_problem(text: str) -> str | None:
+    """Why ``text`` cannot be stored as UTF-8 (a lone surrogate and where), or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"it holds a lone surrogate {text[exc.start]!r} at position {exc.start} (not valid Unicode)"
+    return None
+
+
+def check_text(value: Any, what: str, max_chars: int, *, blank: bool = False) -> str:
+    """``value`` if it is a string of at most ``max_chars`` characters of valid Unicode (and, unless
+    ``blank``, not only whitespace); else :class:`ValidationError` naming ``what``."""
+    if not isinstance(value, str):
+        raise ValidationError(f"{what} must be a string, got {type(value).__name__}")
+    if not blank and not value.strip():
+        raise ValidationError(f"{what} must not be blank")
+    if len(value) > max_chars:
+        raise ValidationError(f"{what} is longer than {max_chars:,} characters ({len(value):,})")
+    problem = unicode_problem(value)
+    if problem is not None:
+        raise ValidationError(f"{what} cannot be stored: {problem}")
+    return value
+
+
+def check_name(value: Any, what: str, *, optional: bool = False) -> str | None:
+    """An id, agent or conversation name: a non-blank string of at most :data:`MAX_NAME` characters."""
+    if value is None and optional:
+        return None
+    return check_text(value, what, MAX_NAME)
+
+
+def check_number(value: Any, what: str) -> Any:
+    """``value`` unless it is a number Neo4j cannot store faithfully: an integer outside 64 bits
+    or a float that is NaN or infinite (booleans and other types pass through unchanged)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+        raise ValidationError(f"{what} {value} is outside the 64-bit integer range Neo4j stores")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValidationError(f"{what} must be a finite number, got {value!r}")
+    return value
+
+
+def check_aware(value: Any, what: str) -> datetime | None:
+    """``value`` (None allowed) if it is a timezone-aware datetime. A naive datetime is refused:
+    taking it as UTC would silently shift times given in local time."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        raise ValidationError(f"{what} must be a datetime, got {type(value).__name__}")
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValidationError(
+            f"{what} must be a timezone-aware datetime (e.g. datetime.now(UTC) or datetime(..., tzinfo=UTC)); "
+            "a naive datetime is refused, not taken as UTC"
+        )
+    return value
