@@ -37,3 +37,7 @@ app.command("recall")(with_activity("bench recall")(bench_recall.bench_recall))
 from . import bench_edits  # noqa: E402
 
 app.command("edits")(with_activity("bench edits")(bench_edits.bench_edits))
+
+from . import bench_writes  # noqa: E402
+
+app.command("writes")(with_activity("bench writes")(bench_writes.bench_writes))
