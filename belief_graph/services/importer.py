@@ -103,7 +103,15 @@ class _StaleAt(Exception):
 
 
 def _messages(exc: PydanticValidationError) -> str:
-    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'line'}: {e['msg']}" for e in exc.errors())
+    """One message per field (a union such as ``value`` reports each of its types: said once here)."""
+    out: dict[str, str] = {}
+    for e in exc.errors():
+        top = str(e["loc"][0]) if e["loc"] else "line"
+        if top == "value":
+            out[top] = "a fact value is a string, number or boolean"
+        else:
+            out.setdefault(top, e["msg"])
+    return "; ".join(f"{k}: {v}" for k, v in out.items())
 
 
 def parse_item(raw: bytes, item: Mapping[str, Any] | ClaimInput | None, agent: str | None) -> ClaimInput | None:
