@@ -11,7 +11,11 @@ creates one node), ``assert_claim`` **ADD** (a key the space has never seen), th
 by its writer). So every size measures first writes of fresh keys, side by side with the floor on
 the same machine at the same moment; p50 and p95 of each, the ratios to the floor, and the db hits
 of one profiled ADD and UPDATE (every statement under ``PROFILE``). Goal: largest / smallest store
-p50 <= 1.5 for both writes.
+p50 <= 1.5 for both writes. Where the time goes: each timed write's registry statements are timed
+(server, Bolt round trip and driver), the rest is begin, commit and Python between them, and the
+client's CPU is taken apart; two more one-node transactions in each round, a ``Claim`` node with a
+text (``bench.write_claim_probe``: range and fulltext index updates at commit) and the same with an
+embedding (plus the HNSW insertion into the vector index), show what a claim's commit costs by itself.
 
 **Bulk import** (``--import-n`` claims, 80 % new keys, 20 % updates of them by the same writer):
 ``bg.import_claims`` with the hashing embedder (the engine's cost: embeddings that cost nothing)
@@ -27,15 +31,16 @@ import json
 import random
 import statistics
 import time
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from ..driver import Graph
+from ..driver import Graph, Tx
 from ..embeddings import Embedder, HashingEmbedder
-from ..errors import ValidationError
+from ..errors import BeliefGraphError, ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id, utcnow
 from ..repositories.support import ProfilingRunner
@@ -78,11 +83,63 @@ def _profiled(bg: BeliefGraph) -> tuple[BeliefGraph, ProfilingRunner]:
     return BeliefGraph(g, bg.settings, bg.space, bg.embedder), prof
 
 
-def _drop(graph: Graph, space: str) -> None:
-    while True:
-        rows = graph.write("support.delete_space_batch", space=space, limit=20_000)
-        if not rows or int(rows[0]["deleted"]) == 0:
-            return
+class _Timer:
+    """Times every registry statement a write runs (wall clock: server, Bolt round trip and the driver)."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.by_name: dict[str, float] = defaultdict(float)
+
+    def __call__(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        t = time.perf_counter()
+        try:
+            return Graph.run(self.graph, tx, name, **params)
+        finally:
+            self.by_name[name] += time.perf_counter() - t
+
+
+def _timed(bg: BeliefGraph) -> tuple[BeliefGraph, _Timer]:
+    g = Graph(bg.graph.driver, bg.graph.settings)
+    timer = _Timer(g)
+    g.run = timer  # type: ignore[method-assign]
+    return BeliefGraph(g, bg.settings, bg.space, bg.embedder), timer
+
+
+class _Write:
+    """One timed write: wall clock, the statements' share, the client's CPU."""
+
+    def __init__(self, wall: float, statements: dict[str, float], cpu: float) -> None:
+        self.wall = wall
+        self.statements = statements
+        self.cpu = cpu
+
+
+def _timing(ws: Sequence[_Write], f50: float) -> dict[str, Any]:
+    """p50/p95 and the median split of one kind of write: statements, the rest (begin, commit, session,
+    Python between statements), the client's CPU."""
+    walls = [w.wall for w in ws]
+    names = sorted({n for w in ws for n in w.statements})
+    return {
+        "ms_p50": _ms(statistics.median(walls)), "ms_p95": _ms(_p(walls, 0.95)),
+        "over_floor": round(statistics.median(walls) / f50, 2),
+        "statements_ms_p50": _ms(statistics.median([sum(w.statements.values()) for w in ws])),
+        "rest_ms_p50": _ms(statistics.median([w.wall - sum(w.statements.values()) for w in ws])),
+        "client_cpu_ms_p50": _ms(statistics.median([w.cpu for w in ws])),
+        "statements": len(names),
+        "ms_p50_by_statement": {n: _ms(statistics.median([w.statements.get(n, 0.0) for w in ws])) for n in names},
+    }
+
+
+def _drop(graph: Graph, space: str, say: Callable[[str], None] | None = None) -> None:
+    """Remove a bench space, 5,000 nodes per transaction, the writers last (``bench.delete_space_batch``).
+    A failure is reported, never raised over the results."""
+    try:
+        while True:
+            rows = graph.write("bench.delete_space_batch", space=space, limit=5_000)
+            if not rows or int(rows[0]["deleted"]) == 0:
+                return
+    except BeliefGraphError as exc:
+        (say or (lambda _m: None))(f"could not remove the bench space {space} (remove it with `db` tools): {exc}")
 
 
 class _Store:
@@ -117,7 +174,7 @@ def run_write_latency(
     say = progress or (lambda _m: None)
     graph = bg.graph
     space = f"bench-writes-{new_id()[-8:]}"
-    engine = BeliefGraph(graph, bg.settings, space, bg.embedder)
+    engine, timer = _timed(BeliefGraph(graph, bg.settings, space, bg.embedder))
     loader = HashingEmbedder(bg.settings.embedding.dimension)
     store = _Store(graph, space, loader, store_vectors)
     rng = random.Random(seed)
@@ -130,32 +187,42 @@ def run_write_latency(
         graph.write("bench.write_probe", space=space, id=new_id())
         return time.perf_counter() - t
 
-    def add(b: BeliefGraph) -> float:
-        nonlocal adds, written
-        i, adds = adds, adds + 1
-        t = time.perf_counter()
-        r = b.assert_claim(f"new.k{i}", _value(i), _text(10**9 + i, _value(i)), agent="bench:writer")
-        dt = time.perf_counter() - t
-        if r.op.value != "ADD":
-            raise RuntimeError(f"a write of the fresh key new.k{i} did {r.op.value}")
-        written += 1
-        return dt
+    probes = 0
 
-    def update(b: BeliefGraph) -> float:
+    def claim_node(vector: bool) -> float:
+        """One Claim node alone (text; with ``vector`` its embedding too) in its own transaction."""
+        nonlocal probes
+        probes += 1
+        text = _text(2 * 10**9 + probes, _value(probes))
+        emb = loader.embed_documents([text])[0] if vector else None
+        t = time.perf_counter()
+        graph.write("bench.write_claim_probe", space=space, id=new_id(), text=text, embedding=emb)
+        return time.perf_counter() - t
+
+    def timed(b: BeliefGraph, key: str, value: str, text: str, agent: str, op: str) -> _Write:
         nonlocal written
+        timer.by_name.clear()
+        c, t = time.process_time(), time.perf_counter()
+        r = b.assert_claim(key, value, text, agent=agent)
+        wall, cpu = time.perf_counter() - t, time.process_time() - c
+        if r.op.value != op:
+            raise RuntimeError(f"the write of {key} did {r.op.value}, expected {op}")
+        written += 1
+        return _Write(wall, dict(timer.by_name), cpu)
+
+    def add(b: BeliefGraph) -> _Write:
+        nonlocal adds
+        i, adds = adds, adds + 1
+        return timed(b, f"new.k{i}", _value(i), _text(10**9 + i, _value(i)), "bench:writer", "ADD")
+
+    def update(b: BeliefGraph) -> _Write:
         while True:
             i = rng.randrange(store.loaded)
             if i not in touched:
                 touched.add(i)
                 break
         v = _value(i + 1)
-        t = time.perf_counter()
-        r = b.assert_claim(f"load.k{i}", v, _text(i, v), agent=_AGENT)
-        dt = time.perf_counter() - t
-        if r.op.value != "UPDATE":
-            raise RuntimeError(f"an update of load.k{i} did {r.op.value}")
-        written += 1
-        return dt
+        return timed(b, f"load.k{i}", v, _text(i, v), _AGENT, "UPDATE")
 
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -163,16 +230,18 @@ def run_write_latency(
         store.grow(min(sizes))
         profiled, prof = _profiled(engine)
         for _ in range(10):  # warm-up: plans compiled, pools open (never measured)
-            floor(), add(engine), update(engine)
+            floor(), add(engine), update(engine), claim_node(False), claim_node(True)
         for size in sorted(sizes):
             load_s = store.grow(size)
             say(f"{store.loaded + written} claims in the space (grown in {load_s:.0f} s); measuring")
-            fl, ad, up = [], [], []
+            fl, ad, up, ct, cv = [], [], [], [], []
             for _ in range(repeats):
                 fl.append(floor())
                 ad.append(add(engine))
+                ct.append(claim_node(False))
                 fl.append(floor())
                 up.append(update(engine))
+                cv.append(claim_node(True))
             prof.reset()
             add(profiled)
             hits_add, by_add = prof.total, dict(prof.hits)
@@ -180,12 +249,14 @@ def run_write_latency(
             update(profiled)
             hits_update, by_update = prof.total, dict(prof.hits)
             f50 = statistics.median(fl)
+            t_add, t_up = _timing(ad, f50), _timing(up, f50)
             row = {
                 "claims": store.loaded + written, "floor_ms_p50": _ms(f50), "floor_ms_p95": _ms(_p(fl, 0.95)),
-                "add_ms_p50": _ms(statistics.median(ad)), "add_ms_p95": _ms(_p(ad, 0.95)),
-                "update_ms_p50": _ms(statistics.median(up)), "update_ms_p95": _ms(_p(up, 0.95)),
-                "add_over_floor": round(statistics.median(ad) / f50, 2),
-                "update_over_floor": round(statistics.median(up) / f50, 2),
+                "claim_node_ms_p50": _ms(statistics.median(ct)), "claim_node_vector_ms_p50": _ms(statistics.median(cv)),
+                "add_ms_p50": t_add["ms_p50"], "add_ms_p95": t_add["ms_p95"],
+                "update_ms_p50": t_up["ms_p50"], "update_ms_p95": t_up["ms_p95"],
+                "add_over_floor": t_add["over_floor"], "update_over_floor": t_up["over_floor"],
+                "add_timing": t_add, "update_timing": t_up,
                 "db_hits_add": hits_add, "db_hits_update": hits_update, "db_hits_add_by_statement": by_add,
                 "db_hits_update_by_statement": by_update, "grow_s": round(load_s, 1),
             }
@@ -195,7 +266,7 @@ def run_write_latency(
     finally:
         elapsed = time.perf_counter() - started
         if not keep:
-            _drop(graph, space)
+            _drop(graph, space, say)
     first, last = rows[0], rows[-1]
     summary = {
         "add_p50_largest_over_smallest": round(last["add_ms_p50"] / first["add_ms_p50"], 2),
@@ -251,7 +322,7 @@ def run_import_bench(
         warm = BeliefGraph(graph, bg.settings, f"bench-import-warm-{tag}", model)
         warm.import_claims(_import_items(20, "warm"), batch_size=10)
         model.embed_documents(["warm up"])
-        _drop(graph, warm.space)
+        _drop(graph, warm.space, say)
         done = 0
         while done < n:
             upto = min(n, done + chunk)
@@ -280,7 +351,7 @@ def run_import_bench(
         elapsed = time.perf_counter() - started
         if not keep:
             for s in spaces.values():
-                _drop(graph, s)
+                _drop(graph, s, say)
     rate = {k: round(counts[k] / secs[k], 1) if secs[k] > 0 else 0.0 for k in secs}
     rows = [
         {"variant": "import_claims, hashing embedder (engine only)", "items": counts["hashing"],
@@ -352,10 +423,21 @@ def bench_writes(
     table(f"assert_claim on fresh keys vs the commit floor (one-node write tx), {repeats} rounds per size, "
           f"embedder {lat['embedder']}, store {'with' if store_vectors else 'without'} embeddings",
           ["claims", "floor p50/p95 ms", "ADD p50/p95 ms", "ADD/floor", "UPDATE p50/p95 ms", "UPDATE/floor",
-           "db hits ADD", "db hits UPDATE", "grown in s"],
+           "db hits ADD", "db hits UPDATE", "claim node / +vector p50 ms", "grown in s"],
           [[r["claims"], f"{r['floor_ms_p50']} / {r['floor_ms_p95']}", f"{r['add_ms_p50']} / {r['add_ms_p95']}",
             r["add_over_floor"], f"{r['update_ms_p50']} / {r['update_ms_p95']}", r["update_over_floor"],
-            r["db_hits_add"], r["db_hits_update"], r["grow_s"]] for r in lat["rows"]])
+            r["db_hits_add"], r["db_hits_update"], f"{r['claim_node_ms_p50']} / {r['claim_node_vector_ms_p50']}",
+            r["grow_s"]] for r in lat["rows"]])
+    split = []
+    for r in lat["rows"]:
+        for kind in ("add", "update"):
+            t = r[f"{kind}_timing"]
+            top = sorted(t["ms_p50_by_statement"].items(), key=lambda kv: -kv[1])[:3]
+            split.append([r["claims"], kind.upper(), t["ms_p50"], f"{t['statements']}: {t['statements_ms_p50']}",
+                          t["rest_ms_p50"], t["client_cpu_ms_p50"], ", ".join(f"{n} {v}" for n, v in top)])
+    table("where the time of a write goes (medians, ms): its statements (server + Bolt + driver), the rest "
+          "(begin, commit, Python), the client's CPU",
+          ["claims", "write", "wall", "statements: ms", "rest", "client CPU", "slowest statements"], split)
     s = lat["summary"]
     console.print(f"largest / smallest store, p50: ADD x{s['add_p50_largest_over_smallest']}, UPDATE "
                   f"x{s['update_p50_largest_over_smallest']} (goal <= 1.5), floor x{s['floor_p50_largest_over_smallest']}; "
