@@ -16,6 +16,8 @@ p50 <= 1.5 for both writes. Where the time goes: each timed write's registry sta
 client's CPU is taken apart; two more one-node transactions in each round, a ``Claim`` node with a
 text (``bench.write_claim_probe``: range and fulltext index updates at commit) and the same with an
 embedding (plus the HNSW insertion into the vector index), show what a claim's commit costs by itself.
+When the bench talks to the local server (``belief-graph server``), the CPU its process used per
+transaction is read from ``/proc`` around each one (mean over the rounds: the clock ticks in 10 ms).
 
 **Bulk import** (``--import-n`` claims, 80 % new keys, 20 % updates of them by the same writer):
 ``bg.import_claims`` with the hashing embedder (the engine's cost: embeddings that cost nothing)
@@ -28,6 +30,7 @@ noise falls on all of them alike; claims (or texts) per second of each, and the 
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import time
@@ -130,6 +133,35 @@ def _timing(ws: Sequence[_Write], f50: float) -> dict[str, Any]:
     }
 
 
+class _ServerCPU:
+    """CPU seconds used so far by the local Neo4j server (``/proc/<pid>/stat``), when the bench talks
+    to the server that ``belief-graph server`` runs on this machine; otherwise ``read()`` is None."""
+
+    def __init__(self, bg: BeliefGraph) -> None:
+        self.pid: int | None = None
+        uri = bg.settings.neo4j.uri
+        local = any(f"{h}:{bg.settings.server.bolt_port}" in uri for h in ("127.0.0.1", "localhost"))
+        if not local or not Path("/proc").is_dir():
+            return
+        from ..server import LocalServer
+
+        try:
+            st = LocalServer(bg.settings.server, bg.settings.neo4j).status()
+        except BeliefGraphError:
+            return
+        self.pid = st.pid if st.running else None
+        self._tick = os.sysconf("SC_CLK_TCK") if self.pid else 100
+
+    def read(self) -> float | None:
+        if self.pid is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / self._tick
+
+
 def _drop(graph: Graph, space: str, say: Callable[[str], None] | None = None) -> None:
     """Remove a bench space, 5,000 nodes per transaction, the writers last (``bench.delete_space_batch``).
     A failure is reported, never raised over the results."""
@@ -178,6 +210,7 @@ def run_write_latency(
     loader = HashingEmbedder(bg.settings.embedding.dimension)
     store = _Store(graph, space, loader, store_vectors)
     rng = random.Random(seed)
+    server = _ServerCPU(bg)
     touched: set[int] = set()
     written = 0
     adds = 0
@@ -235,13 +268,24 @@ def run_write_latency(
             load_s = store.grow(size)
             say(f"{store.loaded + written} claims in the space (grown in {load_s:.0f} s); measuring")
             fl, ad, up, ct, cv = [], [], [], [], []
+            cpu: dict[str, list[float]] = {k: [] for k in ("floor", "claim_node", "claim_node_vector", "add",
+                                                             "update")}
+
+            def on_server(kind: str, fn: Callable[[], Any]) -> Any:
+                c0 = server.read()
+                out = fn()
+                c1 = server.read()
+                if c0 is not None and c1 is not None:
+                    cpu[kind].append(c1 - c0)
+                return out
+
             for _ in range(repeats):
-                fl.append(floor())
-                ad.append(add(engine))
-                ct.append(claim_node(False))
-                fl.append(floor())
-                up.append(update(engine))
-                cv.append(claim_node(True))
+                fl.append(on_server("floor", floor))
+                ad.append(on_server("add", lambda: add(engine)))
+                ct.append(on_server("claim_node", lambda: claim_node(False)))
+                fl.append(on_server("floor", floor))
+                up.append(on_server("update", lambda: update(engine)))
+                cv.append(on_server("claim_node_vector", lambda: claim_node(True)))
             prof.reset()
             add(profiled)
             hits_add, by_add = prof.total, dict(prof.hits)
@@ -253,6 +297,8 @@ def run_write_latency(
             row = {
                 "claims": store.loaded + written, "floor_ms_p50": _ms(f50), "floor_ms_p95": _ms(_p(fl, 0.95)),
                 "claim_node_ms_p50": _ms(statistics.median(ct)), "claim_node_vector_ms_p50": _ms(statistics.median(cv)),
+                # mean CPU of the server process per transaction (the clock ticks in 10 ms steps: a mean of many)
+                "server_cpu_ms_mean": {k: _ms(statistics.mean(v)) for k, v in cpu.items() if v} or None,
                 "add_ms_p50": t_add["ms_p50"], "add_ms_p95": t_add["ms_p95"],
                 "update_ms_p50": t_up["ms_p50"], "update_ms_p95": t_up["ms_p95"],
                 "add_over_floor": t_add["over_floor"], "update_over_floor": t_up["over_floor"],
@@ -438,6 +484,11 @@ def bench_writes(
     table("where the time of a write goes (medians, ms): its statements (server + Bolt + driver), the rest "
           "(begin, commit, Python), the client's CPU",
           ["claims", "write", "wall", "statements: ms", "rest", "client CPU", "slowest statements"], split)
+    if any(r["server_cpu_ms_mean"] for r in lat["rows"]):
+        kinds = ["floor", "claim_node", "claim_node_vector", "add", "update"]
+        table("CPU of the local Neo4j server per transaction (mean ms; a one-node write, a Claim node, a Claim node "
+              "with its embedding, assert_claim ADD and UPDATE)", ["claims", *kinds],
+              [[r["claims"], *[(r["server_cpu_ms_mean"] or {}).get(k) for k in kinds]] for r in lat["rows"]])
     s = lat["summary"]
     console.print(f"largest / smallest store, p50: ADD x{s['add_p50_largest_over_smallest']}, UPDATE "
                   f"x{s['update_p50_largest_over_smallest']} (goal <= 1.5), floor x{s['floor_p50_largest_over_smallest']}; "
