@@ -177,11 +177,13 @@ def _drop(graph: Graph, space: str, say: Callable[[str], None] | None = None) ->
 class _Store:
     """The bench space, grown in steps with ``bench.load_claims``."""
 
-    def __init__(self, graph: Graph, space: str, embedder: Embedder, vectors: bool) -> None:
+    def __init__(self, graph: Graph, space: str, embedder: Embedder, vectors: bool, offset: int = 0) -> None:
         self.graph = graph
         self.space = space
         self.embedder = embedder
         self.vectors = vectors
+        self.offset = offset
+        """Added to the number in each text (spaces loaded side by side get different texts)."""
         self.loaded = 0
 
     def grow(self, to: int) -> float:
@@ -189,7 +191,7 @@ class _Store:
         at = utcnow().isoformat()
         while self.loaded < to:
             ids = range(self.loaded, min(to, self.loaded + _LOAD_BATCH))
-            texts = [_text(i, _value(i)) for i in ids]
+            texts = [_text(self.offset + i, _value(i)) for i in ids]
             vecs = self.embedder.embed_documents(texts) if self.vectors else [None] * len(texts)
             rows = [{"id": new_id(), "key": f"load.k{i}", "value": _value(i), "text": t, "embedding": v}
                     for i, t, v in zip(ids, texts, vecs, strict=True)]
