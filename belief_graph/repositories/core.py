@@ -14,7 +14,7 @@ from ..driver import Graph, Tx
 from ..errors import ValidationError
 from ..models import Claim, Episode
 
-__all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository", "LockedFact", "Repo"]
+__all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository", "LockedFact", "Repo", "Superseded"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,16 @@ class LockedFact:
     value_type: str | None
     rule: dict[str, Any] | None
     """``{name, version, direct_writes}`` of the active rule that derives this key, if any."""
+    rules: int = 0
+    """How many active derivation rules the space has."""
+
+
+@dataclass(frozen=True)
+class Superseded:
+    """A claim a newer version replaced, as it is now, and whether any conclusion rests on it."""
+
+    claim: Claim
+    has_dependents: bool
 
 
 class Repo:
@@ -79,6 +89,7 @@ class ClaimRepository(Repo):
                 current=Claim.from_record(r["current"]) if r["current"] else None,
                 value_type=r["value_type"],
                 rule=r["rule"],
+                rules=int(r["rules"] or 0),
             )
             for r in rows
         }
@@ -114,19 +125,19 @@ class ClaimRepository(Repo):
                               changes=[{"key": k, "id": i} for k, i in changes])
         return [r["current"] for r in rows]
 
-    def supersede(self, key: str, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> Claim:
+    def supersede(self, key: str, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> Superseded:
         """The new claim becomes the fact's current belief; returns the old one as it is now."""
         got = self.supersede_many([{"key": key, "old_id": old_id, "new_id": new_id, "at": at, "reason": reason}], tx)
         if not got:
             raise ValidationError(f"claim {old_id!r} is not the current belief of {key!r}")
         return got[0]
 
-    def supersede_many(self, changes: Sequence[dict[str, str]], tx: Tx) -> list[Claim]:
+    def supersede_many(self, changes: Sequence[dict[str, str]], tx: Tx) -> list[Superseded]:
         """Each ``{key, old_id, new_id, at, reason}``: the new claim becomes current, the old superseded."""
         if not changes:
             return []
         rows = self.graph.run(tx, "claim.supersede_current", space=self.space, changes=list(changes))
-        return [Claim.from_record(r["superseded"]) for r in rows]
+        return [Superseded(Claim.from_record(r["superseded"]), bool(r["dependents"])) for r in rows]
 
     def supersede_keyless(self, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> None:
         """A claim without a fact key replaced by a newer one (SUPERSEDES, the old one superseded)."""

@@ -297,18 +297,20 @@ class BeliefService:
                 if op_hint is WriteOp.REPLACE:
                     reason = "the same agent contradicted its earlier value"
                 old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
-                return self._settled(tx, key, now, WriteResult(
-                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE, claim=new, superseded=old,
+                return self._settled(tx, key, now, locked.rules, old.has_dependents, WriteResult(
+                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE, claim=new, superseded=old.claim,
                     reason=reason,
                 ))
             if active is None:
                 new = create(tx, "active", "asserted")
                 if current is None:
                     self.claims.set_current(key, claim_id, tx)
-                    return self._settled(tx, key, now, WriteResult(op=WriteOp.ADD, claim=new, reason="new fact"))
+                    return self._settled(tx, key, now, locked.rules, False,
+                                         WriteResult(op=WriteOp.ADD, claim=new, reason="new fact"))
                 reason = f"new version: the previous one is {current.status}"
                 old = self.claims.supersede(key, current.id, claim_id, now, reason, tx)
-                return self._settled(tx, key, now, WriteResult(op=WriteOp.ADD, claim=new, superseded=old, reason=reason))
+                return self._settled(tx, key, now, locked.rules, old.has_dependents,
+                                     WriteResult(op=WriteOp.ADD, claim=new, superseded=old.claim, reason=reason))
 
             # pass 2: another agent's active belief conflicts; the key's strategy decides
             rule = self.policies.match_policy(key, tx)
@@ -318,8 +320,8 @@ class BeliefService:
                 new = create(tx, "active", "asserted")
                 reason = f"{strategy.value}: {decision.reason}"
                 old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
-                return self._settled(tx, key, now, WriteResult(
-                    op=WriteOp.SUPERSEDED, claim=new, superseded=old, reason=reason, strategy=strategy.value,
+                return self._settled(tx, key, now, locked.rules, old.has_dependents, WriteResult(
+                    op=WriteOp.SUPERSEDED, claim=new, superseded=old.claim, reason=reason, strategy=strategy.value,
                     warnings=decision.warnings,
                 ))
             reason = f"{strategy.value}: {decision.reason}"
@@ -344,17 +346,24 @@ class BeliefService:
 
         return work(tx)
 
-    def _settled(self, tx: Tx, key: str, now: str, result: WriteResult) -> WriteResult:
-        """Settle a write that changed ``key``'s belief: rules re-derive, conclusions go stale."""
+    def _settled(
+        self, tx: Tx, key: str, now: str, rules: int, dependents: bool, result: WriteResult
+    ) -> WriteResult:
+        """Settle a write that changed ``key``'s belief: rules re-derive, conclusions go stale.
+        ``rules``: how many active rules the space has (none: no rule round); ``dependents``: whether
+        anything rests on the superseded version (nothing: no currency pass). Both were read with
+        the write's own statements, so a write that touches nothing downstream costs no statement here."""
         new, old = result.claim, result.superseded
+        keys, has_rules = [key], rules > 0
         if old is not None:
             reason = f"{key}: {old.value!r} -> {new.value!r} ({result.op.value} by {new.agent})"  # ids: the ROOTs
             change = Change(op="update", reason=reason, agent=new.agent, at=now, roots=[old.id, new.id])
-            settled = self.consequences.settle(tx, change, roots=[old.id], keys=[key])
+            settled = self.consequences.settle(tx, change, roots=[old.id] if dependents else [], keys=keys,
+                                               rules=has_rules)
         else:
             change = Change(op="update", reason=f"{key} = {new.value!r} (new fact, by {new.agent})",
                             agent=new.agent, at=now, roots=[new.id])
-            settled = self.consequences.settle(tx, change, keys=[key])
+            settled = self.consequences.settle(tx, change, keys=keys, rules=has_rules)
         return result.model_copy(update={"audit": settled.audit, "staled": settled.staled,
                                          "rederived": settled.rederived})
 

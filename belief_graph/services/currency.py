@@ -83,11 +83,12 @@ class Consequences:
 
     def settle(
         self, tx: Tx, change: Change, *, roots: Sequence[str] = (), keys: Sequence[str] = (),
-        only: set[tuple[str, str]] | None = None,
+        only: set[tuple[str, str]] | None = None, rules: bool = True,
     ) -> Settled:
         """Settle one write inside ``tx``. ``roots``: claims (or episodes) whose status changed or
         that were superseded; ``keys``: facts whose belief changed. ``only`` restricts the first
-        rule round to these ``(rule, key)`` instances."""
+        rule round to these ``(rule, key)`` instances; ``rules=False`` (the space has no active
+        rule) skips the rule engine."""
         out = Settled(audit=change.audit)
         pending_roots = list(dict.fromkeys(roots))
         pending_keys = set(keys)
@@ -96,7 +97,7 @@ class Consequences:
             return change.ensure_audit(tx, self.repo)
 
         for _ in range(MAX_ROUNDS):
-            if pending_keys:
+            if pending_keys and rules:
                 r = self.rules.reevaluate(tx, sorted(pending_keys), audit, change.at, cause=change.reason, only=only)
                 only = None
                 pending_roots += r.superseded

@@ -201,11 +201,12 @@ class RuleEngine:
             else:
                 changes.append({"key": n["key"], "old_id": cur["id"], "new_id": claim_id, "at": when,
                                 "reason": f"re-derived by rule {n['version']}"})
-                out.superseded.append(cur["id"])
             n["record"].update(claim=claim_id, superseded=cur["id"] if cur else None, justification=jid)
         created = self.claims.create_many(tx, rows)
         self.claims.set_current_many(firsts, tx)
-        self.claims.supersede_many(changes, tx)
+        for old in self.claims.supersede_many(changes, tx):
+            if old.has_dependents:
+                out.superseded.append(old.claim.id)
         out.rederived += created
 
     def _embed(self, texts: list[str]) -> list[list[float]]:

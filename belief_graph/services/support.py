@@ -250,13 +250,13 @@ class SupportService:
                     self.claims.set_current(key, claim_id, tx)
                     change = Change(op="update", reason=f"{key}: derived by {agent}", agent=agent, at=now,
                                     roots=[claim_id])
-                    self.consequences.settle(tx, change, keys=[key])
+                    self.consequences.settle(tx, change, keys=[key], rules=locked is not None and locked.rules > 0)
                 else:
-                    self.claims.supersede(key, current.id, claim_id, now, "derived: newer version of the fact", tx)
-                    change = Change(op="update", reason=f"{key}: newer version derived by {agent} "
-                                    f"(claim {current.id} superseded by {claim_id})", agent=agent, at=now,
-                                    roots=[current.id, claim_id])
-                    self.consequences.settle(tx, change, roots=[current.id], keys=[key])
+                    old = self.claims.supersede(key, current.id, claim_id, now, "derived: newer version of the fact", tx)
+                    change = Change(op="update", reason=f"{key}: newer version derived by {agent}", agent=agent,
+                                    at=now, roots=[current.id, claim_id])
+                    self.consequences.settle(tx, change, roots=[current.id] if old.has_dependents else [], keys=[key],
+                                             rules=locked is not None and locked.rules > 0)
                 got = self.repo.get_claim(claim_id, tx=tx)
                 assert got is not None
                 return got

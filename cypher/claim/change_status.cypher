@@ -11,7 +11,8 @@
 // :param revision_id => 'c1:r1'
 MATCH (c:Claim {space: $space, id: $id})
 OPTIONAL MATCH (f:Fact)-[:CURRENT]->(c)
-SET c.status = $status
+REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
+SET c.status = $status, c:$(toUpper(left($status, 1)) + substring($status, 1))
 SET c.active_key = CASE WHEN $status = 'active' AND f IS NOT NULL THEN f.key ELSE null END
 CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $revision_id, claim: $id, status: $status, at: datetime($at), reason: $reason, by: $by})
 RETURN c {.id, .key, .value, .text, .kind, .agent, .status, .confidence, created_at: toString(c.created_at), valid_from: toString(c.valid_from), valid_to: toString(c.valid_to)} AS claim

@@ -6,7 +6,9 @@
 // :param claims => [{id: 'c-1', key: 'user.risk_tolerance', value: 'cautious', text: 'The user is cautious with money.', kind: 'semantic', agent: 'user:alice', agent_kind: 'user', confidence: 0.9, created_at: '2026-12-02T10:00:00Z', valid_from: '2026-12-02T10:00:00Z', embedding: null, evidence: [], justification_id: 'j-1', rule: null, reason: 'asserted', status: 'active', props: {}}]
 // One row per claim (a write creates one; a rule round creates one per re-derived instance). A
 // keyed claim gets its VERSION_OF edge here; which version is CURRENT is claim.set_current /
-// claim.supersede_current's job, under the fact's lock.
+// claim.supersede_current's job, under the fact's lock. Every claim carries one status label
+// (:Active, :Superseded, :Disputed, :Withdrawn, :Retracted, :Stale) next to `status`, set by the
+// same statements that set `status` (docs/explore.md, "Status in Browser").
 UNWIND $claims AS row
 MERGE (a:Agent {space: $space, id: row.agent})
 ON CREATE SET a.kind = row.agent_kind
@@ -15,6 +17,7 @@ SET c.key = row.key, c.value = row.value, c.text = row.text, c.kind = row.kind, 
     c.status = row.status, c.confidence = row.confidence, c.created_at = datetime(row.created_at),
     c.valid_from = datetime(row.valid_from), c.embedding = row.embedding
 SET c += row.props
+SET c:$(toUpper(left(row.status, 1)) + substring(row.status, 1))
 CREATE (a)-[:ASSERTED]->(c)
 CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: row.id + ':r0', claim: row.id, status: row.status,
         at: datetime(row.created_at), reason: row.reason})

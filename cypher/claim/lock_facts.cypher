@@ -13,7 +13,8 @@
 // two writers holding it both deadlock when upgrading to the exclusive lock the SET needs.
 // Callers pass several keys sorted, so two transactions take their locks in the same order.
 // A key that an active derivation rule derives is protected (direct writes are refused or
-// disputed, per the rule); rules are few per space, each match is one anchored regex.
+// disputed, per the rule); rules are few per space, each match is one anchored regex. rules: how
+// many active rules the space has (none: the write's settling skips the rule engine).
 UNWIND $keys AS key
 OPTIONAL MATCH (existing:FactLock {space: $space, key: key})
 CALL (existing, key) {
@@ -37,5 +38,6 @@ CALL (key) {
   LIMIT 1
 }
 RETURN key, l.writes AS writes, f.value_type AS value_type, rule,
+       COUNT { (:Rule {space: $space, status: 'active'}) } AS rules,
        c {.id, .key, .value, .text, .kind, .agent, .status, .confidence,
           created_at: toString(c.created_at), valid_from: toString(c.valid_from)} AS current

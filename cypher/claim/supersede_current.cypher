@@ -1,7 +1,7 @@
 // name: claim.supersede_current
 // mode: write
 // params: space, changes
-// description: each new claim becomes its fact's one CURRENT belief; the old one is superseded with a revision; returns the old ones as they are now
+// description: each new claim becomes its fact's one CURRENT belief; the old one is superseded with a revision; returns the old ones as they are now, and whether anything rests on them
 // :param space => 'default'
 // :param changes => [{key: 'user.risk_tolerance', old_id: 'c-1', new_id: 'c-2', at: '2026-12-02T11:00:00Z', reason: 'recency: newer claim on the same fact'}]
 // One row per fact (a write supersedes one; a rule round one per re-derived key), under each fact's lock.
@@ -17,12 +17,13 @@ CREATE (new)-[:SUPERSEDES]->(old)
 // A current claim that already lost its support (withdrawn/retracted) keeps that status; an active
 // or stale one is superseded (a stale version that a newer one replaces is history, not pending).
 WITH f, old, new, row, CASE WHEN old.status IN ['active', 'stale'] THEN 'superseded' ELSE old.status END AS old_status
-REMOVE old.active_key
+REMOVE old.active_key, old:Active:Superseded:Disputed:Withdrawn:Retracted:Stale, new:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
 // valid_to never precedes valid_from (a version written with a valid_from in the future).
 SET old.status = old_status,
     old.valid_to = CASE WHEN old.valid_from > datetime(row.at) THEN old.valid_from ELSE datetime(row.at) END,
-    new.status = 'active', new.active_key = f.key
+    new.status = 'active', new.active_key = f.key, new:Active, old:$(toUpper(left(old_status, 1)) + substring(old_status, 1))
 CREATE (old)-[:HAS_REVISION]->(:Revision {space: $space, id: row.old_id + ':s:' + row.new_id, claim: row.old_id,
         status: old_status, at: datetime(row.at), reason: row.reason, by: row.new_id})
 RETURN old {.id, .key, .value, .text, .kind, .agent, .status, .confidence, created_at: toString(old.created_at),
-           valid_from: toString(old.valid_from), valid_to: toString(old.valid_to)} AS superseded, new.id AS current
+           valid_from: toString(old.valid_from), valid_to: toString(old.valid_to)} AS superseded, new.id AS current,
+       EXISTS { (old)-[:PREMISE_OF]->() } AS dependents

@@ -37,6 +37,8 @@ WITH a, c, was, now, head(live) AS via, lost
 CALL (a, c, was, now, lost) {
   WITH a, c, lost WHERE was AND NOT now
   SET c.status = 'stale'
+  REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
+  SET c:Stale
   REMOVE c.active_key
   CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $run + ':' + c.id, claim: c.id, status: 'stale',
           at: datetime($at), audit: $audit, reason: 'premises no longer current: ' + $reason})
@@ -47,6 +49,8 @@ CALL (a, c, was, now, via) {
   OPTIONAL MATCH (f:Fact)-[:CURRENT]->(c)
   WITH a, c, via, f, CASE WHEN c.key IS NOT NULL AND f IS NULL THEN 'superseded' ELSE 'active' END AS back
   SET c.status = back, c.active_key = CASE WHEN back = 'active' AND f IS NOT NULL THEN f.key ELSE null END
+  REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
+  SET c:$(toUpper(left(back, 1)) + substring(back, 1))
   CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $run + ':' + c.id, claim: c.id, status: back,
           at: datetime($at), audit: $audit, reason: 'premises current again: ' + $reason})
   CREATE (a)-[:REFRESHED {via: via}]->(c)

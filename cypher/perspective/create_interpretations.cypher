@@ -11,7 +11,7 @@ UNWIND $items AS it
 MATCH (e:Episode {space: $space, id: it.episode})
 MERGE (a:Agent {space: $space, id: it.agent})
 ON CREATE SET a.kind = 'agent'
-CREATE (c:Claim:Interpretation {space: $space, id: it.id})
+CREATE (c:Claim:Interpretation:Active {space: $space, id: it.id})
 SET c.kind = 'interpretation', c.perspective = it.perspective, c.episode = it.episode, c.text = it.text,
     c.agent = it.agent, c.status = 'active', c.confidence = it.confidence, c.embedding = it.embedding,
     c.created_at = datetime($created_at), c.valid_from = datetime($created_at),

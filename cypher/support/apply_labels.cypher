@@ -34,6 +34,8 @@ WITH a, c, was_in, now_in, head(intact) AS via, lost
 CALL (a, c, was_in, now_in, lost) {
   WITH a, c, lost WHERE was_in AND NOT now_in
   SET c.prior_status = c.status, c.status = 'withdrawn'
+  REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
+  SET c:Withdrawn
   REMOVE c.active_key
   CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $audit + ':' + c.id, claim: c.id, status: 'withdrawn',
           at: datetime($at), audit: $audit, reason: 'lost every support: ' + $reason})
@@ -48,6 +50,8 @@ CALL (a, c, was_in, now_in, via) {
          ELSE coalesce(c.prior_status, 'active')
        END AS back
   SET c.status = back, c.active_key = CASE WHEN back = 'active' AND f IS NOT NULL THEN f.key ELSE null END
+  REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
+  SET c:$(toUpper(left(back, 1)) + substring(back, 1))
   REMOVE c.prior_status
   CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $audit + ':' + c.id, claim: c.id, status: back,
           at: datetime($at), audit: $audit, reason: 'support intact again: ' + $reason})

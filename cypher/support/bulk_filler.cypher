@@ -10,7 +10,7 @@
 // connected to the workspace through premises outside the region under study. They carry no
 // revisions and no embedding: they exist to make the graph big, not to be read.
 UNWIND $rows AS row
-CREATE (c:Claim {space: $space, id: row.id})
+CREATE (c:Claim:Active {space: $space, id: row.id})
 SET c.text = row.text, c.kind = 'derived', c.status = 'active', c.agent = $agent,
     c.created_at = datetime($at), c.valid_from = datetime($at)
 CREATE (j:Justification {space: $space, id: row.id + ':j', rule: 'filler', agent: $agent, created_at: datetime($at)})

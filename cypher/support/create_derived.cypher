@@ -23,7 +23,7 @@
 // write; out = the premises that are not current once locked (an episode retracted, a claim not active).
 MERGE (a:Agent {space: $space, id: $agent})
 ON CREATE SET a.kind = $agent_kind
-CREATE (c:Claim {space: $space, id: $id})
+CREATE (c:Claim:Active {space: $space, id: $id})
 SET c.sig = $sig, c.key = $key, c.value = $value, c.text = $text, c.kind = $kind, c.agent = $agent, c.status = 'active',
     c.confidence = $confidence, c.created_at = datetime($created_at), c.valid_from = datetime($created_at),
     c.embedding = $embedding

@@ -48,6 +48,9 @@ CALL (n, f, before, next) {
         WHEN before IN ['withdrawn', 'retracted'] THEN n.prior_status
         ELSE before
       END
+  REMOVE n:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
+  // the status label (an episode carries only :Retracted; setting :Episode on it is a no-op)
+  SET n:$(CASE WHEN n:Episode AND next <> 'retracted' THEN 'Episode' ELSE toUpper(left(next, 1)) + substring(next, 1) END)
   CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, id: $id + ':root:' + n.id, claim: n.id, status: next,
           at: datetime($at), audit: $id,
           reason: CASE

@@ -209,3 +209,34 @@ def test_cli_support_dependents_and_stale(bg: BeliefGraph, run_cli) -> None:  # 
     assert out.returncode == 0 and "country.c1.head" in out.stdout
     out = run_cli(["--space", bg.space, "support", "dependents", "no.such.key"])
     assert out.returncode == 1 and out.stderr.startswith("error:") and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_status_labels_follow_the_status_through_every_kind_of_write(bg: BeliefGraph) -> None:
+    """Browser and Bloom style by label: every claim carries exactly the status label of its status."""
+    ids = _chain(bg)
+    ep = bg.add_episode("seen on the record", agent="user:u")
+    bg.assert_claim("user.pet", "cat", "The user has a cat", agent="user:u", evidence=[ep.id])
+    bg.set_policy("user.*", "authority")
+    bg.set_authority("agent:a", "user.*", 0.9)
+    bg.assert_claim("user.role", "engineer", "engineer", agent="agent:a")
+    bg.assert_claim("user.role", "designer", "designer", agent="agent:b")  # disputed
+    bg.assert_claim("person.p1.citizenship", "c2", "p1 is a citizen of c2", agent="user:u")  # stale, superseded
+    bg.retract([ep.id], "wrong record")  # withdrawn, retracted episode
+    bg.retract([ids["head"]], "not the head")  # retracted claim
+    status_labels = ["Active", "Superseded", "Disputed", "Withdrawn", "Retracted", "Stale"]
+    claims = bg.graph.driver.execute_query(
+        "MATCH (c:Claim {space: $s}) RETURN c.status AS status, [l IN labels(c) WHERE l IN $ls] AS ls",
+        s=bg.space, ls=status_labels,
+    ).records
+    assert {"active", "superseded", "disputed", "withdrawn", "retracted", "stale"} <= {r["status"] for r in claims}
+    assert all(r["ls"] == [r["status"].capitalize()] for r in claims), [(r["status"], r["ls"]) for r in claims]
+    episodes = bg.graph.driver.execute_query(
+        "MATCH (e:Episode {space: $s}) RETURN coalesce(e.status, 'active') AS status, [l IN labels(e) WHERE l IN $ls] AS ls",
+        s=bg.space, ls=status_labels,
+    ).records
+    assert all(r["ls"] == (["Retracted"] if r["status"] == "retracted" else []) for r in episodes)
+    assert any(r["status"] == "retracted" for r in episodes)
+    bg.restore([ep.id], "it was right")
+    statuses = bg.graph.driver.execute_query(
+        "MATCH (e:Episode {space: $s, id: $id}) RETURN labels(e) AS ls", s=bg.space, id=ep.id).records[0]["ls"]
+    assert statuses == ["Episode"]
