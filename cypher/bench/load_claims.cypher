@@ -15,7 +15,7 @@ WITH a
 UNWIND $rows AS row
 CREATE (f:Fact {space: $space, key: row.key})
 SET f.created_at = datetime($at), f.value_type = 'string'
-CREATE (c:Claim {space: $space, id: row.id})
+CREATE (c:Claim:Active {space: $space, id: row.id})
 SET c.key = row.key, c.value = row.value, c.text = row.text, c.kind = 'semantic', c.agent = $agent,
     c.status = 'active', c.active_key = row.key, c.created_at = datetime($at), c.valid_from = datetime($at),
     c.embedding = row.embedding

@@ -382,8 +382,8 @@ def test_cli_import_reports_a_bad_line_in_one_line_with_exit_2(hbg: BeliefGraph,
 
 
 def test_bench_writes_tiny(hbg: BeliefGraph) -> None:
-    """The bench runs end to end and leaves nothing behind; the work of a write (db hits) is the same at
-    both sizes. No timing is asserted."""
+    """The bench runs end to end and leaves nothing behind; the work of a write (db hits) does not grow
+    with the store. No timing is asserted."""
     from typer.testing import CliRunner
 
     from belief_graph.cli import app
@@ -396,7 +396,9 @@ def test_bench_writes_tiny(hbg: BeliefGraph) -> None:
     # loaded + warm-up (10 ADD, 10 UPDATE) + measured (5 of each per size) + profiled (one of each per size)
     assert [row["claims"] for row in lat["rows"]] == [200 + 20 + 10 + 2, 400 + 20 + 20 + 4]
     assert all(row["floor_ms_p50"] > 0 and row["add_over_floor"] > 0 for row in lat["rows"])
-    assert len(lat["summary"]["db_hits_add"]) == 1 and len(lat["summary"]["db_hits_update"]) == 1
+    # the same work at both sizes, give or take an index page (a scan of the store would add hundreds)
+    for hits in (lat["summary"]["db_hits_add"], lat["summary"]["db_hits_update"]):
+        assert max(hits) - min(hits) <= 3, hits
     first = lat["rows"][0]
     assert set(first["db_hits_add_by_statement"]) >= {"claim.lock_facts", "claim.create_claims", "claim.set_current"}
     assert "claim.supersede_current" in first["db_hits_update_by_statement"]
