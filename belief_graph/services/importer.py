@@ -120,7 +120,7 @@ def parse_item(raw: bytes, item: Mapping[str, Any] | ClaimInput | None, agent: s
         obj: Any = item
     elif item is None:
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode("utf-8").removeprefix("\ufeff")  # a byte order mark (editors write one on line 1)
         except UnicodeDecodeError as exc:
             raise _BadLine(f"not UTF-8 (byte {exc.start + 1})") from None
         if not text.strip():

@@ -22,6 +22,11 @@ def test_a_line_becomes_a_claim_input() -> None:
     assert flag is not None and flag.value is True
 
 
+def test_a_byte_order_mark_is_not_part_of_the_line() -> None:
+    d = parse_item('\ufeff{"text": "t", "agent": "a"}'.encode(), None, None)
+    assert d is not None and d.text == "t"
+
+
 def test_blank_lines_are_none_and_the_default_agent_fills_in() -> None:
     assert parse_item(b"", None, None) is None and parse_item(b"   \t", None, "a") is None
     d = parse_item(b'{"text": "no key", "agent": null}', None, "user:default")
