@@ -54,9 +54,12 @@ LABELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "PolicyRule": ("pattern", ("pattern", "strategy", "space")),
     "FactLock": ("key", ("key", "space")),
     "SchemaMigration": ("version", ("version", "name", "applied_at")),
+    "Import": ("name", ("name", "source", "status", "done", "batches", "runs", "updated_at", "space")),
+    "BenchProbe": ("id", ("id", "space")),
 }
 """Every label the statements of ``cypher/`` create (tested), plus Rule / RuleInstance (derivation
-rules). ``RcFrontier`` is a transient label of the reconsolidation worklist, never left on a node."""
+rules); Import is a bulk import's progress, BenchProbe the benches' commit-floor node.
+``RcFrontier`` is a transient label of the reconsolidation worklist, never left on a node."""
 
 _RELATIONSHIPS = (
     "CURRENT", "VERSION_OF", "SUPERSEDES", "PREMISE_OF", "JUSTIFIES", "HAS_REVISION", "ROOT", "WITHDREW",

@@ -172,7 +172,7 @@ class Graph:
         ``name`` tags the transaction (visible in ``SHOW TRANSACTIONS`` as ``metadata.query``).
         """
         tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(work)
-        with translated(self.settings), self.driver.session(database=self.database) as session:
+        with translated(self.settings), self._session() as session:
             return session.execute_read(tagged)
 
     def write_tx(self, work: Callable[[Tx], T], *, name: str = "write_tx") -> T:
@@ -181,8 +181,15 @@ class Graph:
         ``work`` must be safe to retry (it may be called again after a deadlock/leader switch).
         """
         tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(work)
-        with translated(self.settings), self.driver.session(database=self.database) as session:
+        with translated(self.settings), self._session() as session:
             return session.execute_write(tagged)
+
+    def _session(self) -> neo4j.Session:
+        """A session that shares the driver's bookmarks with ``execute_query`` (``read``/``write``), so
+        every call of this process reads what its earlier calls wrote, also when a cluster routes the
+        read to a secondary that has not caught up yet (causal consistency)."""
+        return self.driver.session(database=self.database,
+                                   bookmark_manager=self.driver.execute_query_bookmark_manager)
 
     def run(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run one registry query inside ``tx`` (from :meth:`read_tx`/:meth:`write_tx`)."""

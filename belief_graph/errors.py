@@ -13,6 +13,8 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   ├── UnknownAgent(agent)     strict agents: the writer was never registered
     │   ├── DerivedKeyConflict(key, rule)  a direct write to a key that a derivation rule derives
     │   ├── FormatError(path, line, expected)  a malformed input file (ICCMA, perspectives, replay)
+    │   │   └── ImportLineError(line, import_name, committed)  a bulk-import line that cannot be written
+    │   ├── ImportStateError(import_name, done)  the source or another process disagrees with an import's progress
     │   └── LimitExceeded(what, limit, setting)  input above a documented size limit
     ├── NotFoundError               something named does not exist in this space
     │   ├── ClaimNotFound(claim_id)
@@ -68,6 +70,8 @@ __all__ = [
     "EpisodeNotFound",
     "FormatError",
     "FrameworkNotFound",
+    "ImportLineError",
+    "ImportStateError",
     "LLMError",
     "LLMUnavailable",
     "JavaNotFound",
@@ -140,6 +144,31 @@ class LimitExceeded(ValidationError):
         where = f"{path}: " if path else ""
         hint = f" (raise it with {setting})" if setting else ""
         super().__init__(f"{where}{what}: {size}, above the limit of {limit:,}{hint}")
+
+
+class ImportLineError(FormatError):
+    """A line of a bulk import that cannot be written (malformed, invalid, or refused by the write
+    path). Nothing of its batch was written; ``committed`` lines of the import are, and a rerun of
+    the import resumes after them."""
+
+    def __init__(self, message: str, *, line: int, import_name: str, committed: int, path: str | None = None) -> None:
+        self.import_name = import_name
+        self.committed = committed
+        self.reason = message
+        super().__init__(f"{message} (import {import_name!r}: lines 1-{committed} committed, "
+                         f"nothing of this batch written; fix the line and run the import again to resume)"
+                         if committed else f"{message} (import {import_name!r}: nothing written)",
+                         path=path, line=line)
+
+
+class ImportStateError(ValidationError):
+    """A bulk import cannot continue from its recorded progress: the source differs from the lines
+    it already committed, or another process is running the same import."""
+
+    def __init__(self, message: str, *, import_name: str, done: int) -> None:
+        self.import_name = import_name
+        self.done = done
+        super().__init__(f"import {import_name!r} (lines 1-{done} committed): {message}")
 
 
 class UnknownAgent(ValidationError):

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from types import SimpleNamespace, TracebackType
 from typing import Any
@@ -58,6 +58,8 @@ from .services.perspectives import PerspectiveService, read_perspectives  # issu
 from .services.perspectives import make_spec as make_perspective_spec  # issue 7
 from importlib.resources.abc import Traversable  # issue 7
 from .services.explore import ExploreService
+from .models_import import ImportInfo, ImportResult
+from .services.importer import ImportService
 from .settings import Settings, load_settings
 
 __all__ = ["BeliefGraph"]
@@ -529,6 +531,32 @@ class BeliefGraph:
     def recall_as_of(self, query: str, at: datetime, k: int = 5, **filters: Any) -> list[RetrievalHit]:
         """What memory believed at time ``at`` that matches ``query`` (exact: from the revisions)."""
         return self.retrieval.recall(query, k, as_of=at, **filters)
+
+    # -- bulk import -------------------------------------------------------------------------------
+    @property
+    def importer(self) -> ImportService:
+        """Bulk import of this space (services/importer.py; docs/import.md)."""
+        svc = self.__dict__.get("_import_service")
+        if svc is None:
+            svc = ImportService(self._beliefs)
+            self.__dict__["_import_service"] = svc
+        return svc
+
+    def import_claims(self, items: Iterable[Mapping[str, Any] | ClaimInput], *, name: str | None = None,
+                      **options: Any) -> ImportResult:
+        """Write many claims (mappings with ``key, value, text, agent, ...``) through the same path as
+        :meth:`assert_claim`, ``batch_size`` per transaction, embeddings batched; resumable by ``name``.
+        ``options``: ``agent`` (default writer), ``batch_size`` (500), ``on_error`` (``stop``/``skip``),
+        ``restart``, ``progress(done, written)``."""
+        return self.importer.import_items(items, name=name, **options)
+
+    def import_file(self, path: str | Path, *, name: str | None = None, **options: Any) -> ImportResult:
+        """Import a JSON Lines file (one claim per line); a rerun of the same file resumes where it stopped."""
+        return self.importer.import_jsonl(path, name=name, **options)
+
+    def imports(self, limit: int = 50) -> list[ImportInfo]:
+        """The bulk imports of this space with their progress, most recent first."""
+        return self.importer.all(limit)
 
     # -- exploration -------------------------------------------------------------------------------
     @property

@@ -41,3 +41,11 @@ app.command("edits")(with_activity("bench edits")(bench_edits.bench_edits))
 from . import bench_tenancy  # noqa: E402
 
 app.command("tenancy")(with_activity("bench tenancy")(bench_tenancy.bench_tenancy))
+
+from . import bench_writes  # noqa: E402
+
+app.command("writes")(with_activity("bench writes")(bench_writes.bench_writes))
+
+from . import bench_tenants  # noqa: E402
+
+app.command("tenants")(with_activity("bench tenants")(bench_tenants.bench_tenants))

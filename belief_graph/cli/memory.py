@@ -296,3 +296,9 @@ def remember(
         console.print(f"NOOP {s['text']!r}: {s['rationale']}", markup=False)
     for warn in r.warnings:
         console.print(f"warning: {warn}", markup=False)
+
+
+from . import memory_import  # noqa: E402  (bulk import: its own module)
+
+app.command("import")(memory_import.import_file)
+app.command("imports")(memory_import.imports)

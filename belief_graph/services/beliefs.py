@@ -196,6 +196,17 @@ class BeliefService:
             _value_type(data.value)  # reject lists/maps before anything else
         return {"data": data, "vector": self._embed(data.text), "id": new_id()}
 
+    def prepare_many(self, items: Sequence[ClaimInput]) -> list[dict[str, Any]]:
+        """:meth:`prepare` for several claims with one embedding call (bulk import)."""
+        for data in items:
+            if data.key is not None and data.value is not None:
+                _value_type(data.value)
+        vectors = self.embedder.embed_documents([d.text for d in items]) if items else []
+        for vec in vectors:
+            if len(vec) != self.dimension:
+                raise EmbeddingDimensionError(self.dimension, len(vec), where=f"embedding from {self.embedder.name}")
+        return [{"data": d, "vector": v, "id": new_id()} for d, v in zip(items, vectors, strict=True)]
+
     def _pre_verdicts(self, data: ClaimInput) -> dict[str, Decision]:
         """Decisions that need a model call, made against the belief as read now (keyed by incumbent)."""
         if data.key is None or self.prejudge is None:
