@@ -21,6 +21,7 @@ __all__ = [
     "EmbeddingSettings",
     "LLMSettings",
     "Neo4jSettings",
+    "RetrievalSettings",
     "ServerSettings",
     "Settings",
     "load_settings",
@@ -129,6 +130,25 @@ class PolicySettings(BaseModel):
     """At most this many known keys are offered to a prompt (chosen by vector similarity)."""
 
 
+class RetrievalSettings(BaseModel):
+    """Ranking steps of ``recall`` (docs/retrieval.md, "Inference-style questions"). Filters (space,
+    status, perspective, keys) are applied in Cypher before any of these steps."""
+
+    subject_rewrite: bool = True
+    """Embed the question without its subject words ("the user", "she", "his", ...)."""
+    key_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Key-aware fusion: the semantic part is ``(1 - w) * text score + w * key score`` (0 = off)."""
+    key_text: Literal["key", "key_value"] = "key"
+    """What the key score embeds: the fact key's words, or the key's words and the value."""
+    fulltext_beta: float = Field(default=0.02, ge=0.0, le=1.0)
+    """Weight of the Lucene score added to the semantic part (0 = vector only)."""
+    rerank_depth: int = Field(default=50, ge=1, le=1000)
+    """How many candidates (best first after the first fusion) the key-aware step rescores."""
+    llm_rerank: bool = False
+    """Optional: the LLM re-orders the best ``llm_rerank_top`` candidates (one counted call per recall)."""
+    llm_rerank_top: int = Field(default=10, ge=2, le=50)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="BELIEF_GRAPH_",
@@ -142,6 +162,7 @@ class Settings(BaseSettings):
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     policy: PolicySettings = Field(default_factory=PolicySettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
 
     @field_validator("space")
     @classmethod

@@ -37,3 +37,7 @@ app.command("recall")(with_activity("bench recall")(bench_recall.bench_recall))
 from . import bench_edits  # noqa: E402
 
 app.command("edits")(with_activity("bench edits")(bench_edits.bench_edits))
+
+from . import bench_recall_quality  # noqa: E402
+
+app.command("recall-quality")(with_activity("bench recall-quality")(bench_recall_quality.bench_recall_quality))

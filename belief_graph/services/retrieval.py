@@ -16,15 +16,18 @@ been found. Each hit carries its score parts, its provenance and its support cer
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from ..driver import Graph
 from ..embeddings import Embedder
-from ..errors import EmbeddingDimensionError, ValidationError
+from ..errors import ConfigurationError, EmbeddingDimensionError, ValidationError
 from ..models import KEY_RE
 from ..models_retrieval import RecallStats, RetrievalHit
 from ..repositories.retrieval import Filters, HitDetail, RetrievalRepository
+from ..settings import RetrievalSettings
+from .recall_steps import KeyVectors, key_phrase, llm_rerank, rewrite_query
 
 __all__ = ["FULLTEXT_BETA", "FUSIONS", "RRF_K", "RetrievalService", "escape_lucene", "fulltext_query"]
 
@@ -107,12 +110,24 @@ def _prefix(prefix: str | None) -> str | None:
 class RetrievalService:
     """Hybrid recall and key look-ups for one memory space."""
 
-    def __init__(self, graph: Graph, space: str, embedder: Embedder, dimension: int) -> None:
+    def __init__(
+        self,
+        graph: Graph,
+        space: str,
+        embedder: Embedder,
+        dimension: int,
+        settings: RetrievalSettings | None = None,
+        llm: Callable[[], Any] | None = None,
+    ) -> None:
         self.graph = graph
         self.space = space
         self.embedder = embedder
         self.dimension = dimension
+        self.settings = settings if settings is not None else RetrievalSettings()
+        self.llm = llm
+        """Returns the LLM job runner; needed only by the optional ``llm_rerank`` step."""
         self.repo = RetrievalRepository(graph, space)
+        self.key_vectors = KeyVectors(embedder, dimension)
         self.last_stats: RecallStats | None = None
 
     # -- recall ------------------------------------------------------------------------------------
@@ -130,6 +145,7 @@ class RetrievalService:
         fulltext: bool = True,
         embedding: Sequence[float] | None = None,
         fusion: str = "score",
+        steps: RetrievalSettings | None = None,
     ) -> list[RetrievalHit]:
         """The ``k`` best claims for ``query`` (see the module docstring).
 
@@ -145,7 +161,11 @@ class RetrievalService:
             fulltext: ``False`` = vector half only (for comparisons).
             fusion: ``score`` (vector score + beta x Lucene score, the default) or ``rrf``
                 (weighted reciprocal rank fusion); see :data:`FULLTEXT_BETA`.
-            embedding: the query's vector when the caller has it already.
+            embedding: the query's vector when the caller has it already (no query rewrite then).
+            steps: the ranking steps for this call (default: the service's settings, i.e.
+                ``settings.retrieval``): subject rewrite, key-aware fusion, fulltext weight,
+                optional LLM re-rank (module ``recall_steps``). They only re-order candidates
+                that passed the filters.
 
         Raises:
             ValidationError: blank query, ``k`` outside 1..1000, malformed keys, naive ``as_of``.
@@ -162,7 +182,15 @@ class RetrievalService:
             "perspective": perspective, "interpretations": bool(include_interpretations), "keys": _keys(keys),
             "prefix": _prefix(key_prefix), "include_inactive": bool(include_inactive), "at": _at(as_of),
         }
-        vector = list(embedding) if embedding is not None else self._embed(query)
+        st = steps if steps is not None else self.settings
+        applied: list[str] = []
+        if embedding is not None:
+            vector = list(embedding)
+        elif st.subject_rewrite and rewrite_query(query) != query:
+            vector = self._embed(rewrite_query(query))
+            applied.append("subject_rewrite")
+        else:
+            vector = self._embed(query)
         if len(vector) != self.dimension:
             raise EmbeddingDimensionError(self.dimension, len(vector), where="recall query vector")
         ft = fulltext_query(query) if fulltext else None
@@ -193,22 +221,21 @@ class RetrievalService:
                 stopped = "cap"
                 break
             fetch = min(fetch * 4, MAX_FETCH)
-        self.last_stats = RecallStats(
-            rounds=rounds, fetch=fetch, vector_fetched=vf, fulltext_fetched=ff, candidates=total,
-            stopped=stopped,  # type: ignore[arg-type]
-        )
         fused: dict[str, dict[str, float]] = {}
         status_then: dict[str, str] = {}
+        facts: dict[str, tuple[Any, Any]] = {}
         for rank, h in enumerate(vhits, 1):
             cid = str(h["id"])
             fused.setdefault(cid, {})["vector_rank"] = rank
             fused[cid]["vector_index"] = float(h["score"])  # type: ignore[arg-type]
             status_then[cid] = str(h["status_then"])
+            facts[cid] = (h.get("key"), h.get("value"))
         for rank, h in enumerate(fhits, 1):
             cid = str(h["id"])
             fused.setdefault(cid, {})["fulltext_rank"] = rank
             fused[cid]["fulltext"] = float(h["score"])  # type: ignore[arg-type]
             status_then[cid] = str(h["status_then"])
+            facts[cid] = (h.get("key"), h.get("value"))
         # A claim found by fulltext only was not among the vector hits: its vector score is at most
         # the lowest vector hit's (the bound is used for ranking; the exact score is reported).
         floor = min((p["vector_index"] for p in fused.values() if "vector_index" in p), default=0.5)
@@ -218,12 +245,37 @@ class RetrievalService:
                 if "fulltext_rank" in parts:
                     parts["fused"] += RRF_FULLTEXT_WEIGHT / (RRF_K + parts["fulltext_rank"])
             else:
-                parts["fused"] = parts.get("vector_index", floor) + FULLTEXT_BETA * parts.get("fulltext", 0.0)
+                parts["fused"] = parts.get("vector_index", floor) + st.fulltext_beta * parts.get("fulltext", 0.0)
         order = sorted(
             fused,
             key=lambda c: (-fused[c]["fused"], -fused[c].get("vector_index", 0.0), c),
-        )[:k]
-        details = self.repo.hit_details(order, vector)
+        )
+        embedded_before = self.key_vectors.embedded
+        if fusion == "score" and st.key_weight > 0:
+            order = self._key_fusion(order, fused, facts, vector, floor, st)
+            applied.append("key_fusion")
+        llm_calls = 0
+        if st.llm_rerank:
+            top = order[: max(k, st.llm_rerank_top)]
+            details = self.repo.hit_details(top, vector)
+            cands = [{"id": cid, "text": details[cid].claim.text, "key": details[cid].claim.key,
+                      "value": details[cid].claim.value} for cid in top[: st.llm_rerank_top] if cid in details]
+            if cands:
+                ranked = llm_rerank(self._llm_run(), query, cands)
+                llm_calls = 1
+                applied.append("llm_rerank")
+                for pos, cid in enumerate(ranked, 1):
+                    fused[cid]["llm_rank"] = pos
+                order = ranked + [c for c in order if c not in set(ranked)]
+            order = order[:k]
+        else:
+            order = order[:k]
+            details = self.repo.hit_details(order, vector)
+        self.last_stats = RecallStats(
+            rounds=rounds, fetch=fetch, vector_fetched=vf, fulltext_fetched=ff, candidates=total,
+            stopped=stopped,  # type: ignore[arg-type]
+            steps=applied, key_phrases_embedded=self.key_vectors.embedded - embedded_before, llm_calls=llm_calls,
+        )
         hits: list[RetrievalHit] = []
         for cid in order:
             d = details.get(cid)
@@ -245,6 +297,41 @@ class RetrievalService:
             provenance=d.provenance, certificate=d.certificate, families=d.families, status_then=then,
             match=match,  # type: ignore[arg-type]
         )
+
+    def _key_fusion(
+        self,
+        order: list[str],
+        fused: dict[str, dict[str, float]],
+        facts: dict[str, tuple[Any, Any]],
+        vector: Sequence[float],
+        floor: float,
+        st: RetrievalSettings,
+    ) -> list[str]:
+        """Re-score the best ``st.rerank_depth`` candidates: semantic part ``(1 - w) * text score + w *
+        key score`` (a claim without a key keeps its text score), plus the same fulltext part. The
+        other candidates follow in their first-stage order."""
+        head, tail = order[: st.rerank_depth], order[st.rerank_depth :]
+        phrases = {}
+        for cid in head:
+            key, value = facts.get(cid, (None, None))
+            if key:
+                phrases[cid] = key_phrase(str(key), value if st.key_text == "key_value" else None)
+        scores = self.key_vectors.scores(vector, phrases)
+        w = st.key_weight
+        for cid in head:
+            parts = fused[cid]
+            text = parts.get("vector_index", floor)
+            if cid in scores:
+                parts["key"] = scores[cid]
+                text = (1 - w) * text + w * scores[cid]
+            parts["fused"] = text + st.fulltext_beta * parts.get("fulltext", 0.0)
+        head.sort(key=lambda c: (-fused[c]["fused"], -fused[c].get("vector_index", 0.0), c))
+        return head + tail
+
+    def _llm_run(self) -> Callable[[str, dict[str, Any]], Any]:
+        if self.llm is None:
+            raise ConfigurationError("the llm_rerank step needs an LLM job runner (BeliefGraph provides one)")
+        return self.llm().run  # type: ignore[no-any-return]
 
     # -- look-ups ----------------------------------------------------------------------------------
     def lookup(
