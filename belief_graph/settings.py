@@ -140,8 +140,9 @@ class RetrievalSettings(BaseModel):
     """Key-aware fusion: the semantic part is ``(1 - w) * text score + w * key score`` (0 = off)."""
     key_text: Literal["key", "key_value"] = "key"
     """What the key score embeds: the fact key's words, or the key's words and the value."""
-    fulltext_beta: float = Field(default=0.02, ge=0.0, le=1.0)
-    """Weight of the Lucene score added to the semantic part (0 = vector only)."""
+    fulltext_beta: float = Field(default=0.0, ge=0.0, le=1.0)
+    """Weight of the Lucene score added to the semantic part. 0 (the default): the fulltext half
+    only adds candidates, ranked by their semantic score; 0.02 was the weight before key fusion."""
     rerank_depth: int = Field(default=50, ge=1, le=1000)
     """How many candidates (best first after the first fusion) the key-aware step rescores."""
     llm_rerank: bool = False

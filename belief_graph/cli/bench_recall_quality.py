@@ -9,8 +9,9 @@ each configuration of the ranking steps (``RetrievalSettings``), side by side: p
 configurations run one after another, in an order that rotates, so load on the machine hits them
 alike. Reported per configuration and suite part (``tune``, ``heldout``, ``paraphrase``):
 recall@1, recall@5, MRR (of the answer's rank in the top 10, 0 beyond) and the p50 wall-clock
-latency of one ``recall`` call (query embedding, the Cypher reads and the ranking steps; after one
-untimed warm-up pass, so key phrases are already cached as in a long-running process). The
+latency of one ``recall`` call (query embedding, the Cypher reads and the ranking steps; after an
+untimed warm-up pass of the configurations with key fusion, so key phrases are already cached as
+in a long-running process). The ranks do not depend on the order or the cache. The
 scratch spaces are removed at the end, also on failure.
 
 With ``--llm`` a last configuration adds the optional LLM re-rank (the configured chat model,
@@ -46,15 +47,18 @@ _ADOPTED = RetrievalSettings()
 _OFF = RetrievalSettings(subject_rewrite=False, key_weight=0.0, fulltext_beta=0.02)
 CONFIGS: list[Config] = [
     ("vector only", _OFF.model_copy(update={"fulltext_beta": 0.0}), "score"),
-    ("vector + 0.02 x Lucene (previous default)", _OFF, "score"),
+    ("previous default: vector + 0.02 x Lucene", _OFF, "score"),
     ("RRF (k 60, fulltext weight 0.5)", _OFF, "rrf"),
-    ("+ subject rewrite", _OFF.model_copy(update={"subject_rewrite": True}), "score"),
-    ("+ key fusion w 0.5", _OFF.model_copy(update={"key_weight": 0.5}), "score"),
-    ("+ key+value fusion w 0.5", _OFF.model_copy(update={"key_weight": 0.5, "key_text": "key_value"}), "score"),
-    ("rewrite + key fusion w 0.5, beta 0", _ADOPTED.model_copy(update={"fulltext_beta": 0.0}), "score"),
-    ("rewrite + key fusion w 0.5, beta 0.02", _ADOPTED.model_copy(update={"fulltext_beta": 0.02}), "score"),
-    ("rewrite + key fusion w 0.35", _ADOPTED.model_copy(update={"key_weight": 0.35}), "score"),
-    ("rewrite + key fusion w 0.65", _ADOPTED.model_copy(update={"key_weight": 0.65}), "score"),
+    ("previous + subject rewrite", _OFF.model_copy(update={"subject_rewrite": True}), "score"),
+    ("previous + key fusion w 0.5", _OFF.model_copy(update={"key_weight": 0.5}), "score"),
+    ("previous + key+value fusion w 0.5", _OFF.model_copy(update={"key_weight": 0.5, "key_text": "key_value"}), "score"),
+    ("rewrite + key w 0.5, beta 0.02", _ADOPTED.model_copy(update={"fulltext_beta": 0.02}), "score"),
+    ("rewrite + key w 0.5, beta 0.005", _ADOPTED.model_copy(update={"fulltext_beta": 0.005}), "score"),
+    ("rewrite + key w 0.5, beta 0", _ADOPTED.model_copy(update={"fulltext_beta": 0.0}), "score"),
+    ("rewrite + key w 0.35, beta 0", _ADOPTED.model_copy(update={"key_weight": 0.35, "fulltext_beta": 0.0}), "score"),
+    ("rewrite + key w 0.65, beta 0", _ADOPTED.model_copy(update={"key_weight": 0.65, "fulltext_beta": 0.0}), "score"),
+    ("key w 0.5, beta 0 (no rewrite)", _ADOPTED.model_copy(update={"subject_rewrite": False, "fulltext_beta": 0.0}), "score"),
+    ("rewrite, beta 0 (no key fusion)", _ADOPTED.model_copy(update={"key_weight": 0.0, "fulltext_beta": 0.0}), "score"),
 ]
 
 
@@ -152,6 +156,8 @@ def measure_recall_quality(
                 for j in range(len(configs)):
                     c = (n + j) % len(configs)
                     _, st, fusion = configs[c]
+                    if not timed and not (st.key_weight > 0 and fusion == "score"):
+                        continue
                     t = time.perf_counter()
                     got = [h.claim.id for h in svc.recall(q["question"], 10, steps=st, fusion=fusion)]
                     dt = time.perf_counter() - t
@@ -219,13 +225,13 @@ def bench_recall_quality(
     qn = out["questions"]
     t = Table(title=f"bench recall-quality: {out['memories']} memories, questions "
                     + ", ".join(f"{p} {n}" for p, n in qn.items()) + f"; embedder {bg.embedder.name}")
-    t.add_column("configuration", justify="left")
+    t.add_column("configuration", justify="left", no_wrap=True)
     for p in qn:
-        t.add_column(f"{p}\nr@1 / r@5 / MRR", justify="right")
-    t.add_column("p50 ms", justify="right")
+        t.add_column(f"{p} r@1 / r@5 / MRR", justify="right", no_wrap=True)
+    t.add_column("p50 ms", justify="right", no_wrap=True)
     if llm:
-        t.add_column("LLM calls", justify="right")
+        t.add_column("LLM calls", justify="right", no_wrap=True)
     for r in out["configs"]:
         cells = [f"{r[p]['recall@1']:.3f} / {r[p]['recall@5']:.3f} / {r[p]['mrr']:.3f}" for p in qn]
         t.add_row(r["name"], *cells, f"{r['p50_ms']:.1f}", *([str(r["llm_calls"])] if llm else []))
-    console.print(t)
+    console.print(t, width=max(console.width, 150))

@@ -4,8 +4,10 @@
 (``db.index.vector.queryNodes``) and the ``claim_text`` fulltext index
 (``db.index.fulltext.queryNodes``, on an escaped Lucene query) — filters both in Cypher to the
 space, the status (active now, or active at time ``as_of`` from the immutable revisions), the
-perspective and the keys, and fuses the two (by default: vector score + beta x Lucene score;
-reciprocal rank fusion on request). The indexes are
+perspective and the keys, and fuses the two (by default: a semantic score + beta x Lucene score;
+reciprocal rank fusion on request). The ranking steps of ``settings.retrieval`` (module
+``recall_steps``: subject rewrite of the question, key-aware fusion, optional LLM re-rank) then
+re-order those filtered candidates. The indexes are
 shared by every space and status, so the search over-fetches: the fetch size grows (x4) until
 ``k`` vector hits pass the filters, the index is exhausted, or every candidate of the space has
 been found. Each hit carries its score parts, its provenance and its support certificate.
@@ -35,7 +37,9 @@ RRF_K = 60
 """``fusion="rrf"``: ``fused = 1 / (RRF_K + vector_rank) + RRF_FULLTEXT_WEIGHT / (RRF_K + fulltext_rank)``."""
 RRF_FULLTEXT_WEIGHT = 0.5
 FULLTEXT_BETA = 0.02
-"""``fusion="score"`` (the default): ``fused = vector score + FULLTEXT_BETA * Lucene score``. The
+"""The fulltext weight before the ranking steps (``settings.retrieval.fulltext_beta`` is the one in
+use, default 0: on the inference suite every weight above 0 lowered recall@1, docs/retrieval.md).
+``fusion="score"``: ``fused = semantic score + beta * Lucene score``. The
 Lucene (BM25) score weighs rare words (names, codes) far above common ones, so a strong exact
 match lifts a claim while a shared common word barely moves the semantic order. Measured on the
 paraphrase suite (tests/data/paraphrase_suite.json, 45 questions, MiniLM): recall@1 0.956 with
