@@ -220,6 +220,7 @@ def bench_recall_quality(
     if json_:
         print_json(out)
         return
+    from rich.console import Console
     from rich.table import Table
 
     qn = out["questions"]
@@ -234,4 +235,5 @@ def bench_recall_quality(
     for r in out["configs"]:
         cells = [f"{r[p]['recall@1']:.3f} / {r[p]['recall@5']:.3f} / {r[p]['mrr']:.3f}" for p in qn]
         t.add_row(r["name"], *cells, f"{r['p50_ms']:.1f}", *([str(r["llm_calls"])] if llm else []))
-    console.print(t, width=max(console.width, 150))
+    # a row is wider than a pipe's default 80 columns: print it whole
+    Console(width=max(console.width, 160), highlight=False).print(t)
