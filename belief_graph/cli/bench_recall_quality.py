@@ -138,13 +138,13 @@ def measure_recall_quality(
             rows = [m for m in mem if m["space"] == s]
             if not rows:
                 continue
-            with BeliefGraph.connect(space=space, settings=bg.settings, embedder=emb, verify=False) as sbg:  # type: ignore[arg-type]
+            with BeliefGraph.connect(space=space, settings=bg.settings, embedder=emb, verify=False) as sbg:
                 for m in rows:
                     ids[(s, m["text"])] = sbg.assert_claim(m["key"], m["value"], m["text"], agent="user:bench").claim.id
         load_s = time.perf_counter() - t0
         if log:
             log(f"loaded {len(mem)} memories in {load_s:.1f} s")
-        services = {s: RetrievalService(bg.graph, space, emb, bg.settings.embedding.dimension, llm=llm)  # type: ignore[arg-type]
+        services = {s: RetrievalService(bg.graph, space, emb, bg.settings.embedding.dimension, llm=llm)
                     for s, space in spaces.items()}
         ranks: dict[int, dict[str, int | None]] = {c: {} for c in range(len(configs))}
         lat: dict[int, list[float]] = {c: [] for c in range(len(configs))}
