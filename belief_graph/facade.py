@@ -501,7 +501,8 @@ class BeliefGraph:
         """Hybrid recall and key look-ups of this space (services/retrieval.py)."""
         svc = self.__dict__.get("_retrieval_service")
         if svc is None:
-            svc = RetrievalService(self.graph, self.space, self.embedder, self.settings.embedding.dimension)
+            svc = RetrievalService(self.graph, self.space, self.embedder, self.settings.embedding.dimension,
+                                   self.settings.retrieval, lambda: self.llm)
             self.__dict__["_retrieval_service"] = svc
         return svc
 

@@ -63,6 +63,12 @@ class RecallStats(BaseModel):
     """Claims of the space that could pass the filters (counted only when a round fell short of k)."""
     stopped: Literal["enough", "exhausted", "all_candidates", "cap", "exact_scan"]
     """``exact_scan``: the space had at most ``exact_scan_max`` candidates and was scanned exactly."""
+    steps: list[str] = Field(default_factory=list)
+    """Ranking steps applied: ``subject_rewrite``, ``key_fusion``, ``llm_rerank`` (docs/retrieval.md)."""
+    key_phrases_embedded: int = 0
+    """Key phrases this recall had to embed (the others came from the cache)."""
+    llm_calls: int = 0
+    """LLM calls made by this recall (the optional re-rank: 0 or 1)."""
 
 
 class GroundingCheck(BaseModel):

@@ -22,6 +22,7 @@ __all__ = [
     "LLMSettings",
     "LimitSettings",
     "Neo4jSettings",
+    "RetrievalSettings",
     "ServerSettings",
     "Settings",
     "load_settings",
@@ -199,6 +200,26 @@ class LimitSettings(BaseModel):
     """Size of one framework file, checked before it is read."""
 
 
+class RetrievalSettings(BaseModel):
+    """Ranking steps of ``recall`` (docs/retrieval.md, "Inference-style questions"). Filters (space,
+    status, perspective, keys) are applied in Cypher before any of these steps."""
+
+    subject_rewrite: bool = True
+    """Embed the question without its subject words ("the user", "she", "his", ...)."""
+    key_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Key-aware fusion: the semantic part is ``(1 - w) * text score + w * key score`` (0 = off)."""
+    key_text: Literal["key", "key_value"] = "key"
+    """What the key score embeds: the fact key's words, or the key's words and the value."""
+    fulltext_beta: float = Field(default=0.0, ge=0.0, le=1.0)
+    """Weight of the Lucene score added to the semantic part. 0 (the default): the fulltext half
+    only adds candidates, ranked by their semantic score; 0.02 was the weight before key fusion."""
+    rerank_depth: int = Field(default=50, ge=1, le=1000)
+    """How many candidates (best first after the first fusion) the key-aware step rescores."""
+    llm_rerank: bool = False
+    """Optional: the LLM re-orders the best ``llm_rerank_top`` candidates (one counted call per recall)."""
+    llm_rerank_top: int = Field(default=10, ge=2, le=50)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="BELIEF_GRAPH_",
@@ -213,6 +234,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     policy: PolicySettings = Field(default_factory=PolicySettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
 
     @field_validator("space")
     @classmethod

@@ -49,3 +49,7 @@ app.command("writes")(with_activity("bench writes")(bench_writes.bench_writes))
 from . import bench_tenants  # noqa: E402
 
 app.command("tenants")(with_activity("bench tenants")(bench_tenants.bench_tenants))
+
+from . import bench_recall_quality  # noqa: E402
+
+app.command("recall-quality")(with_activity("bench recall-quality")(bench_recall_quality.bench_recall_quality))

@@ -89,6 +89,8 @@ __all__ = [
     "ProposeInput",
     "RederiveInput",
     "Rederived",
+    "RerankInput",
+    "Reranking",
     "Turn",
     "job_spec",
 ]
@@ -341,6 +343,22 @@ class Answer(_Out):
 
 
 # ---------------------------------------------------------------------------------------------
+# rerank: order recalled memories by how well they answer a question (optional recall step)
+# ---------------------------------------------------------------------------------------------
+
+
+class RerankInput(_In):
+    question: str = Field(min_length=1)
+    candidates: list[BeliefView] = Field(min_length=1)
+
+
+class Reranking(_Out):
+    ranking: list[str] = Field(
+        description="ids of the candidates that help answer the question, most useful first; leave out the others"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 # rederive: a stale free-text conclusion, re-derived from the current versions of its premises
 # ---------------------------------------------------------------------------------------------
 
@@ -588,6 +606,14 @@ def _check_answer(inp: AnswerInput, out: Answer) -> list[str]:
     return problems
 
 
+def _check_rerank(inp: RerankInput, out: Reranking) -> list[str]:
+    """Only candidate ids, each once."""
+    problems = _check_citations({c.id for c in inp.candidates}, out.ranking)
+    if len(set(out.ranking)) != len(out.ranking):
+        problems.append("ranking lists an id more than once")
+    return [p.replace("citations", "ranking ids").replace("belief ids", "candidate ids") for p in problems]
+
+
 def _check_rederive(inp: RederiveInput, out: Rederived) -> list[str]:
     """Cite only current premises; a conclusion needs citations and a text, and (for a fact) a value;
     figures in it appear in a cited premise; 'unsupported' writes nothing, so it cites nothing."""
@@ -660,6 +686,8 @@ JOBS: dict[str, JobSpec] = {
                 "every perspective's attacks on the others' proposals in one call", output_ids=("by", "target")),
         JobSpec("rederive", RederiveInput, Rederived, _check_rederive,
                 "re-derive a stale conclusion from the current versions of its premises", output_ids=("citations",)),
+        JobSpec("rerank", RerankInput, Reranking, _check_rerank,
+                "order recalled memories by how well they answer a question", output_ids=("ranking",)),
     )
 }
 

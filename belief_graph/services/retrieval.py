@@ -4,8 +4,10 @@
 (``db.index.vector.queryNodes``) and the ``claim_text`` fulltext index
 (``db.index.fulltext.queryNodes``, on an escaped Lucene query) — filters both in Cypher to the
 space, the status (active now, or active at time ``as_of`` from the immutable revisions), the
-perspective and the keys, and fuses the two (by default: vector score + beta x Lucene score;
-reciprocal rank fusion on request). The indexes are
+perspective and the keys, and fuses the two (by default: a semantic score + beta x Lucene score;
+reciprocal rank fusion on request). The ranking steps of ``settings.retrieval`` (module
+``recall_steps``: subject rewrite of the question, key-aware fusion, optional LLM re-rank) then
+re-order those filtered candidates. The indexes are
 shared by every space and status, so the search over-fetches: the fetch size grows (x4) until
 ``k`` vector hits pass the filters, the index is exhausted, or every candidate of the space has
 been found. A small space beside a large one would lose its hits in the global top-``fetch`` (an
@@ -24,16 +26,19 @@ candidate search is dropped and the next candidate takes its place).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from ..driver import Graph
 from ..embeddings import Embedder
-from ..errors import EmbeddingDimensionError, ValidationError
+from ..errors import ConfigurationError, EmbeddingDimensionError, ValidationError
 from ..limits import MAX_QUERY_TEXT, check_text
 from ..models import KEY_RE
 from ..models_retrieval import RecallStats, RetrievalHit
 from ..repositories.retrieval import Filters, HitDetail, RetrievalRepository
+from ..settings import RetrievalSettings
+from .recall_steps import KeyVectors, key_phrase, llm_rerank, rewrite_query
 
 __all__ = ["EXACT_SCAN_MAX", "FULLTEXT_BETA", "FUSIONS", "RRF_K", "RetrievalService", "escape_lucene", "fulltext_query"]
 
@@ -41,7 +46,9 @@ RRF_K = 60
 """``fusion="rrf"``: ``fused = 1 / (RRF_K + vector_rank) + RRF_FULLTEXT_WEIGHT / (RRF_K + fulltext_rank)``."""
 RRF_FULLTEXT_WEIGHT = 0.5
 FULLTEXT_BETA = 0.02
-"""``fusion="score"`` (the default): ``fused = vector score + FULLTEXT_BETA * Lucene score``. The
+"""The fulltext weight before the ranking steps (``settings.retrieval.fulltext_beta`` is the one in
+use, default 0: on the inference suite every weight above 0 lowered recall@1, docs/retrieval.md).
+``fusion="score"``: ``fused = semantic score + beta * Lucene score``. The
 Lucene (BM25) score weighs rare words (names, codes) far above common ones, so a strong exact
 match lifts a claim while a shared common word barely moves the semantic order. Measured on the
 paraphrase suite (tests/data/paraphrase_suite.json, 45 questions, MiniLM): recall@1 0.956 with
@@ -119,7 +126,14 @@ class RetrievalService:
     """Hybrid recall and key look-ups for one memory space."""
 
     def __init__(
-        self, graph: Graph, space: str, embedder: Embedder, dimension: int, exact_scan_max: int = EXACT_SCAN_MAX
+        self,
+        graph: Graph,
+        space: str,
+        embedder: Embedder,
+        dimension: int,
+        settings: RetrievalSettings | None = None,
+        llm: Callable[[], Any] | None = None,
+        exact_scan_max: int = EXACT_SCAN_MAX,
     ) -> None:
         self.graph = graph
         self.space = space
@@ -127,7 +141,11 @@ class RetrievalService:
         self.dimension = dimension
         self.exact_scan_max = exact_scan_max
         """0 turns the exact scan off (the bench measures the index path alone with it)."""
+        self.settings = settings if settings is not None else RetrievalSettings()
+        self.llm = llm
+        """Returns the LLM job runner; needed only by the optional ``llm_rerank`` step."""
         self.repo = RetrievalRepository(graph, space)
+        self.key_vectors = KeyVectors(embedder, dimension)
         self.last_stats: RecallStats | None = None
 
     # -- recall ------------------------------------------------------------------------------------
@@ -145,6 +163,7 @@ class RetrievalService:
         fulltext: bool = True,
         embedding: Sequence[float] | None = None,
         fusion: str = "score",
+        steps: RetrievalSettings | None = None,
     ) -> list[RetrievalHit]:
         """The ``k`` best claims for ``query`` (see the module docstring).
 
@@ -160,7 +179,11 @@ class RetrievalService:
             fulltext: ``False`` = vector half only (for comparisons).
             fusion: ``score`` (vector score + beta x Lucene score, the default) or ``rrf``
                 (weighted reciprocal rank fusion); see :data:`FULLTEXT_BETA`.
-            embedding: the query's vector when the caller has it already.
+            embedding: the query's vector when the caller has it already (no query rewrite then).
+            steps: the ranking steps for this call (default: the service's settings, i.e.
+                ``settings.retrieval``): subject rewrite, key-aware fusion, fulltext weight,
+                optional LLM re-rank (module ``recall_steps``). They only re-order candidates
+                that passed the filters.
 
         Raises:
             ValidationError: blank query or longer than ``limits.MAX_QUERY_TEXT``, ``k`` outside 1..1000, malformed keys, naive ``as_of``.
@@ -176,7 +199,15 @@ class RetrievalService:
             "perspective": perspective, "interpretations": bool(include_interpretations), "keys": _keys(keys),
             "prefix": _prefix(key_prefix), "include_inactive": bool(include_inactive), "at": _at(as_of),
         }
-        vector = list(embedding) if embedding is not None else self._embed(query)
+        st = steps if steps is not None else self.settings
+        applied: list[str] = []
+        if embedding is not None:
+            vector = list(embedding)
+        elif st.subject_rewrite and rewrite_query(query) != query:
+            vector = self._embed(rewrite_query(query))
+            applied.append("subject_rewrite")
+        else:
+            vector = self._embed(query)
         if len(vector) != self.dimension:
             raise EmbeddingDimensionError(self.dimension, len(vector), where="recall query vector")
         ft = fulltext_query(query) if fulltext else None
@@ -215,22 +246,21 @@ class RetrievalService:
                 stopped = "cap"
                 break
             fetch = min(fetch * 4, MAX_FETCH)
-        self.last_stats = RecallStats(
-            rounds=rounds, fetch=fetch, vector_fetched=vf, fulltext_fetched=ff, candidates=total,
-            stopped=stopped,  # type: ignore[arg-type]
-        )
         fused: dict[str, dict[str, float]] = {}
         status_then: dict[str, str] = {}
+        facts: dict[str, tuple[Any, Any]] = {}
         for rank, h in enumerate(vhits, 1):
             cid = str(h["id"])
             fused.setdefault(cid, {})["vector_rank"] = rank
             fused[cid]["vector_index"] = float(h["score"])  # type: ignore[arg-type]
             status_then[cid] = str(h["status_then"])
+            facts[cid] = (h.get("key"), h.get("value"))
         for rank, h in enumerate(fhits, 1):
             cid = str(h["id"])
             fused.setdefault(cid, {})["fulltext_rank"] = rank
             fused[cid]["fulltext"] = float(h["score"])  # type: ignore[arg-type]
             status_then[cid] = str(h["status_then"])
+            facts[cid] = (h.get("key"), h.get("value"))
         # A claim found by fulltext only was not among the vector hits: its vector score is at most
         # the lowest vector hit's (the bound is used for ranking; the exact score is reported).
         floor = min((p["vector_index"] for p in fused.values() if "vector_index" in p), default=0.5)
@@ -240,17 +270,42 @@ class RetrievalService:
                 if "fulltext_rank" in parts:
                     parts["fused"] += RRF_FULLTEXT_WEIGHT / (RRF_K + parts["fulltext_rank"])
             else:
-                parts["fused"] = parts.get("vector_index", floor) + FULLTEXT_BETA * parts.get("fulltext", 0.0)
-        ranked = sorted(
+                parts["fused"] = parts.get("vector_index", floor) + st.fulltext_beta * parts.get("fulltext", 0.0)
+        order = sorted(
             fused,
             key=lambda c: (-fused[c]["fused"], -fused[c].get("vector_index", 0.0), c),
         )
+        embedded_before = self.key_vectors.embedded
+        if fusion == "score" and st.key_weight > 0:
+            order = self._key_fusion(order, fused, facts, vector, floor, st)
+            applied.append("key_fusion")
         # The candidates were filtered by status in earlier statements; a writer may have superseded
         # or withdrawn some since. The details statement reads each status once and drops those no
         # longer active (with spares beyond k to fill in), so a hit is never an inactive claim.
         active_only = not include_inactive and as_of is None
-        order = ranked[: 2 * k] if active_only else ranked[:k]
-        details = self.repo.hit_details(order, vector, active_only)
+        spare = 2 * k if active_only else k
+        llm_calls = 0
+        if st.llm_rerank:
+            top = order[: max(spare, st.llm_rerank_top)]
+            details = self.repo.hit_details(top, vector, active_only)
+            cands = [{"id": cid, "text": details[cid].claim.text, "key": details[cid].claim.key,
+                      "value": details[cid].claim.value} for cid in top[: st.llm_rerank_top] if cid in details]
+            if cands:
+                ranked = llm_rerank(self._llm_run(), query, cands)
+                llm_calls = 1
+                applied.append("llm_rerank")
+                for pos, cid in enumerate(ranked, 1):
+                    fused[cid]["llm_rank"] = pos
+                order = ranked + [c for c in order if c not in set(ranked)]
+            order = order[:spare]
+        else:
+            order = order[:spare]
+            details = self.repo.hit_details(order, vector, active_only)
+        self.last_stats = RecallStats(
+            rounds=rounds, fetch=fetch, vector_fetched=vf, fulltext_fetched=ff, candidates=total,
+            stopped=stopped,  # type: ignore[arg-type]
+            steps=applied, key_phrases_embedded=self.key_vectors.embedded - embedded_before, llm_calls=llm_calls,
+        )
         hits: list[RetrievalHit] = []
         for cid in order:
             if len(hits) == k:
@@ -274,6 +329,41 @@ class RetrievalService:
             provenance=d.provenance, certificate=d.certificate, families=d.families, status_then=then,
             match=match,  # type: ignore[arg-type]
         )
+
+    def _key_fusion(
+        self,
+        order: list[str],
+        fused: dict[str, dict[str, float]],
+        facts: dict[str, tuple[Any, Any]],
+        vector: Sequence[float],
+        floor: float,
+        st: RetrievalSettings,
+    ) -> list[str]:
+        """Re-score the best ``st.rerank_depth`` candidates: semantic part ``(1 - w) * text score + w *
+        key score`` (a claim without a key keeps its text score), plus the same fulltext part. The
+        other candidates follow in their first-stage order."""
+        head, tail = order[: st.rerank_depth], order[st.rerank_depth :]
+        phrases = {}
+        for cid in head:
+            key, value = facts.get(cid, (None, None))
+            if key:
+                phrases[cid] = key_phrase(str(key), value if st.key_text == "key_value" else None)
+        scores = self.key_vectors.scores(vector, phrases)
+        w = st.key_weight
+        for cid in head:
+            parts = fused[cid]
+            text = parts.get("vector_index", floor)
+            if cid in scores:
+                parts["key"] = scores[cid]
+                text = (1 - w) * text + w * scores[cid]
+            parts["fused"] = text + st.fulltext_beta * parts.get("fulltext", 0.0)
+        head.sort(key=lambda c: (-fused[c]["fused"], -fused[c].get("vector_index", 0.0), c))
+        return head + tail
+
+    def _llm_run(self) -> Callable[[str, dict[str, Any]], Any]:
+        if self.llm is None:
+            raise ConfigurationError("the llm_rerank step needs an LLM job runner (BeliefGraph provides one)")
+        return self.llm().run  # type: ignore[no-any-return]
 
     # -- look-ups ----------------------------------------------------------------------------------
     def lookup(

@@ -32,5 +32,5 @@ WITH c, CASE WHEN $at IS NULL THEN c.status
 WHERE status_then IS NOT NULL AND ($include_inactive OR status_then = 'active')
 WITH c, status_then, vector.similarity.cosine(c.embedding, $embedding) AS score
 ORDER BY score DESC, c.id
-WITH collect({id: c.id, score: score, status_then: status_then}) AS ranked
+WITH collect({id: c.id, score: score, status_then: status_then, key: c.key, value: c.value}) AS ranked
 RETURN size(ranked) AS fetched, ranked[..$fetch] AS hits

@@ -33,6 +33,6 @@ CALL (rows) {
             WHEN NOT EXISTS { (c)-[:HAS_REVISION]->(:Revision) } AND c.created_at <= datetime($at) THEN c.status
        END AS status_then
   WHERE status_then IS NOT NULL AND ($include_inactive OR status_then = 'active')
-  RETURN collect({id: c.id, score: score, status_then: status_then}) AS hits
+  RETURN collect({id: c.id, score: score, status_then: status_then, key: c.key, value: c.value}) AS hits
 }
 RETURN size(rows) AS fetched, hits

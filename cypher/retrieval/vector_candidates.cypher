@@ -1,7 +1,7 @@
 // name: retrieval.vector_candidates
 // mode: read
 // params: space, embedding, fetch, perspective, interpretations, keys, prefix, include_inactive, at
-// description: hybrid recall, vector half: the fetch nearest claims from claim_embedding, filtered to the space, perspective, keys/prefix and status (now, or at time at from the revisions); fetched = rows the index returned (fewer than fetch: the index is exhausted)
+// description: hybrid recall, vector half: the fetch nearest claims from claim_embedding, filtered to the space, perspective, keys/prefix and status (now, or at time at from the revisions), each with its key and value (for key-aware fusion); fetched = rows the index returned (fewer than fetch: the index is exhausted)
 // :param space => 'default'
 // :param embedding => [0.1, 0.2]
 // :param fetch => 50
@@ -33,6 +33,6 @@ CALL (rows) {
             WHEN NOT EXISTS { (c)-[:HAS_REVISION]->(:Revision) } AND c.created_at <= datetime($at) THEN c.status
        END AS status_then
   WHERE status_then IS NOT NULL AND ($include_inactive OR status_then = 'active')
-  RETURN collect({id: c.id, score: score, status_then: status_then}) AS hits
+  RETURN collect({id: c.id, score: score, status_then: status_then, key: c.key, value: c.value}) AS hits
 }
 RETURN size(rows) AS fetched, hits

@@ -18,9 +18,10 @@ from belief_graph.errors import BeliefGraphError, ValidationError
 from belief_graph.models import WriteOp
 from belief_graph.schema import load_migrations
 from belief_graph.services.retrieval import escape_lucene, fulltext_query
-from belief_graph.settings import Settings
+from belief_graph.settings import RetrievalSettings, Settings
 
 SUITE = json.loads((Path(__file__).resolve().parents[1] / "data" / "paraphrase_suite.json").read_text())
+NO_STEPS = RetrievalSettings(subject_rewrite=False, key_weight=0.0)
 
 
 def _now() -> datetime:
@@ -74,13 +75,13 @@ def suite_results(suite_bg: tuple[BeliefGraph, list[str]], suite_embedder: Any) 
     out: dict[str, Any] = {"hybrid": [], "vector": [], "best": [], "off_best": []}
     for p in SUITE["pairs"]:
         vec = suite_embedder.embed_query(p["question"])
-        hyb = bg.recall(p["question"], k=5) if not out["hybrid"] else bg.retrieval.recall(p["question"], 5, embedding=vec)
+        hyb = bg.recall(p["question"], k=5)  # the product path: ranking steps of settings.retrieval
         out["hybrid"].append([h.claim.id for h in hyb])
-        out["vector"].append([h.claim.id for h in bg.retrieval.recall(p["question"], 5, embedding=vec, fulltext=False)])
+        out["vector"].append([h.claim.id for h in bg.retrieval.recall(p["question"], 5, embedding=vec, fulltext=False,
+                                                                      steps=NO_STEPS)])
         out["best"].append(max(h.similarity or 0.0 for h in hyb))
     for q in SUITE["off_topic"]:
-        vec = suite_embedder.embed_query(q)
-        out["off_best"].append(max(h.similarity or 0.0 for h in bg.retrieval.recall(q, 5, embedding=vec)))
+        out["off_best"].append(max(h.similarity or 0.0 for h in bg.recall(q, k=5)))
     return out
 
 

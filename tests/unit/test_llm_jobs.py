@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belief_graph.errors import EncodingError, LLMUnavailable, ValidationError
-from belief_graph.llm.jobs import Critiques, Proposals, Rederived
+from belief_graph.llm.jobs import Critiques, Proposals, Rederived, Reranking
 from belief_graph.llm import (
     JOBS,
     Answer,
@@ -111,11 +111,15 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"status": "rederived", "text": "Keep 3 months of expenses in cash and invest the rest", "value": None,
          "citations": ["b-1", "b-2"], "rationale": "the fund is covered and the user wants growth"},
     ),
+    "rerank": (
+        {"question": "Is the fund enough?", "candidates": BELIEFS},
+        {"ranking": ["b-1"]},
+    ),
 }
 OUTPUT_TYPES = {
     "extract": Extraction, "classify": Classifications, "disambiguate": KeyChoices, "encode": Encoding,
     "critique": Critique, "judge": Judgement, "propose": Proposal, "answer": Answer,
-    "propose_all": Proposals, "critique_all": Critiques, "rederive": Rederived,
+    "propose_all": Proposals, "critique_all": Critiques, "rederive": Rederived, "rerank": Reranking,
 }
 
 
