@@ -17,7 +17,7 @@ from belief_graph.driver import Graph
 from belief_graph.errors import BeliefGraphError, ValidationError
 from belief_graph.models import WriteOp
 from belief_graph.schema import load_migrations
-from belief_graph.services.retrieval import escape_lucene, fulltext_query
+from belief_graph.services.retrieval import RetrievalService, escape_lucene, fulltext_query
 from belief_graph.settings import RetrievalSettings, Settings
 
 SUITE = json.loads((Path(__file__).resolve().parents[1] / "data" / "paraphrase_suite.json").read_text())
@@ -128,8 +128,12 @@ def test_suite_fails_doctor_without_the_vector_index(suite_bg: tuple[BeliefGraph
         assert not report.ok
         failed = {c.name for c in report.failed}
         assert {"vector_index", "vector_population", "paraphrase_probe"} <= failed, report.to_dict()
+        index_only = RetrievalService(bg.graph, bg.space, bg.embedder, bg.settings.embedding.dimension,
+                                      exact_scan_max=0)
         with pytest.raises(BeliefGraphError):
-            bg.recall(SUITE["pairs"][0]["question"], k=5)
+            index_only.recall(SUITE["pairs"][0]["question"], 5)
+        # a space this small is scanned exactly: recall still answers without the index
+        assert bg.recall(SUITE["pairs"][0]["question"], k=1)[0].claim.id == ids[0]
     finally:
         graph.run_text(vector_stmt, {"dimension": bg.settings.embedding.dimension}, name="test.restore_vector_index")
         graph.run_text("CALL db.awaitIndexes(300)", name="test.await")
@@ -222,9 +226,13 @@ def test_over_fetch_is_never_starved_by_other_spaces(bg: BeliefGraph, graph: Gra
     )
     try:
         time.sleep(1.0)  # the vector index refreshes asynchronously
-        hits = bg.recall(q, k=3)
-        assert {h.claim.id for h in hits} == set(mine)
-        stats = bg.retrieval.last_stats
+        assert {h.claim.id for h in bg.recall(q, k=3)} == set(mine)
+        assert bg.retrieval.last_stats is not None and bg.retrieval.last_stats.stopped == "exact_scan"
+        # the index path (a space too large for the exact scan) grows its fetch past the crowd
+        index_only = RetrievalService(bg.graph, bg.space, bg.embedder, bg.settings.embedding.dimension,
+                                      exact_scan_max=0)
+        assert {h.claim.id for h in index_only.recall(q, 3, embedding=vec)} == set(mine)
+        stats = index_only.last_stats
         assert stats is not None and stats.rounds >= 2, stats
     finally:
         graph.write("admin.delete_space", space=other)
