@@ -40,6 +40,7 @@ class EpisodeRepository(Repo):
         conversation: str | None,
         at: str,
         tx: Tx | None = None,
+        rejections: Sequence[str] = (),
     ) -> Episode:
         rows = self._write(
             tx,
@@ -51,6 +52,7 @@ class EpisodeRepository(Repo):
             agent_kind=agent_kind,
             conversation=conversation,
             at=at,
+            rejections=list(rejections),
         )
         return Episode.model_validate(rows[0])
 

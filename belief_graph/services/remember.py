@@ -5,6 +5,10 @@ The flow for one call (``docs/policies.md`` has the rationale):
 1. candidate keys for the prompt: the registry keys closest to the latest turn (vector index on
    ``Fact.embedding``), capped at ``policy.key_candidates`` — never the whole registry;
 2. **extract** (one LLM call): facts of the latest turn (earlier turns are context only);
+   **grounding** (``policy.ground_extraction``, on by default): a turn that is only questions or
+   small talk makes no call and stores no fact; an extracted fact whose value the turn does not
+   state is refused (``services/extraction_grounding.py``) — each refusal, with its reason, is
+   returned in ``RememberResult.rejected`` and kept on the episode (``Episode.rejections``);
 3. **key resolution** for keys the space does not know yet: the closest active claim under another
    key aligns the fact to that key above ``policy.key_align_threshold``; between
    ``key_ask_threshold`` and that, **disambiguate** (one batched LLM call) decides; below, the new
@@ -22,6 +26,7 @@ and nothing is written.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -33,6 +38,7 @@ from ..errors import ValidationError
 from ..llm import LLMClient
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id
 from .beliefs import BeliefService, _iso, _same
+from .extraction_grounding import check_fact, turn_kind
 from .policy import Decision
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
@@ -53,6 +59,8 @@ class RememberResult(BaseModel):
     keys: list[ResolvedKey] = Field(default_factory=list)
     skipped: list[dict[str, Any]] = Field(default_factory=list)
     """Facts not written (NOOP by classification), with the rationale."""
+    rejected: list[dict[str, Any]] = Field(default_factory=list)
+    """Facts refused by grounding (text, key, value, reason): the turn does not state them."""
     warnings: list[str] = Field(default_factory=list)
 
 
@@ -100,14 +108,30 @@ class RememberService:
         turns = _turns(messages_or_text, agent)
         latest = turns[-1]
         latest["agent"] = agent
+        grounding = policy.ground_extraction
+        rejected: list[dict[str, Any]] = []
+        if grounding:
+            kind = turn_kind(latest["text"])
+            if kind != "statement":  # nothing to extract: no call, no fact
+                reason = f"the turn is {'a question' if kind == 'question' else 'small talk'}: it states no fact"
+                rejected.append({"text": latest["text"], "key": None, "value": None, "reason": reason})
+                return self._store_only(latest["text"], agent, conversation, at, rejected)
         llm = self.llm()
 
         # 1. candidate keys by vector similarity, capped
         candidates = [k for k, _, _ in b.similar_keys(latest["text"], k=policy.key_candidates)]
-        # 2. extract
+        # 2. extract, then refuse what the turn does not state
         extraction = llm.extract(turns, known_keys=candidates)
         prov: dict[str, Any] = extraction.provenance.as_properties()
-        facts = [f for f in extraction.output.facts if f.source == latest["id"]]
+        facts = []
+        for f in extraction.output.facts:
+            if f.source != latest["id"]:
+                continue
+            check = check_fact(f.key, f.value, f.text, latest["text"]) if grounding else None
+            if check is not None and not check.grounded:
+                rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": check.reason})
+            else:
+                facts.append(f)
         warnings: list[str] = []
         resolved: list[ResolvedKey] = []
         kept: list[dict[str, Any]] = []
@@ -209,14 +233,34 @@ class RememberService:
         def work(tx: Tx) -> RememberResult:
             ep = b.episodes.create(
                 id=episode_id, text=latest["text"], agent=agent, agent_kind="user" if agent.startswith("user") else "agent",
-                conversation=conversation, at=_iso(at), tx=tx,
+                conversation=conversation, at=_iso(at), tx=tx, rejections=[_rejection_json(r) for r in rejected],
             )
             results = [
                 b.write_prepared(tx, p, props=prov, op_hint=hints.get(i), verdicts=verdicts) for i, p in prepared
             ]
-            return RememberResult(episode=ep, results=results, keys=resolved, skipped=skipped, warnings=warnings)
+            return RememberResult(episode=ep, results=results, keys=resolved, skipped=skipped, rejected=rejected,
+                                  warnings=warnings)
 
         return b.graph.write_tx(work, name="beliefs.remember")
+
+    def _store_only(
+        self, text: str, agent: str, conversation: str | None, at: datetime | None, rejected: list[dict[str, Any]]
+    ) -> RememberResult:
+        """The episode alone (it was said), with why nothing was extracted from it."""
+        b = self.beliefs
+
+        def work(tx: Tx) -> RememberResult:
+            ep = b.episodes.create(
+                id=new_id(), text=text, agent=agent, agent_kind="user" if agent.startswith("user") else "agent",
+                conversation=conversation, at=_iso(at), tx=tx, rejections=[_rejection_json(r) for r in rejected],
+            )
+            return RememberResult(episode=ep, rejected=rejected)
+
+        return b.graph.write_tx(work, name="beliefs.remember")
+
+
+def _rejection_json(r: Mapping[str, Any]) -> str:
+    return json.dumps({k: r.get(k) for k in ("text", "key", "value", "reason")}, ensure_ascii=False, sort_keys=True)
 
 
 def llm_prejudge(llm: Callable[[], LLMClient]) -> Callable[[BeliefService, str, Claim, ClaimInput], Decision]:
