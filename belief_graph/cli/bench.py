@@ -31,3 +31,7 @@ app.command("perspectives")(bench_perspectives.bench_perspectives)
 from . import bench_recall  # noqa: E402  (issue 8)
 
 app.command("recall")(bench_recall.bench_recall)
+
+from . import bench_llm_quality  # noqa: E402
+
+app.command("llm-quality")(bench_llm_quality.bench_llm_quality)

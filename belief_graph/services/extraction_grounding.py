@@ -20,7 +20,8 @@ before anything is written, and records each refusal with its reason:
      (``2027-03-31`` = ``31 March 2027``, the normal forms of the answer-grounding check);
    * a string: each of its content words appears there, compared by a light stem (``stocks`` =
      ``stock``, ``aggressively`` = ``aggressive``); a value of four or more content words may
-     miss a quarter of them (paraphrased lists);
+     miss a quarter of them (paraphrased lists); a value made only of common words (``May``,
+     ``no``) needs those words;
    * a boolean: the key's own words appear there (``user.vegetarian`` in "I'm vegetarian"), and
      ``false`` also needs a negation in that sentence ("I don't eat meat");
    * no value (a statement without a key): at least half the content words of the fact's text
@@ -78,6 +79,7 @@ _SMALL_TALK_PHRASES = tuple(sorted((
     "not bad", "that's great", "that is great", "that's nice", "that's cool", "that's awesome", "that's fine",
     "sounds good", "sounds great", "got it", "all good", "never mind", "take care", "my pleasure",
     "long time no see", "how have you been", "appreciate it", "much appreciated", "same to you", "you too",
+    "nice one", "good one", "fair enough", "makes sense", "of course",
 ), key=len, reverse=True))
 _SMALL_TALK_WORDS = frozenset(
     """hi hello hey hiya howdy yo thanks thank thx ty cheers ok okay k kk cool great nice awesome perfect lovely
@@ -248,7 +250,7 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
             for written, forms in _figures_of(value):
                 if not forms & offered:
                     return FactCheck(False, f"value {shown}: the figure {written!r} is not stated in the turn")
-        words = _content(_split_ident(value))
+        words = _content(_split_ident(value)) or [t for t in _split_ident(value) if not any(c.isdigit() for c in t)]
         if not words:
             return FactCheck(True) if figures else FactCheck(False, f"value {shown} holds no word to find in the turn")
         missing = _word_hits(words, stems)

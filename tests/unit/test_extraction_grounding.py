@@ -49,6 +49,7 @@ def test_sentences_keep_their_kind() -> None:
     ("user.vegetarian", True, "I'm vegetarian."),
     ("user.eats_meat", False, "I don't eat meat anymore."),
     ("user.hobbies", "hiking, chess, cooking and jazz", "I love hiking, chess, cooking and live music."),
+    ("user.birth_month", "May", "My birthday is in May."),  # a common word as the whole value
 ])
 def test_stated_values_are_grounded(key: str, value: object, source: str) -> None:
     assert check_fact(key, value, "a statement", source).grounded
@@ -65,6 +66,7 @@ def test_stated_values_are_grounded(key: str, value: object, source: str) -> Non
     ("user.vegetarian", False, "I'm vegetarian.", "without a negation"),
     ("user.vegetarian", True, "I love steak.", "never mentions"),
     ("user.name", "", "My name is Ana.", "the statement is not in the turn"),
+    ("user.birth_month", "May", "My birthday is in June.", "missing: may"),
 ])
 def test_values_the_turn_does_not_state_are_refused_with_a_reason(key: str, value: object, source: str,
                                                                     reason: str) -> None:
