@@ -254,7 +254,11 @@ class OpenAIChatModel:
         where = self._base_url or "api.openai.com"
         limits: dict[str, Any] = {}
         if request.max_tokens is not None:
+            # langchain-openai sends it as `max_completion_tokens` (OpenAI's current name); other
+            # servers document only `max_tokens` (Ollama), so a base_url also gets that one
             limits["max_tokens"] = request.max_tokens
+            if self._base_url:
+                limits["extra_body"] = {"max_tokens": request.max_tokens}
         if request.timeout is not None:
             limits["timeout"] = request.timeout
         try:
