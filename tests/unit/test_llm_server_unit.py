@@ -190,3 +190,12 @@ def test_cli_status_serve_stop(fake: LLMServerSettings, monkeypatch: pytest.Monk
     assert info["limits"]["encode"]["max_tokens"] > 0
     assert runner.invoke(app, ["llm", "status", "-q"]).exit_code == 0
     assert json.loads(runner.invoke(app, ["llm", "stop", "--json"]).output)["running"] is False
+
+
+@pytest.mark.parametrize("argv", [["demo", "--real-llm", "--no-server"],
+                                  ["demo", "rashomon", "--real-llm", "--no-server"]])
+def test_the_demo_on_a_real_model_says_when_there_is_none(argv: list[str]) -> None:
+    """No key and no local server: --real-llm refuses to fall back to the replay/scripted answers."""
+    result = CliRunner().invoke(app, argv, env={"BELIEF_GRAPH_LLM__API_KEY": ""})
+    assert isinstance(result.exception, LLMUnavailable), result.output
+    assert "belief-graph llm serve" in str(result.exception)
