@@ -37,7 +37,7 @@ import typer
 import yaml
 
 from ..embeddings import LocalMiniLMEmbedder
-from ..errors import LLMError, LLMUnavailable
+from ..errors import BeliefGraphError, LLMError, LLMUnavailable
 from ..facade import BeliefGraph
 from ..llm import ChatModel, ChatRequest, LLMClient, RawResponse, ScriptedModel, make_chat_model, make_client
 from ..llm.factory import resolve_provider
@@ -288,7 +288,7 @@ def _remember_all(settings: Settings, memo: _Memo, embedder: Any, utterances: li
                     r = bg.remember(u["text"], agent=u.get("agent", _DEFAULT_AGENT))
                 except LLMUnavailable:
                     raise
-                except LLMError as exc:
+                except BeliefGraphError as exc:  # an invalid answer, or one the write path refused
                     error = f"{type(exc).__name__}: {exc}"[:300]
                 out.append(_score_remember(u, bg, r, error))
             finally:

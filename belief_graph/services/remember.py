@@ -180,7 +180,23 @@ class RememberService:
                 chosen = pick.key if pick is not None and KEY_RE.match(pick.key) else k["key"]
                 resolved.append(ResolvedKey(proposed=k["key"], key=chosen, how="asked", score=score))
                 k["key"] = chosen
-        # value types follow the (possibly re-aligned) key; a fact whose value no longer fits keeps no value
+        # value types follow the (possibly re-aligned) key: a value of another type than the key
+        # holds is converted when it says the same ("1,350" for a number key), else refused
+        typed = b.facts.value_types([k["key"] for k in kept if k["key"] is not None and k["value"] is not None])
+        fitting = []
+        for k in kept:
+            known = typed.get(k["key"]) if k["key"] is not None else None
+            if known is not None and k["value"] is not None and _type_of(k["value"]) != known:
+                fitted = _fit(k["value"], known)
+                if fitted is None:
+                    f = k["fact"]
+                    rejected.append({"text": f.text, "key": k["key"], "value": k["value"],
+                                     "reason": f"value {k['value']!r} does not fit {k['key']!r}, "
+                                               f"which holds {known} values"})
+                    continue
+                k["value"] = fitted
+            fitting.append(k)
+        kept = fitting
         # 4. pass 1: classify against the writer's own active claims
         items: list[dict[str, Any]] = []
         for i, k in enumerate(kept):
@@ -257,6 +273,29 @@ class RememberService:
             return RememberResult(episode=ep, rejected=rejected)
 
         return b.graph.write_tx(work, name="beliefs.remember")
+
+
+def _type_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    return "number" if isinstance(value, int | float) else "string"
+
+
+def _fit(value: Any, known: str) -> Any:
+    """``value`` as the type a key holds, when it says exactly that ("1,350" -> 1350, "yes" -> True,
+    7 -> "7"); ``None`` when it does not."""
+    if known == "string":
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    if known == "number" and isinstance(value, str):
+        text = value.strip().replace(",", "").replace("_", "")
+        try:
+            n = float(text)
+        except ValueError:
+            return None
+        return int(n) if n.is_integer() else n
+    if known == "boolean" and isinstance(value, str):
+        return {"true": True, "yes": True, "false": False, "no": False}.get(value.strip().lower())
+    return None
 
 
 def _rejection_json(r: Mapping[str, Any]) -> str:

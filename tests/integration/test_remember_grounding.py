@@ -101,3 +101,19 @@ def test_grounding_off_stores_what_the_model_says(base_settings, graph, embedder
         r = b.remember("What's the weather like today?", agent="user:alice")
         assert [(w.claim.key, w.claim.value) for w in r.results] == [("weather.today", "sunny")]
         assert r.rejected == [] and r.episode.rejections == []
+
+
+def test_a_value_of_another_type_than_the_key_holds_is_converted_or_refused(
+        mbg: BeliefGraph, model: ScriptedModel) -> None:
+    """Seen on a real model: "1350" (a string) for a key that holds numbers made the whole remember
+    fail; now it is converted when it says the number, refused (recorded) when it does not."""
+    mbg.assert_claim("user.monthly_rent", 1200, "The user's rent is 1,200 a month", agent="agent:finance")
+    model.respond("extract", _facts({"key": "user.monthly_rent", "value": "1,350", "text": "The rent is 1,350"}))
+    r = mbg.remember("My rent is 1,350 a month.", agent="user:alice")
+    assert [(w.claim.key, w.claim.value) for w in r.results] == [("user.monthly_rent", 1350)]
+    assert mbg.belief("user.monthly_rent").value == 1350  # type: ignore[union-attr]
+    model.respond("extract", _facts({"key": "user.monthly_rent", "value": "about 1400 euros",
+                                     "text": "The rent is about 1400 euros"}))
+    r = mbg.remember("My rent is about 1400 euros now.", agent="user:alice")
+    assert r.results == [] and "holds number values" in r.rejected[0]["reason"]
+    assert mbg.belief("user.monthly_rent").value == 1350  # type: ignore[union-attr]
