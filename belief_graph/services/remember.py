@@ -185,14 +185,14 @@ class RememberService:
         typed = b.facts.value_types([k["key"] for k in kept if k["key"] is not None and k["value"] is not None])
         fitting = []
         for k in kept:
-            known = typed.get(k["key"]) if k["key"] is not None else None
-            if known is not None and k["value"] is not None and _type_of(k["value"]) != known:
-                fitted = _fit(k["value"], known)
+            held = typed.get(k["key"]) if k["key"] is not None else None
+            if held is not None and k["value"] is not None and _type_of(k["value"]) != held:
+                fitted = _fit(k["value"], held)
                 if fitted is None:
                     f = k["fact"]
                     rejected.append({"text": f.text, "key": k["key"], "value": k["value"],
                                      "reason": f"value {k['value']!r} does not fit {k['key']!r}, "
-                                               f"which holds {known} values"})
+                                               f"which holds {held} values"})
                     continue
                 k["value"] = fitted
             fitting.append(k)
