@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --dest) dest=${2:?--dest needs a directory}; shift 2 ;;
     --quiet) quiet=1; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "error: unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
