@@ -44,7 +44,8 @@ def info(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> Non
     settings = state(ctx).settings
     s = settings.llm
     client = make_client(s, server=settings.llm_server)
-    data = {
+    limits = client.limits_table()
+    data: dict[str, Any] = {
         "provider": s.provider,
         "resolved": resolve_provider(s, settings.llm_server),
         "model": client.model_name,
@@ -54,14 +55,19 @@ def info(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> Non
         "structured_output": s.structured_output,
         "repair_attempts": s.repair_attempts,
         "max_batch": s.max_batch,
-        "limits": {job: dict(zip(("max_tokens", "timeout"), client.limits(job), strict=True)) for job in JOBS},
+        "limits": limits,
         "record_file": str(s.record_file) if s.record_file else None,
     }
     if json_:
         print_json(data)
     else:
         for k, v in data.items():
-            console.print(f"{k:>18}: {v}", highlight=False, markup=False)
+            if k != "limits":
+                console.print(f"{k:>18}: {v}", highlight=False, markup=False)
+        table("limits per call (+ per item of the call)", ["job", "max_tokens", "timeout (s)"],
+              [[job, f"{r['max_tokens']:g}" + (f" + {r['max_tokens_per_item']:g}" if r["max_tokens_per_item"] else ""),
+                f"{r['timeout']:g}" + (f" + {r['timeout_per_item']:g}" if r["timeout_per_item"] else "")]
+               for job, r in limits.items()])
 
 
 @app.command("replay-info")

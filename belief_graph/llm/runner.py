@@ -196,6 +196,21 @@ class LLMClient:
         """Per-job call counts, tokens and latency so far (a snapshot)."""
         return self.meter.snapshot()
 
+    def limits_table(self) -> dict[str, dict[str, float]]:
+        """Per job: ``max_tokens`` and ``timeout`` of a call with no items and what each item adds
+        (0 where a setting fixes the value), as they apply with this client's settings."""
+        table: dict[str, dict[str, float]] = {}
+        for job, spec in JOBS.items():
+            lim = spec.limits
+            row: dict[str, float] = {"max_tokens": lim.max_tokens, "max_tokens_per_item": lim.max_tokens_per_item,
+                                     "timeout": lim.timeout, "timeout_per_item": lim.timeout_per_item}
+            if job in self.max_tokens:
+                row.update(max_tokens=self.max_tokens[job], max_tokens_per_item=0)
+            if job in self.timeouts or self.timeout is not None:
+                row.update(timeout=self.timeouts.get(job, self.timeout or 0.0), timeout_per_item=0)
+            table[job] = row
+        return table
+
     def limits(self, job: str, items: int = 0) -> tuple[int, float]:
         """(max_tokens, timeout in seconds) of one call of ``job`` over ``items`` items: the
         job's own limits unless the client's settings override them."""

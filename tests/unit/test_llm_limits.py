@@ -84,6 +84,10 @@ def test_settings_override_limits_per_job_and_unknown_jobs_are_refused() -> None
     assert c.limits("extract", 10)[0] == 999
     assert c.limits("judge") == (JOBS["judge"].limits.max_tokens, 7.5)
     assert c.limits("encode", 2)[1] == 42  # one timeout for every job not named in timeouts
+    table = c.limits_table()
+    assert table["extract"]["max_tokens"] == 999 and table["extract"]["max_tokens_per_item"] == 0
+    assert table["judge"]["timeout"] == 7.5 and table["encode"]["timeout"] == 42
+    assert table["encode"]["max_tokens_per_item"] == JOBS["encode"].limits.max_tokens_per_item
     with pytest.raises(ConfigurationError, match="unknown LLM job"):
         LLMClient(ScriptedModel(), max_tokens={"extrakt": 10})
     with pytest.raises(ConfigurationError, match="> 0"):

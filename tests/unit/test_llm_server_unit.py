@@ -187,7 +187,7 @@ def test_cli_status_serve_stop(fake: LLMServerSettings, monkeypatch: pytest.Monk
     assert data["running"] and data["alias"] == "tiny-q4"
     info = json.loads(runner.invoke(app, ["llm", "info", "--json"]).output)
     assert info["resolved"] == "local" and info["model"] == "tiny-q4"
-    assert info["limits"]["encode"]["max_tokens"] > 0
+    assert info["limits"]["encode"]["max_tokens"] > 0 and info["limits"]["encode"]["max_tokens_per_item"] > 0
     assert runner.invoke(app, ["llm", "status", "-q"]).exit_code == 0
     assert json.loads(runner.invoke(app, ["llm", "stop", "--json"]).output)["running"] is False
 
