@@ -24,8 +24,10 @@ before anything is written, and records each refusal with its reason:
      ``no``) needs those words;
    * a boolean: the key's own words appear there (``user.vegetarian`` in "I'm vegetarian"), and
      ``false`` also needs a negation in that sentence ("I don't eat meat");
-   * no value (a statement without a key): at least half the content words of the fact's text
-     appear in the statements.
+   * no value: at least half the content words of the fact's text appear in the statements, and
+     a key's own words (its last segment) are not all missing from them.
+
+A value the model wrote as the string ``"true"``/``"false"`` is a boolean (:func:`as_value`).
 
 The check is deliberately conservative: a fact whose value the model normalised
 (``America/New_York`` for "I'm on Eastern time") is refused — a false refusal loses one fact
@@ -46,6 +48,7 @@ from .grounding import _figure_forms
 
 __all__ = [
     "FactCheck",
+    "as_value",
     "Sentence",
     "SentenceKind",
     "check_fact",
@@ -212,9 +215,17 @@ def _split_ident(text: str) -> list[str]:
     return _tokens(re.sub(r"[_./\-]+", " ", spaced))
 
 
+def as_value(value: Any) -> Any:
+    """The value a model meant: the strings ``"true"``/``"false"`` (any case) are booleans."""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return value
+
+
 def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) -> FactCheck:
     """Is the fact (``key``, ``value``, ``fact_text``) stated by ``source_text`` (the turn it was
     extracted from)? See the module docstring for the rules."""
+    value = as_value(value)
     sentences = split_sentences(source_text)
     statements = [s.text for s in sentences if s.kind == "statement"]
     if not statements:
@@ -259,7 +270,13 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
             return FactCheck(False, f"value {shown} is not stated in the turn (missing: {', '.join(missing)})")
         return FactCheck(True)
 
-    # no value (or an empty one): the statement itself must come from the turn
+    # no value (or an empty one): the statement itself must come from the turn, and a key must
+    # name something the turn talks about (a model copying the prompt's example key, seen on a
+    # real model: `project.deadline` with no value for "We have two cats at home")
+    if key:
+        kwords = _content(_split_ident(key.rsplit(".", 1)[-1]))
+        if kwords and len(_word_hits(kwords, stems)) == len(kwords):
+            return FactCheck(False, f"key {key!r} without a value: the turn never mentions {' '.join(kwords)!r}")
     words = list(dict.fromkeys(_content(_tokens(fact_text))))
     if not words:
         return FactCheck(False, "the fact's text holds no word to find in the turn")

@@ -38,7 +38,7 @@ from ..errors import ValidationError
 from ..llm import LLMClient
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id
 from .beliefs import BeliefService, _iso, _same
-from .extraction_grounding import check_fact, turn_kind
+from .extraction_grounding import as_value, check_fact, turn_kind
 from .policy import Decision
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
@@ -141,7 +141,7 @@ class RememberService:
                 warnings.append(f"extracted key {key!r} is malformed; stored as a statement without a key")
                 resolved.append(ResolvedKey(proposed=key, key=None, how="dropped"))
                 key = None
-            value = f.value if key is not None else None
+            value = as_value(f.value) if key is not None else None
             kept.append({"fact": f, "key": key, "value": value, "vector": b.embed_many([f.text])[0]})
         # 3. key resolution for new keys
         proposed = [k["key"] for k in kept if k["key"] is not None]

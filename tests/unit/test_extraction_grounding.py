@@ -50,6 +50,7 @@ def test_sentences_keep_their_kind() -> None:
     ("user.eats_meat", False, "I don't eat meat anymore."),
     ("user.hobbies", "hiking, chess, cooking and jazz", "I love hiking, chess, cooking and live music."),
     ("user.birth_month", "May", "My birthday is in May."),  # a common word as the whole value
+    ("user.vegan", "true", "I'm vegan now."),  # a boolean written as a string
 ])
 def test_stated_values_are_grounded(key: str, value: object, source: str) -> None:
     assert check_fact(key, value, "a statement", source).grounded
@@ -67,12 +68,18 @@ def test_stated_values_are_grounded(key: str, value: object, source: str) -> Non
     ("user.vegetarian", True, "I love steak.", "never mentions"),
     ("user.name", "", "My name is Ana.", "the statement is not in the turn"),
     ("user.birth_month", "May", "My birthday is in June.", "missing: may"),
+    ("user.alcohol", "false", "I love spicy food.", "never mentions"),
+    ("project.deadline", None, "We have two cats at home.", "key 'project.deadline' without a value"),
 ])
 def test_values_the_turn_does_not_state_are_refused_with_a_reason(key: str, value: object, source: str,
                                                                     reason: str) -> None:
     check = check_fact(key, value, "a statement", source)
     assert not check.grounded
     assert reason in check.reason
+
+
+def test_a_key_without_a_value_is_kept_when_the_turn_talks_about_it() -> None:
+    assert check_fact("user.pets", None, "The user has two cats at home", "We have two cats and other pets.").grounded
 
 
 def test_statements_without_a_value_need_most_of_their_words_in_the_turn() -> None:
