@@ -139,10 +139,13 @@ def run(
 # -- the local chat server -------------------------------------------------------------------------
 
 
-def _local(ctx: typer.Context) -> Any:
+def _local(ctx: typer.Context, model: Path | None = None) -> Any:
     from ..llm_server import LocalLLMServer
 
-    return LocalLLMServer(state(ctx).settings.llm_server)
+    settings = state(ctx).settings.llm_server
+    if model is not None:
+        settings = settings.model_copy(update={"model_path": model})
+    return LocalLLMServer(settings)
 
 
 def _show_server(st: Any, json_: bool) -> None:
@@ -178,9 +181,14 @@ def install_cmd(ctx: typer.Context) -> None:
 
 
 @app.command("serve")
-def serve(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
-    """Start the local chat server on 127.0.0.1 (a free port) with the configured GGUF; idempotent."""
-    _show_server(_local(ctx).serve(progress=None if json_ else _progress), json_)
+def serve(
+    ctx: typer.Context,
+    model: Path = typer.Option(None, "--model", help="A GGUF file (default: BELIEF_GRAPH_LLM_SERVER__MODEL_PATH, "
+                                                     "else the pinned model of scripts/fetch-local-model.sh)."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Start the local chat server on 127.0.0.1 (a free port) with a GGUF model; idempotent."""
+    _show_server(_local(ctx, model).serve(progress=None if json_ else _progress), json_)
 
 
 @app.command("stop")

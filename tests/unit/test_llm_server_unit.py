@@ -177,11 +177,11 @@ def test_the_build_is_cached_outside_the_checkout_with_the_flags_that_avoid_down
 
 
 def test_cli_status_serve_stop(fake: LLMServerSettings, monkeypatch: pytest.MonkeyPatch) -> None:
-    for k, v in (("HOME", fake.home), ("BINARY", fake.binary), ("MODEL_PATH", fake.model_path)):
+    for k, v in (("HOME", fake.home), ("BINARY", fake.binary), ("MODEL_PATH", fake.home / "absent.gguf")):
         monkeypatch.setenv(f"BELIEF_GRAPH_LLM_SERVER__{k}", str(v))
     runner = CliRunner()
     assert runner.invoke(app, ["llm", "status"]).exit_code == 3
-    out = runner.invoke(app, ["llm", "serve", "--json"])
+    out = runner.invoke(app, ["llm", "serve", "--json", "--model", str(fake.model_path)])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["running"] and data["alias"] == "tiny-q4"
