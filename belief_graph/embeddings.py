@@ -760,7 +760,7 @@ def make_embedder(settings: EmbeddingSettings, llm: LLMSettings) -> Embedder:
             api_key=llm.api_key.get_secret_value() if llm.api_key is not None else None,
             base_url=llm.base_url,
             batch_size=settings.batch_size,
-            timeout=llm.timeout,
+            timeout=llm.timeout if llm.timeout is not None else 60.0,
             max_retries=llm.max_retries,
         )
         return embedder

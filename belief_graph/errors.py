@@ -36,7 +36,8 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   ├── MavenNotFound
     │   ├── PortInUse(port)
     │   ├── ServerStartFailed(log_tail)
-    │   └── ServerNotRunning
+    │   ├── ServerNotRunning
+    │   └── LLMServerError          the local chat-model server (belief-graph llm install|serve)
     ├── EmbeddingError              the embedding backend failed or is not installed
     ├── LLMError                    a chat model call failed (nothing was written)
     │   ├── LLMUnavailable          no usable model: missing key / package / replay entry, HTTP failure
@@ -73,6 +74,7 @@ __all__ = [
     "ImportLineError",
     "ImportStateError",
     "LLMError",
+    "LLMServerError",
     "LLMUnavailable",
     "JavaNotFound",
     "LimitExceeded",
@@ -352,6 +354,11 @@ class ServerStartFailed(ServerError):
 class ServerNotRunning(ServerError):
     def __init__(self, detail: str = "") -> None:
         super().__init__("the local Neo4j server is not running" + (f" ({detail})" if detail else ""))
+
+
+class LLMServerError(ServerError):
+    """The local chat-model server (``belief-graph llm install|serve|stop``) could not be built,
+    started or stopped; the message says why and what to do (its log tail when it crashed)."""
 
 
 class EmbeddingError(BeliefGraphError):

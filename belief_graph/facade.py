@@ -203,9 +203,10 @@ class BeliefGraph:
     def llm(self) -> LLMClient:
         """The LLM job runner (extract, classify, disambiguate, encode, critique, judge, propose,
         answer): the ``chat_model`` given to :meth:`connect`, else built on first use from
-        ``settings.llm`` (OpenAI with an API key, otherwise replay of the shipped demo file)."""
+        ``settings.llm`` (OpenAI with an API key, else the local server of ``belief-graph llm
+        serve`` while it runs, otherwise replay of the shipped demo file)."""
         if self._llm is None:
-            self._llm = make_client(self.settings.llm, self._chat_model)
+            self._llm = make_client(self.settings.llm, self._chat_model, server=self.settings.llm_server)
         return self._llm
 
     def llm_usage(self) -> UsageReport:

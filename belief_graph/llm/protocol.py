@@ -70,6 +70,10 @@ class ChatRequest:
     attempt: int = 1
     aliases: Mapping[str, str] = field(default_factory=dict)
     """Real id -> the short alias the prompt shows (``t1``, ``c2``); answers use the aliases."""
+    max_tokens: int | None = None
+    """Cap on the answer's length (the job's limit for this call); ``None``: the provider's."""
+    timeout: float | None = None
+    """Seconds this call may take (the job's limit); ``None``: the model's own default."""
 
     def key(self, model: str) -> str:
         """The replay key of this request for ``model`` (see :func:`prompt_key`)."""
@@ -83,7 +87,9 @@ class RawResponse:
     ``text`` is the raw output (message content, or the tool-call arguments); ``parsed`` is an
     already-decoded JSON object when the backend has one (tool-call arguments, a scripted dict)
     — the runner still validates it. ``refusal`` is set when the model refused. Token counts
-    are ``None`` when the provider does not report them.
+    are ``None`` when the provider does not report them. ``finish_reason`` is the provider's
+    (``stop``, ``length``, ``tool_calls``...) when known: ``length`` means the answer was cut
+    off at ``max_tokens`` — an invalid answer the runner repairs.
     """
 
     text: str | None = None
@@ -92,6 +98,7 @@ class RawResponse:
     tokens_in: int | None = None
     tokens_out: int | None = None
     model: str | None = None
+    finish_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -101,6 +108,7 @@ class RawResponse:
             "tokens_in": self.tokens_in,
             "tokens_out": self.tokens_out,
             "model": self.model,
+            "finish_reason": self.finish_reason,
         }
 
     @classmethod
@@ -112,6 +120,7 @@ class RawResponse:
             tokens_in=data.get("tokens_in"),
             tokens_out=data.get("tokens_out"),
             model=data.get("model"),
+            finish_reason=data.get("finish_reason"),
         )
 
 

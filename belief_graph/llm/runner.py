@@ -79,6 +79,8 @@ __all__ = ["JobResult", "LLMClient", "Provenance", "alias_map"]
 O = TypeVar("O", bound=BaseModel)
 R = TypeVar("R")
 
+_CLIP = 2000
+"""A cut-off answer is sent back (and kept on the error) clipped to this many characters."""
 _FENCE = re.compile(r"^```[A-Za-z0-9_-]*\s*\n(.*)\n\s*```$", re.DOTALL)
 _MAX_ERRORS = 12
 
@@ -127,6 +129,10 @@ class LLMClient:
     ``repair_attempts``: extra calls allowed after an invalid answer or a timeout (so at most
     ``1 + repair_attempts`` calls per job and batch chunk). ``max_batch``: items per call for
     batch jobs. ``meter``: where calls are counted (a fresh one by default).
+
+    Limits per call come from each job's :class:`~belief_graph.llm.jobs.JobLimits` (sized by
+    the call's items); ``max_tokens`` (job -> tokens) and ``timeouts`` (job -> seconds) override
+    them per job, ``timeout`` overrides every job's timeout that ``timeouts`` does not name.
     """
 
     def __init__(
@@ -137,11 +143,26 @@ class LLMClient:
         repair_attempts: int = 2,
         max_batch: int = 32,
         meter: UsageMeter | None = None,
+        max_tokens: Mapping[str, int] | None = None,
+        timeouts: Mapping[str, float] | None = None,
+        timeout: float | None = None,
     ) -> None:
         if repair_attempts < 0:
             raise ConfigurationError("repair_attempts must be >= 0")
         if max_batch < 1:
             raise ConfigurationError("max_batch must be >= 1")
+        for what, table in (("max_tokens", max_tokens or {}), ("timeouts", timeouts or {})):
+            unknown = sorted(set(table) - set(JOBS))
+            if unknown:
+                raise ConfigurationError(f"{what}: unknown LLM job(s) {unknown} (one of {', '.join(JOBS)})")
+            bad = sorted(k for k, v in table.items() if not v > 0)
+            if bad:
+                raise ConfigurationError(f"{what}: values for {bad} must be > 0")
+        if timeout is not None and not timeout > 0:
+            raise ConfigurationError("timeout must be > 0")
+        self.max_tokens = dict(max_tokens or {})
+        self.timeouts = dict(timeouts or {})
+        self.timeout = timeout
         self.model = model
         self.prompts = dict(prompts) if prompts is not None else get_prompts()
         missing = sorted((set(JOBS) | {REPAIR_PROMPT}) - set(self.prompts))
@@ -176,6 +197,34 @@ class LLMClient:
     def usage(self) -> LLMUsage:
         """Per-job call counts, tokens and latency so far (a snapshot)."""
         return self.meter.snapshot()
+
+    def limits_table(self) -> dict[str, dict[str, float]]:
+        """Per job: ``max_tokens`` and ``timeout`` of a call with no items and what each item adds
+        (0 where a setting fixes the value), as they apply with this client's settings."""
+        table: dict[str, dict[str, float]] = {}
+        for job, spec in JOBS.items():
+            lim = spec.limits
+            row: dict[str, float] = {"max_tokens": lim.max_tokens, "max_tokens_per_item": lim.max_tokens_per_item,
+                                     "timeout": lim.timeout, "timeout_per_item": lim.timeout_per_item}
+            if job in self.max_tokens:
+                row.update(max_tokens=self.max_tokens[job], max_tokens_per_item=0)
+            if job in self.timeouts or self.timeout is not None:
+                row.update(timeout=self.timeouts.get(job, self.timeout or 0.0), timeout_per_item=0)
+            table[job] = row
+        return table
+
+    def limits(self, job: str, items: int = 0) -> tuple[int, float]:
+        """(max_tokens, timeout in seconds) of one call of ``job`` over ``items`` items: the
+        job's own limits unless the client's settings override them."""
+        spec = job_spec(job)
+        tokens, seconds = spec.limits.for_items(items)
+        if job in self.max_tokens:
+            tokens = int(self.max_tokens[job])
+        if job in self.timeouts:
+            seconds = float(self.timeouts[job])
+        elif self.timeout is not None:
+            seconds = float(self.timeout)
+        return tokens, seconds
 
     # -- generic ---------------------------------------------------------------------------------
     def run(
@@ -335,6 +384,7 @@ class LLMClient:
         """One job call with repair retries. Returns (output, [first prompt hash], calls made)."""
         values = inp.model_dump(mode="json")
         items = len(values.get(spec.batch_field, [])) if spec.batch_field else 1
+        max_tokens, timeout = self.limits(spec.name, spec.size(inp))
         aliases = _Aliases()
         shown = aliases.inputs(values)
         seen_inp = spec.input_model.model_validate(shown)  # what the model sees: checks use it
@@ -356,6 +406,8 @@ class LLMClient:
                 prompt_version=prompt.version,
                 attempt=attempt,
                 aliases=dict(aliases.to_alias),
+                max_tokens=max_tokens,
+                timeout=timeout,
             )
             if attempt == 1:
                 first_hash = req.key(self.model.name)
@@ -370,7 +422,7 @@ class LLMClient:
             except LLMError:
                 self._record(spec, prompt, attempt, "unavailable", started, items, None)
                 raise
-            verdict = _validate(spec, seen_inp, raw)
+            verdict = _validate(spec, seen_inp, raw, max_tokens)
             self._record(spec, prompt, attempt, verdict.outcome, started, items, raw)
             if verdict.output is not None:
                 return aliases.outputs(spec, verdict.output), [first_hash], attempt
@@ -534,9 +586,14 @@ def _format_errors(exc: PydanticValidationError) -> str:
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
 
-def _validate(spec: JobSpec, inp: BaseModel, raw: RawResponse) -> _Verdict:
+def _validate(spec: JobSpec, inp: BaseModel, raw: RawResponse, max_tokens: int | None = None) -> _Verdict:
     """Decode and validate one raw answer (never raises)."""
     text = raw.text
+    if raw.finish_reason == "length":
+        cap = f" of {max_tokens} tokens" if max_tokens else ""
+        return _Verdict("length", None, f"the answer was cut off at the length limit{cap} before it was "
+                        "complete: reply with a shorter JSON object (brief rationales and texts, no repetition).",
+                        _clip(text))
     if raw.refusal:
         return _Verdict("refusal", None, f"the model refused: {raw.refusal!r}. Answer with the JSON object; "
                         "use empty lists or null where nothing applies.", text)
@@ -564,3 +621,11 @@ def _validate(spec: JobSpec, inp: BaseModel, raw: RawResponse) -> _Verdict:
     if problems:
         return _Verdict("invalid", None, "invalid content: " + "; ".join(problems[:_MAX_ERRORS]), text)
     return _Verdict("ok", output, "", text)
+
+
+def _clip(text: str | None) -> str | None:
+    """The start of a cut-off answer: enough for the model to see what it wrote, without
+    feeding a runaway repetition back in full."""
+    if text is None or len(text) <= _CLIP:
+        return text
+    return text[:_CLIP] + " ...[cut off]"

@@ -3,8 +3,10 @@
 It speaks just enough of ``POST /v1/chat/completions`` for ``langchain_openai.ChatOpenAI``:
 answers come from a queue (:meth:`OpenAIStub.enqueue`) or a ``responder(body)`` callable, each a
 :class:`StubReply` that can also be an HTTP error (429/500 with ``retry-after-ms``), a slow answer
-(to provoke client timeouts) or a refusal. When the request carries ``tools``, the reply content
-becomes the arguments of one tool call. Every request body is kept in :attr:`OpenAIStub.requests`.
+(to provoke client timeouts), a refusal or an answer cut off at the length limit
+(``finish_reason="length"``). When the request carries ``tools``, the reply content becomes the
+arguments of one tool call — unless ``ignore_tools`` plays a server that ignores ``tool_choice``
+(plain content, no tool call). Every request body is kept in :attr:`OpenAIStub.requests`.
 
 It is not a model: it only serves what it is told to. ``belief-graph llm record-demo`` uses it to
 record the shipped demo replay file from hand-written answers (see docs/llm.md).
@@ -38,6 +40,10 @@ class StubReply:
     error: str = "stub error"
     usage: tuple[int, int] | None = None
     retry_after_ms: int = 1
+    finish_reason: str | None = None
+    """Default ``stop`` (``tool_calls`` with tools); ``length``: cut off at ``max_tokens``."""
+    ignore_tools: bool = False
+    """Answer in plain content even when a tool call is forced (like llama-server)."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -140,7 +146,7 @@ def _completion(body: dict[str, Any], reply: StubReply) -> dict[str, Any]:
     content = reply.content
     message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": reply.refusal}
     tools = body.get("tools") or []
-    if tools and content is not None and reply.refusal is None:
+    if tools and content is not None and reply.refusal is None and not reply.ignore_tools:
         choice = body.get("tool_choice")
         name = (
             choice["function"]["name"]
@@ -161,6 +167,7 @@ def _completion(body: dict[str, Any], reply: StubReply) -> dict[str, Any]:
         "object": "chat.completion",
         "created": 0,
         "model": body.get("model", "stub"),
-        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tools else "stop"}],
+        "choices": [{"index": 0, "message": message,
+                     "finish_reason": reply.finish_reason or ("tool_calls" if "tool_calls" in message else "stop")}],
         "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout},
     }

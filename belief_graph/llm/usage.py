@@ -18,7 +18,8 @@ from ..embeddings import EmbeddingUsage
 
 __all__ = ["CallRecord", "JobUsage", "LLMUsage", "Outcome", "UsageMeter", "UsageReport"]
 
-Outcome = Literal["ok", "invalid", "refusal", "empty", "timeout", "unavailable"]
+Outcome = Literal["ok", "invalid", "length", "refusal", "empty", "timeout", "unavailable"]
+"""``length``: the answer was cut off at the call's ``max_tokens`` (repaired like ``invalid``)."""
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ class EpisodeRepository(Repo):
         conversation: str | None,
         at: str,
         tx: Tx | None = None,
+        rejections: Sequence[str] = (),
     ) -> Episode:
         rows = self._write(
             tx,
@@ -74,6 +75,7 @@ class EpisodeRepository(Repo):
             agent_kind=agent_kind,
             conversation=conversation,
             at=at,
+            rejections=list(rejections),
         )
         return Episode.model_validate(rows[0])
 

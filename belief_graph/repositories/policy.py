@@ -107,6 +107,11 @@ class FactRepository(Repo):
     def existing(self, keys: Sequence[str], tx: Tx | None = None) -> set[str]:
         return {r["key"] for r in self._read(tx, "fact.existing_keys", space=self.space, keys=list(keys))}
 
+    def value_types(self, keys: Sequence[str], tx: Tx | None = None) -> dict[str, str | None]:
+        """Existing keys among ``keys`` -> the value type they hold (``None``: not typed yet)."""
+        rows = self._read(tx, "fact.existing_keys", space=self.space, keys=list(keys))
+        return {r["key"]: r["value_type"] for r in rows}
+
     def similar_claims(
         self, embedding: Sequence[float], k: int, agent: str | None = None, tx: Tx | None = None
     ) -> list[tuple[Claim, float]]:

@@ -5,6 +5,10 @@ The flow for one call (``docs/policies.md`` has the rationale):
 1. candidate keys for the prompt: the registry keys closest to the latest turn (vector index on
    ``Fact.embedding``), capped at ``policy.key_candidates`` — never the whole registry;
 2. **extract** (one LLM call): facts of the latest turn (earlier turns are context only);
+   **grounding** (``policy.ground_extraction``, on by default): a turn that is only questions or
+   small talk makes no call and stores no fact; an extracted fact whose value the turn does not
+   state is refused (``services/extraction_grounding.py``) — each refusal, with its reason, is
+   returned in ``RememberResult.rejected`` and kept on the episode (``Episode.rejections``);
 3. **key resolution** for keys the space does not know yet: the closest active claim under another
    key aligns the fact to that key above ``policy.key_align_threshold``; between
    ``key_ask_threshold`` and that, **disambiguate** (one batched LLM call) decides; below, the new
@@ -22,6 +26,7 @@ and nothing is written.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -33,6 +38,7 @@ from ..errors import ValidationError
 from ..llm import LLMClient
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id
 from .beliefs import BeliefService, _iso, _same
+from .extraction_grounding import as_value, check_fact, turn_kind
 from .policy import Decision
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
@@ -53,6 +59,8 @@ class RememberResult(BaseModel):
     keys: list[ResolvedKey] = Field(default_factory=list)
     skipped: list[dict[str, Any]] = Field(default_factory=list)
     """Facts not written (NOOP by classification), with the rationale."""
+    rejected: list[dict[str, Any]] = Field(default_factory=list)
+    """Facts refused by grounding (text, key, value, reason): the turn does not state them."""
     warnings: list[str] = Field(default_factory=list)
 
 
@@ -100,14 +108,30 @@ class RememberService:
         turns = _turns(messages_or_text, agent)
         latest = turns[-1]
         latest["agent"] = agent
+        grounding = policy.ground_extraction
+        rejected: list[dict[str, Any]] = []
+        if grounding:
+            kind = turn_kind(latest["text"])
+            if kind != "statement":  # nothing to extract: no call, no fact
+                reason = f"the turn is {'a question' if kind == 'question' else 'small talk'}: it states no fact"
+                rejected.append({"text": latest["text"], "key": None, "value": None, "reason": reason})
+                return self._store_only(latest["text"], agent, conversation, at, rejected)
         llm = self.llm()
 
         # 1. candidate keys by vector similarity, capped
         candidates = [k for k, _, _ in b.similar_keys(latest["text"], k=policy.key_candidates)]
-        # 2. extract
+        # 2. extract, then refuse what the turn does not state
         extraction = llm.extract(turns, known_keys=candidates)
         prov: dict[str, Any] = extraction.provenance.as_properties()
-        facts = [f for f in extraction.output.facts if f.source == latest["id"]]
+        facts = []
+        for f in extraction.output.facts:
+            if f.source != latest["id"]:
+                continue
+            check = check_fact(f.key, f.value, f.text, latest["text"]) if grounding else None
+            if check is not None and not check.grounded:
+                rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": check.reason})
+            else:
+                facts.append(f)
         warnings: list[str] = []
         resolved: list[ResolvedKey] = []
         kept: list[dict[str, Any]] = []
@@ -117,7 +141,7 @@ class RememberService:
                 warnings.append(f"extracted key {key!r} is malformed; stored as a statement without a key")
                 resolved.append(ResolvedKey(proposed=key, key=None, how="dropped"))
                 key = None
-            value = f.value if key is not None else None
+            value = as_value(f.value) if key is not None else None
             kept.append({"fact": f, "key": key, "value": value, "vector": b.embed_many([f.text])[0]})
         # 3. key resolution for new keys
         proposed = [k["key"] for k in kept if k["key"] is not None]
@@ -156,7 +180,23 @@ class RememberService:
                 chosen = pick.key if pick is not None and KEY_RE.match(pick.key) else k["key"]
                 resolved.append(ResolvedKey(proposed=k["key"], key=chosen, how="asked", score=score))
                 k["key"] = chosen
-        # value types follow the (possibly re-aligned) key; a fact whose value no longer fits keeps no value
+        # value types follow the (possibly re-aligned) key: a value of another type than the key
+        # holds is converted when it says the same ("1,350" for a number key), else refused
+        typed = b.facts.value_types([k["key"] for k in kept if k["key"] is not None and k["value"] is not None])
+        fitting = []
+        for k in kept:
+            held = typed.get(k["key"]) if k["key"] is not None else None
+            if held is not None and k["value"] is not None and _type_of(k["value"]) != held:
+                fitted = _fit(k["value"], held)
+                if fitted is None:
+                    f = k["fact"]
+                    rejected.append({"text": f.text, "key": k["key"], "value": k["value"],
+                                     "reason": f"value {k['value']!r} does not fit {k['key']!r}, "
+                                               f"which holds {held} values"})
+                    continue
+                k["value"] = fitted
+            fitting.append(k)
+        kept = fitting
         # 4. pass 1: classify against the writer's own active claims
         items: list[dict[str, Any]] = []
         for i, k in enumerate(kept):
@@ -209,14 +249,57 @@ class RememberService:
         def work(tx: Tx) -> RememberResult:
             ep = b.episodes.create(
                 id=episode_id, text=latest["text"], agent=agent, agent_kind="user" if agent.startswith("user") else "agent",
-                conversation=conversation, at=_iso(at), tx=tx,
+                conversation=conversation, at=_iso(at), tx=tx, rejections=[_rejection_json(r) for r in rejected],
             )
             results = [
                 b.write_prepared(tx, p, props=prov, op_hint=hints.get(i), verdicts=verdicts) for i, p in prepared
             ]
-            return RememberResult(episode=ep, results=results, keys=resolved, skipped=skipped, warnings=warnings)
+            return RememberResult(episode=ep, results=results, keys=resolved, skipped=skipped, rejected=rejected,
+                                  warnings=warnings)
 
         return b.graph.write_tx(work, name="beliefs.remember")
+
+    def _store_only(
+        self, text: str, agent: str, conversation: str | None, at: datetime | None, rejected: list[dict[str, Any]]
+    ) -> RememberResult:
+        """The episode alone (it was said), with why nothing was extracted from it."""
+        b = self.beliefs
+
+        def work(tx: Tx) -> RememberResult:
+            ep = b.episodes.create(
+                id=new_id(), text=text, agent=agent, agent_kind="user" if agent.startswith("user") else "agent",
+                conversation=conversation, at=_iso(at), tx=tx, rejections=[_rejection_json(r) for r in rejected],
+            )
+            return RememberResult(episode=ep, rejected=rejected)
+
+        return b.graph.write_tx(work, name="beliefs.remember")
+
+
+def _type_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    return "number" if isinstance(value, int | float) else "string"
+
+
+def _fit(value: Any, known: str) -> Any:
+    """``value`` as the type a key holds, when it says exactly that ("1,350" -> 1350, "yes" -> True,
+    7 -> "7"); ``None`` when it does not."""
+    if known == "string":
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    if known == "number" and isinstance(value, str):
+        text = value.strip().replace(",", "").replace("_", "")
+        try:
+            n = float(text)
+        except ValueError:
+            return None
+        return int(n) if n.is_integer() else n
+    if known == "boolean" and isinstance(value, str):
+        return {"true": True, "yes": True, "false": False, "no": False}.get(value.strip().lower())
+    return None
+
+
+def _rejection_json(r: Mapping[str, Any]) -> str:
+    return json.dumps({k: r.get(k) for k in ("text", "key", "value", "reason")}, ensure_ascii=False, sort_keys=True)
 
 
 def llm_prejudge(llm: Callable[[], LLMClient]) -> Callable[[BeliefService, str, Claim, ClaimInput], Decision]:

@@ -416,3 +416,14 @@ def test_valid_iff_a_valid_answer_comes_within_the_budget(bad: list[str], attemp
         assert info.value.attempts == budget
         assert len(model.calls) == budget
     assert client.usage().calls == len(model.calls)
+
+
+def test_an_irrelevant_observation_may_carry_an_explanation() -> None:
+    """Nothing of an irrelevant observation is used, so its interpretation/concepts are no reason
+    for a repair (a real small model explained its 'not relevant' three times in a row)."""
+    m = ScriptedModel().add("encode", {"items": [
+        {"observation": "o-1", "relevant": False, "interpretation": "Lunch says nothing about wealth.",
+         "concepts": ["NotAConcept"], "confidence": 0.2}]})
+    r = LLMClient(m).encode({"id": "p", "name": "growth", "goal": "g", "concepts": [{"name": "Goal"}]},
+                            [{"id": "o-1", "text": "I had pasta for lunch."}])
+    assert r.provenance.calls == 1 and r.output.items[0].relevant is False

@@ -51,7 +51,8 @@ def client(stub: OpenAIStub, *, method: str = "json_schema", max_retries: int = 
     model = OpenAIChatModel(model="test-model", api_key="sk-test", base_url=stub.url, timeout=timeout,
                             temperature=temperature, max_retries=max_retries,
                             structured_output=method)  # type: ignore[arg-type]
-    return LLMClient(model, repair_attempts=repair_attempts)
+    # the client sends each call's timeout (here one for every job, overriding the job limits)
+    return LLMClient(model, repair_attempts=repair_attempts, timeout=timeout)
 
 
 def test_stub_listens_on_loopback_only() -> None:

@@ -1,0 +1,119 @@
+"""Extraction grounding on the write side, against the real Neo4j: a model that invents values
+(a scripted one, to make it certain) gets nothing stored that the turn does not state; questions
+and small talk store no fact and make no model call; every refusal is recorded on the episode."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from belief_graph import BeliefGraph, WriteOp
+from belief_graph.llm import ScriptedModel
+from belief_graph.settings import Settings
+
+
+def _facts(*facts: dict[str, Any]):  # type: ignore[no-untyped-def]
+    def respond(inputs: Any) -> dict[str, Any]:
+        src = inputs["turns"][-1]["id"]
+        return {"facts": [{"source": src, "kind": "semantic", "confidence": 0.9, **f} for f in facts]}
+
+    return respond
+
+
+def _claims(bg: BeliefGraph) -> list[dict[str, Any]]:
+    rows = bg.graph.driver.execute_query(
+        "MATCH (c:Claim {space: $s}) RETURN c.key AS key, c.value AS value ORDER BY key", s=bg.space).records
+    return [dict(r) for r in rows]
+
+
+def _episode_rejections(bg: BeliefGraph, episode_id: str) -> list[dict[str, Any]]:
+    rows = bg.graph.driver.execute_query(
+        "MATCH (e:Episode {space: $s, id: $id}) RETURN e.rejections AS r", s=bg.space, id=episode_id).records
+    return [json.loads(x) for x in rows[0]["r"] or []]
+
+
+@pytest.fixture()
+def model() -> ScriptedModel:
+    return ScriptedModel()
+
+
+def _connect(settings: Settings, space: str, embedder: Any, model: ScriptedModel) -> BeliefGraph:
+    return BeliefGraph.connect(space=space, settings=settings, embedder=embedder, chat_model=model)
+
+
+@pytest.fixture()
+def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
+    with _connect(base_settings, space, embedder, model) as b:
+        yield b
+
+
+def test_a_question_stores_no_fact_and_makes_no_call(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    model.respond("extract", _facts({"key": "weather.today", "value": "sunny", "text": "The weather is sunny"}))
+    r = mbg.remember("What's the weather like today?", agent="user:alice")
+    assert r.results == [] and _claims(mbg) == []
+    assert model.calls == []  # the turn states nothing: no extraction call
+    assert r.rejected[0]["reason"] == "the turn is a question: it states no fact"
+    assert _episode_rejections(mbg, r.episode.id) == [
+        {"text": "What's the weather like today?", "key": None, "value": None,
+         "reason": "the turn is a question: it states no fact"}]
+    assert r.episode.rejections and mbg.llm_usage().llm.total.calls == 0
+
+
+def test_small_talk_stores_no_fact(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    model.respond("extract", _facts({"key": "user.mood", "value": "great", "text": "The user feels great"}))
+    r = mbg.remember("Thanks a lot, that's great!", agent="user:alice")
+    assert r.results == [] and _claims(mbg) == [] and model.calls == []
+    assert "small talk" in r.rejected[0]["reason"]
+
+
+def test_an_invented_value_is_refused_and_recorded_the_stated_one_is_written(
+        mbg: BeliefGraph, model: ScriptedModel) -> None:
+    model.respond("extract", _facts(
+        {"key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon"},
+        {"key": "user.timezone", "value": "Europe/Berlin", "text": "The user's timezone is Europe/Berlin"},
+    ))
+    r = mbg.remember("I moved to Lisbon last month. How is the weather there?", agent="user:alice")
+    assert [(w.op, w.claim.key, w.claim.value) for w in r.results] == [(WriteOp.ADD, "user.city", "Lisbon")]
+    assert _claims(mbg) == [{"key": "user.city", "value": "Lisbon"}]
+    rec = _episode_rejections(mbg, r.episode.id)
+    assert [(x["key"], x["value"]) for x in rec] == [("user.timezone", "Europe/Berlin")]
+    assert "not stated in the turn" in rec[0]["reason"] and rec == r.rejected
+
+
+def test_an_update_needs_its_new_value_stated(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon", agent="user:alice")
+    model.respond("extract", _facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto"}))
+    r = mbg.remember("I'm not sure where I will live next year.", agent="user:alice")
+    assert r.results == [] and mbg.belief("user.city").value == "Lisbon"  # type: ignore[union-attr]
+    assert "Porto" in r.rejected[0]["reason"] and model.calls_for("classify") == []
+
+
+def test_grounding_off_stores_what_the_model_says(base_settings, graph, embedder, space,  # type: ignore[no-untyped-def]
+                                                  model: ScriptedModel) -> None:
+    """The switch exists to measure what grounding prevents (bench llm-quality)."""
+    settings = base_settings.model_copy(update={"policy": base_settings.policy.model_copy(
+        update={"ground_extraction": False})})
+    model.respond("extract", _facts({"key": "weather.today", "value": "sunny", "text": "The weather is sunny"}))
+    with _connect(settings, space, embedder, model) as b:
+        r = b.remember("What's the weather like today?", agent="user:alice")
+        assert [(w.claim.key, w.claim.value) for w in r.results] == [("weather.today", "sunny")]
+        assert r.rejected == [] and r.episode.rejections == []
+
+
+def test_a_value_of_another_type_than_the_key_holds_is_converted_or_refused(
+        mbg: BeliefGraph, model: ScriptedModel) -> None:
+    """Seen on a real model: "1350" (a string) for a key that holds numbers made the whole remember
+    fail; now it is converted when it says the number, refused (recorded) when it does not."""
+    mbg.assert_claim("user.monthly_rent", 1200, "The user's rent is 1,200 a month", agent="agent:finance")
+    model.respond("extract", _facts({"key": "user.monthly_rent", "value": "1,350", "text": "The rent is 1,350"}))
+    r = mbg.remember("My rent is 1,350 a month.", agent="user:alice")
+    assert [(w.claim.key, w.claim.value) for w in r.results] == [("user.monthly_rent", 1350)]
+    assert mbg.belief("user.monthly_rent").value == 1350  # type: ignore[union-attr]
+    model.respond("extract", _facts({"key": "user.monthly_rent", "value": "about 1400 euros",
+                                     "text": "The rent is about 1400 euros"}))
+    r = mbg.remember("My rent is about 1400 euros now.", agent="user:alice")
+    assert r.results == [] and "holds number values" in r.rejected[0]["reason"]
+    assert mbg.belief("user.monthly_rent").value == 1350  # type: ignore[union-attr]
