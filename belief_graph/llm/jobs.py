@@ -753,7 +753,7 @@ JOBS: dict[str, JobSpec] = {
                 limits=JobLimits(max_tokens=384, timeout=120)),
         JobSpec("rerank", RerankInput, Reranking, _check_rerank,
                 "order recalled memories by how well they answer a question", output_ids=("ranking",),
-                limits=JobLimits(max_tokens=96, max_tokens_per_item=24, timeout=60, timeout_per_item=4),
+                limits=JobLimits(max_tokens=256, max_tokens_per_item=24, timeout=90, timeout_per_item=4),
                 sized_by="candidates"),
     )
 }

@@ -37,6 +37,19 @@ INPUTS: dict[str, dict[str, Any]] = {
     "critique_all": {"question": _FIRST["propose"]["question"],
                      "perspectives": [{"perspective": _GROWTH}, {"perspective": _SAFETY}],
                      "proposals": _PROPOSALS},
+    "rederive": {"conclusion": {"key": "user.commute", "value": "train",
+                                "text": "The user commutes to work by train"},
+                 "was_based_on": [{"id": "b-old", "key": "user.city", "value": "Lisbon",
+                                   "text": "The user lives in Lisbon, next to the station of the line to the office"}],
+                 "premises": [{"id": "b-new", "key": "user.city", "value": "Porto",
+                               "text": "The user lives in Porto, a ten-minute walk from the office"},
+                              {"id": "b-work", "key": "user.workplace", "value": "city hospital",
+                               "text": "The user works at the city hospital in Porto"}]},
+    "rerank": {"question": "Is the user a night owl?",
+               "candidates": [{"id": "m-1", "key": "user.pet", "value": "Miso", "text": "The user has a cat named Miso"},
+                              {"id": "m-2", "key": "user.bedtime", "value": "2 am",
+                               "text": "The user usually goes to bed around 2 am"},
+                              {"id": "m-3", "key": "user.city", "value": "Porto", "text": "The user lives in Porto"}]},
 }
 
 
