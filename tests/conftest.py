@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,22 +117,11 @@ def bg(base_settings: Settings, graph: Graph, embedder, space: str):  # type: ig
         yield b
 
 
-def run_cli_with(settings: Settings, args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    """Run the real ``belief-graph`` entry point against ``settings``' server (no other BELIEF_GRAPH_ variable)."""
-    e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    e.update(
-        BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri,
-        BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(),
-        BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
-    )
-    e.update(env)
-    return subprocess.run([str(Path(sys.executable).with_name("belief-graph")), *args], capture_output=True,
-                          text=True, env=e, timeout=300)
-
-
 @pytest.fixture()
 def run_cli(base_settings: Settings):  # type: ignore[no-untyped-def]
     """``run_cli([...args])``: the real ``belief-graph`` entry point against the test server."""
+    from cli_runner import run_cli_with
+
     return lambda args, **env: run_cli_with(base_settings, args, **env)
 
 

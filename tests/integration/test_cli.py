@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from belief_graph.settings import Settings
-from conftest import run_cli_with
+from cli_runner import run_cli_with
 
 
 def run(args: list[str], settings: Settings, **env: str) -> subprocess.CompletedProcess[str]:
