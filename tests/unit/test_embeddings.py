@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 from pydantic import SecretStr
 
-from belief_graph import embeddings as emb
+from belief_graph.embeddings import _bert
+from belief_graph.embeddings import minilm as minilm_module
 from belief_graph.embeddings import (
     CountingEmbedder,
     Embedder,
@@ -53,14 +54,14 @@ def minilm() -> LocalMiniLMEmbedder:
 
 def test_erf_matches_math_erf() -> None:
     xs = np.linspace(-8.0, 8.0, 20001)
-    ours = emb.erf(xs)
+    ours = _bert.erf(xs)
     exact = np.array([math.erf(float(x)) for x in xs])
     assert np.abs(ours - exact).max() < 1.2e-7
 
 
 def test_gelu_matches_exact_erf_form() -> None:
     xs = np.linspace(-12.0, 12.0, 48001).astype(np.float32)
-    ours = emb.gelu(xs).astype(np.float64)
+    ours = _bert.gelu(xs).astype(np.float64)
     # 0.5*x*(1+erf(x/sqrt2)) written with erfc so the negative tail is exact in float64 too.
     exact = np.array([0.5 * float(x) * math.erfc(-float(x) / math.sqrt(2.0)) for x in xs])
     assert np.abs(ours - exact).max() < 3e-7
@@ -73,8 +74,8 @@ def test_gelu_matches_exact_erf_form() -> None:
 def test_gelu_inplace_chunks_equal_whole_array() -> None:
     rng = np.random.default_rng(0)
     a = rng.normal(0, 3, size=(97, 1536)).astype(np.float32)  # > one chunk, ragged tail
-    expected = emb.gelu(a)
-    assert np.array_equal(emb._gelu_inplace(a.copy()), expected)
+    expected = _bert.gelu(a)
+    assert np.array_equal(_bert._gelu_inplace(a.copy()), expected)
 
 
 # --------------------------------------------------------------------- reference correctness
@@ -159,7 +160,7 @@ def test_rejects_a_bare_string(minilm: LocalMiniLMEmbedder) -> None:
 
 def test_lazy_and_thread_safe_load(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[object] = []
-    real = emb._MiniLMRuntime
+    real = minilm_module._MiniLMRuntime
 
     class Slow(real):  # type: ignore[misc, valid-type]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -167,7 +168,7 @@ def test_lazy_and_thread_safe_load(monkeypatch: pytest.MonkeyPatch) -> None:
             super().__init__(*args, **kwargs)
             built.append(self)
 
-    monkeypatch.setattr(emb, "_MiniLMRuntime", Slow)
+    monkeypatch.setattr(minilm_module, "_MiniLMRuntime", Slow)
     e = LocalMiniLMEmbedder()
     assert not e.loaded and built == []
     results: list[list[float]] = []
