@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from .errors import FormatError, LimitExceeded, ValidationError
-from .models_argumentation import AttackGraph
+from .models.argumentation import AttackGraph
 from .settings import LimitSettings
 
 __all__ = [

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..driver import Tx
-from ..models_argumentation import Attack, AttackerInfo, Framework
+from ..models.argumentation import Attack, AttackerInfo, Framework
 from .core import Repo
 
 __all__ = ["ArgumentationRepository"]

@@ -10,7 +10,7 @@ import neo4j.graph
 import neo4j.time
 
 from ..driver import Graph
-from ..models_views import GraphData, QueryResult, ViewEdge, ViewNode
+from ..models.views import GraphData, QueryResult, ViewEdge, ViewNode
 
 __all__ = ["ExploreRepository", "to_plain"]
 

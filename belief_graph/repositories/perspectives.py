@@ -9,7 +9,7 @@ from typing import Any
 
 from ..driver import Tx
 from ..models import Claim
-from ..models_perspectives import (
+from ..models.perspectives import (
     AttackRecord,
     ComposedPart,
     ConceptSpec,

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..driver import Tx
 from ..models import Claim
-from ..models_rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleSpec
+from ..models.rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleSpec
 from .core import Repo
 
 __all__ = ["RuleRepository"]

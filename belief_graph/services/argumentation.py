@@ -54,7 +54,7 @@ from ..driver import Graph, Tx
 from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError
 from ..models import new_id, utcnow
 from ..settings import LimitSettings
-from ..models_argumentation import (
+from ..models.argumentation import (
     Attack,
     AttackerInfo,
     AttackGraph,

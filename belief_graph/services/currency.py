@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ..driver import Graph, Tx
 from ..embeddings import Embedder
 from ..models import Claim, new_id
-from ..models_rules import RuleInstanceInfo
+from ..models.rules import RuleInstanceInfo
 from ..repositories.support import Runner, SupportRepository
 from .derivation import MAX_ROUNDS, RuleEngine
 

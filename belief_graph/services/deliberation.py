@@ -42,8 +42,8 @@ from ..errors import EncodingError, NotFoundError, ValidationError
 from ..llm import LLMClient
 from ..llm.jobs import BeliefView, ProposalView
 from ..models import utcnow
-from ..models_argumentation import Attack
-from ..models_perspectives import (
+from ..models.argumentation import Attack
+from ..models.perspectives import (
     AttackRecord,
     ComposedPart,
     DeliberationRecord,

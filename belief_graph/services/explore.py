@@ -8,7 +8,7 @@ from typing import Any
 from ..curated import Question, question, questions
 from ..driver import Graph
 from ..errors import NothingToShow, ValidationError
-from ..models_views import QueryResult
+from ..models.views import QueryResult
 from ..repositories.explore import ExploreRepository
 from ..viz import GraphView
 

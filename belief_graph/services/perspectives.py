@@ -54,7 +54,7 @@ from ..errors import (
 from ..llm import LLMClient
 from ..llm.jobs import ConceptView, Observation, PerspectiveView
 from ..models import utcnow
-from ..models_perspectives import (
+from ..models.perspectives import (
     ConceptSpec,
     EncodeCell,
     EncodeResult,

@@ -35,7 +35,7 @@ from ..embeddings import Embedder
 from ..errors import ConfigurationError, EmbeddingDimensionError, ValidationError
 from ..limits import MAX_QUERY_TEXT, check_text
 from ..models import KEY_RE
-from ..models_retrieval import RecallStats, RetrievalHit
+from ..models.retrieval import RecallStats, RetrievalHit
 from ..repositories.retrieval import Filters, HitDetail, RetrievalRepository
 from ..settings import RetrievalSettings
 from .recall_steps import KeyVectors, key_phrase, llm_rerank, rewrite_query

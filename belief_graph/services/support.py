@@ -35,7 +35,7 @@ from ..errors import (
 )
 from ..limits import check_aware, check_number
 from ..models import KEY_RE, Claim, Value, new_id, time_after, utcnow
-from ..models_support import (
+from ..models.support import (
     MODES,
     OUT_STATUSES,
     premise_current,

@@ -20,7 +20,7 @@ from belief_graph.cli import app
 from belief_graph.cli.bench_grounded import chain_graph, double_chain_graph
 from belief_graph.driver import Graph
 from belief_graph.errors import FormatError, FrameworkNotFound, NotFoundError, ValidationError
-from belief_graph.models_argumentation import Attack, AttackGraph
+from belief_graph.models.argumentation import Attack, AttackGraph
 from belief_graph.registry import get_registry
 from belief_graph.services import argumentation as argmod
 from belief_graph.services.argumentation import ArgumentationService, framework_ns

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .errors import ValidationError
+from ..errors import ValidationError
 
 __all__ = [
     "Attack",
@@ -128,7 +128,7 @@ class GroundedResult(BaseModel):
 
     def _repr_html_(self) -> str:
         """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
-        from .viz import from_grounded
+        from ..viz import from_grounded
 
         return from_grounded(self)._repr_html_()
 
