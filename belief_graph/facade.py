@@ -15,7 +15,7 @@ from datetime import datetime
 from types import SimpleNamespace, TracebackType
 from typing import Any
 
-from .driver import Graph, create_driver
+from .db.driver import Graph, create_driver
 from .embeddings import Embedder, make_embedder
 from .embeddings import CountingEmbedder, DelegatingEmbedder
 from .llm import ChatModel, LLMClient, LLMUsage, UsageReport, make_client
@@ -35,7 +35,7 @@ from .models import (
     Version,
     WriteResult,
 )
-from .schema import SchemaReport, apply_migrations, stats, verify_schema
+from .db.schema import SchemaReport, apply_migrations, stats, verify_schema
 from .services.beliefs import BeliefService
 from .services.conflict_af import argumentation_decider
 from .services.remember import RememberResult, RememberService, llm_prejudge
@@ -569,7 +569,7 @@ class BeliefGraph:
 
     def ogm(self) -> SimpleNamespace:
         """neomodel classes bound to this instance's driver (exploration from Python)."""
-        from .ogm import bind
+        from .db.ogm import bind
 
         return bind(self.graph.driver, self.graph.database)
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import typer
 
-from ..driver import Graph
+from ..db.driver import Graph
 from ..embeddings import DelegatingEmbedder, Embedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..models.argumentation import Attack, AttackerInfo, Framework
 from .core import Repo
 

@@ -9,7 +9,7 @@ from typing import Any
 import neo4j.graph
 import neo4j.time
 
-from ..driver import Graph
+from ..db.driver import Graph
 from ..models.views import GraphData, QueryResult, ViewEdge, ViewNode
 
 __all__ = ["ExploreRepository", "to_plain"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..models.imports import ImportInfo
 from .core import Repo
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..models import Claim
 from ..models.rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleSpec
 from .core import Repo

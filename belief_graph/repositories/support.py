@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..models import Claim
 from ..models.support import AuditRecord, AuditSummary, ClaimAudit, Dependent, StaleClaim, SupportFamily
 from .core import Repo

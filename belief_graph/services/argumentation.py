@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from .. import iccma
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError
 from ..models import new_id, utcnow
 from ..settings import LimitSettings

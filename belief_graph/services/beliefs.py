@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import (
     ClaimNotFound,

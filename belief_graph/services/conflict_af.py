@@ -21,7 +21,7 @@ Challenger IN and incumbent OUT: the challenger supersedes. Challenger OUT: the 
 
 from __future__ import annotations
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..models import Claim, ClaimInput
 from ..models.argumentation import Attack
 from .argumentation import ArgumentationService

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..models import Claim, new_id
 from ..models.rules import RuleInstanceInfo

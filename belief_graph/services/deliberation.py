@@ -37,7 +37,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..errors import EncodingError, NotFoundError, ValidationError
 from ..llm import LLMClient
 from ..llm.jobs import BeliefView, ProposalView

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import EmbeddingDimensionError
 from ..models import Claim, Value, new_id, time_after

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..curated import Question, question, questions
-from ..driver import Graph
+from ..db.driver import Graph
 from ..errors import NothingToShow, ValidationError
 from ..models.views import QueryResult
 from ..repositories.explore import ExploreRepository

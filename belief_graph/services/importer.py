@@ -41,7 +41,7 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticValidationError
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..errors import ImportLineError, ImportStateError, ValidationError
 from ..models import ClaimInput, Strategy, WriteResult, new_id, utcnow
 from ..models.imports import OPS, ImportInfo, ImportResult, RejectedLine

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..driver import Graph
+from ..db.driver import Graph
 from ..embeddings import Embedder
 from ..errors import ConfigurationError, EmbeddingDimensionError, ValidationError
 from ..limits import MAX_QUERY_TEXT, check_text

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticValidationError
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import RuleNotFound, ValidationError
 from ..models import KEY_RE, utcnow

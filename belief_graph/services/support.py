@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import (
     AuditNotFound,
