@@ -2,7 +2,7 @@
 
 One module per concept: :mod:`.beliefs` (claims, versions, revisions, disputes, recall hits; its
 public names are re-exported here), :mod:`.support`, :mod:`.argumentation`, :mod:`.perspectives`,
-:mod:`.retrieval`, :mod:`.rules`, :mod:`.imports` and :mod:`.views` (drawn graphs).
+:mod:`.retrieval`, :mod:`.rules` and :mod:`.imports`.
 """
 
 from __future__ import annotations

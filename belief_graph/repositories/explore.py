@@ -10,7 +10,7 @@ import neo4j.graph
 import neo4j.time
 
 from ..db.driver import Graph
-from ..models.views import GraphData, QueryResult, ViewEdge, ViewNode
+from ..viz.graph import GraphData, QueryResult, ViewEdge, ViewNode
 
 __all__ = ["ExploreRepository", "to_plain"]
 

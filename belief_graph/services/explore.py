@@ -8,7 +8,7 @@ from typing import Any
 from ..curated import Question, question, questions
 from ..db.driver import Graph
 from ..errors import NothingToShow, ValidationError
-from ..models.views import QueryResult
+from ..viz.graph import QueryResult
 from ..repositories.explore import ExploreRepository
 from ..viz import GraphView
 
