@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from .. import iccma
+from ..argumentation import iccma
 from ..models.argumentation import GroundedResult, LabelExplanation
 from .progress import with_activity
 from .common import console, print_json, state, table

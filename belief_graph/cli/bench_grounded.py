@@ -35,7 +35,7 @@ from typing import Any
 
 import typer
 
-from .. import iccma
+from ..argumentation import iccma
 from ..errors import ConfigurationError, ValidationError
 from ..models import new_id
 from ..models.argumentation import AttackGraph

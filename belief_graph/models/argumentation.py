@@ -32,7 +32,7 @@ Label = Literal["IN", "OUT", "UNDEC"]
 class AttackGraph:
     """A Dung framework in memory: argument names (file order) and distinct attack pairs.
 
-    Build with :meth:`from_lists` (validates) or get one from :mod:`belief_graph.iccma`.
+    Build with :meth:`from_lists` (validates) or get one from :mod:`belief_graph.argumentation.iccma`.
     ``format``/``source`` say where it came from (``apx``/``tgf``/``af``, a path) when it was read.
     """
 

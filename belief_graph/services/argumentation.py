@@ -49,7 +49,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from .. import iccma
+from ..argumentation import iccma
 from ..db.driver import Graph, Tx
 from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError
 from ..models import new_id, utcnow

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from belief_graph import iccma
+from belief_graph.argumentation import iccma
 from belief_graph.cli import app
 from belief_graph.cli.bench_grounded import chain_graph, double_chain_graph
 from belief_graph.db.driver import Graph

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from belief_graph import iccma
+from belief_graph.argumentation import iccma
 from belief_graph.errors import FormatError, ValidationError
 from belief_graph.models.argumentation import AttackGraph
 
