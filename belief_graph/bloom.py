@@ -22,7 +22,7 @@ from typing import Any
 
 from .browser import STATUS_LABELS, palette
 from .curated import questions
-from .registry import QueryRegistry
+from .db.registry import QueryRegistry
 
 __all__ = ["LABELS", "PERSPECTIVE_FILE", "perspective", "perspective_json"]
 

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from .errors import ServerError
 from .curated import questions, script
-from .registry import Query, QueryRegistry
+from .db.registry import Query, QueryRegistry
 
 __all__ = [
     "ARTIFACT",

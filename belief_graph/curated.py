@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ValidationError
-from .registry import Query, QueryRegistry
+from .db.registry import Query, QueryRegistry
 
 __all__ = [
     "AREA",

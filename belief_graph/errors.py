@@ -44,7 +44,7 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   └── EncodingError(job, raw, errors)  output still invalid after the bounded repair retries
     └── DoctorFailed(checks)        ``doctor`` found at least one failing check
 
-Neo4j driver exceptions never escape the library untranslated: :func:`belief_graph.driver.translate`
+Neo4j driver exceptions never escape the library untranslated: :func:`belief_graph.db.driver.translate`
 maps ``neo4j.exceptions.*`` to this tree with ``raise ... from exc`` so the cause stays attached.
 """
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from types import SimpleNamespace, TracebackType
 from typing import Any
 
-from .driver import Graph, create_driver
+from .db.driver import Graph, create_driver
 from .embeddings import Embedder, make_embedder
 from .embeddings import CountingEmbedder, DelegatingEmbedder
 from .llm import ChatModel, LLMClient, LLMUsage, UsageReport, make_client
@@ -35,30 +35,30 @@ from .models import (
     Version,
     WriteResult,
 )
-from .schema import SchemaReport, apply_migrations, stats, verify_schema
+from .db.schema import SchemaReport, apply_migrations, stats, verify_schema
 from .services.beliefs import BeliefService
 from .services.conflict_af import argumentation_decider
 from .services.remember import RememberResult, RememberService, llm_prejudge
 from pathlib import Path  # issue 6
-from .models_argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation  # issue 6
+from .models.argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation  # issue 6
 from .services.argumentation import ArgumentationService  # issue 6
 from .services.check import CheckReport, run_check
 from .services.doctor import DoctorReport, run_doctor
-from .models_support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim, WorkingContext
-from .models_rules import RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec
+from .models.support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim, WorkingContext
+from .models.rules import RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec
 from .services.rederive import RederiveResult, Rederiver
 from .services.rules import RuleService
 from .services.support import SupportService
-from .models_retrieval import AnswerResult, RetrievalHit  # issue 8
+from .models.retrieval import AnswerResult, RetrievalHit  # issue 8
 from .services.answers import AnswerService  # issue 8
 from .services.retrieval import RetrievalService  # issue 8
-from .models_perspectives import DeliberationRecord, DeliberationSummary, EncodeResult, InterpretationHit, Perspective  # issue 7
+from .models.perspectives import DeliberationRecord, DeliberationSummary, EncodeResult, InterpretationHit, Perspective  # issue 7
 from .services.deliberation import DeliberationService  # issue 7
 from .services.perspectives import PerspectiveService, read_perspectives  # issue 7
 from .services.perspectives import make_spec as make_perspective_spec  # issue 7
 from importlib.resources.abc import Traversable  # issue 7
 from .services.explore import ExploreService
-from .models_import import ImportInfo, ImportResult
+from .models.imports import ImportInfo, ImportResult
 from .services.importer import ImportService
 from .settings import Settings, load_settings
 
@@ -569,7 +569,7 @@ class BeliefGraph:
 
     def ogm(self) -> SimpleNamespace:
         """neomodel classes bound to this instance's driver (exploration from Python)."""
-        from .ogm import bind
+        from .db.ogm import bind
 
         return bind(self.graph.driver, self.graph.database)
 

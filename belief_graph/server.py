@@ -75,7 +75,7 @@ from .errors import (
     ServerNotRunning,
     ServerStartFailed,
 )
-from .registry import get_registry
+from .db.registry import get_registry
 from .settings import Neo4jSettings, ServerSettings
 
 __all__ = [

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from belief_graph.driver import Graph, create_driver
+from belief_graph.db.driver import Graph, create_driver
 from belief_graph.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,7 +88,7 @@ def base_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings
 def graph(base_settings: Settings) -> Iterator[Graph]:
     g = Graph(create_driver(base_settings.neo4j), base_settings.neo4j)
     g.verify()
-    from belief_graph.schema import apply_migrations
+    from belief_graph.db.schema import apply_migrations
 
     apply_migrations(g, dimension=base_settings.embedding.dimension)
     yield g

@@ -12,8 +12,8 @@ from typing import Any
 
 import typer
 
-from .. import iccma
-from ..models_argumentation import GroundedResult, LabelExplanation
+from ..argumentation import iccma
+from ..models.argumentation import GroundedResult, LabelExplanation
 from .progress import with_activity
 from .common import console, print_json, state, table
 

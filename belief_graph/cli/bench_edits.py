@@ -23,7 +23,7 @@ from typing import Any
 
 import typer
 
-from ..driver import Graph
+from ..db.driver import Graph
 from ..embeddings import HashingEmbedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph

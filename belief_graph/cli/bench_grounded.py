@@ -35,10 +35,10 @@ from typing import Any
 
 import typer
 
-from .. import iccma
+from ..argumentation import iccma
 from ..errors import ConfigurationError, ValidationError
 from ..models import new_id
-from ..models_argumentation import AttackGraph
+from ..models.argumentation import AttackGraph
 from ..services.argumentation import ArgumentationService
 from .common import console, print_json, state
 

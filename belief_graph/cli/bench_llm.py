@@ -27,7 +27,7 @@ from .common import console, print_json, table
 
 def _deliberation_scenario() -> list[Any]:
     from ..models import Claim
-    from ..models_perspectives import InterpretationHit, Perspective
+    from ..models.perspectives import InterpretationHit, Perspective
     from ..services.deliberation import Slate
 
     return [

@@ -31,12 +31,12 @@ from typing import Any
 
 import typer
 
-from ..driver import Graph
+from ..db.driver import Graph
 from ..embeddings import DelegatingEmbedder, Embedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id
-from ..models_support import MODES
+from ..models.support import MODES
 from ..repositories.support import ProfilingRunner
 from ..services.support import SupportService
 from .common import console, print_json, state, table

@@ -41,7 +41,7 @@ from typing import Any
 
 import typer
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder, HashingEmbedder
 from ..errors import BeliefGraphError, ValidationError
 from ..facade import BeliefGraph

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from ..bloom import perspective_json
-from ..registry import get_registry
+from ..db.registry import get_registry
 from .common import console
 
 app = typer.Typer(help="Neo4j Bloom (Desktop) / Explore (Aura): the perspective file to import.",

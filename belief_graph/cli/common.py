@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..facade import BeliefGraph
+from ..llm.usage import UsageReport
 from ..settings import Settings, load_settings
 
 console = Console()
@@ -40,9 +41,7 @@ class AppState:
 
     def close(self) -> None:
         if self._bg is not None:
-            if self.verbose:  # issue 3: LLM and embedding usage of this command
-                from .llm import print_usage
-
+            if self.verbose:  # LLM and embedding usage of this command
                 print_usage(self._bg.llm_usage())
             self._bg.close()
             self._bg = None
@@ -55,6 +54,12 @@ def state(ctx: typer.Context) -> AppState:
         ctx.find_root().obj = obj
     ctx.call_on_close(obj.close)
     return obj
+
+
+def print_usage(report: UsageReport) -> None:
+    """Print a usage report on stderr (what ``--verbose`` shows when a command ends)."""
+    for line in report.lines():
+        err_console.print(line, highlight=False, markup=False)
 
 
 def print_json(data: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from ..errors import SchemaError
-from ..schema import load_migrations
+from ..db.schema import load_migrations
 from .common import console, print_json, state, table
 
 app = typer.Typer(help="Schema migrations, verification and counts.", no_args_is_help=True)

@@ -31,7 +31,7 @@ from ..facade import BeliefGraph
 from ..llm import ScriptedModel, Unavailable
 from ..llm.factory import resolve_provider
 from ..llm.scripted import Reply
-from ..models_perspectives import DeliberationRecord, EncodeResult
+from ..models.perspectives import DeliberationRecord, EncodeResult
 from ..repositories import AdminRepository
 from ..services.perspectives import example_perspectives_path, interpretation_id, read_perspectives
 from .common import console, print_json, state, table

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..facade import BeliefGraph
-from ..models_support import AuditRecord
+from ..models.support import AuditRecord
 
 __all__ = ["story_evidence"]
 

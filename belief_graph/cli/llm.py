@@ -13,16 +13,10 @@ import typer
 from ..errors import ValidationError
 from ..llm import JOBS, LLMClient, ReplayFile, demo_replay_path, get_prompts, make_client, resolve_provider
 from ..llm.usage import UsageReport
-from .common import console, err_console, print_json, state, table
+from .common import console, print_json, print_usage, state, table
 
 app = typer.Typer(help="The LLM layer: prompts, configured model, replay files, one-off jobs, the local chat server.",
                   no_args_is_help=True)
-
-
-def print_usage(report: UsageReport) -> None:
-    """Print a usage report on stderr (what ``--verbose`` shows when a command ends)."""
-    for line in report.lines():
-        err_console.print(line, highlight=False, markup=False)
 
 
 @app.command("prompts")

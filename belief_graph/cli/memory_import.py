@@ -14,7 +14,7 @@ from pathlib import Path
 import typer
 
 from ..errors import ValidationError
-from ..models_import import ImportInfo, ImportResult
+from ..models.imports import ImportInfo, ImportResult
 from .common import console, print_json, state, table
 from .progress import activity
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 
 from ..errors import ValidationError
-from ..models_perspectives import DeliberationRecord, EncodeResult, Perspective
+from ..models.perspectives import DeliberationRecord, EncodeResult, Perspective
 from ..services.perspectives import example_perspectives_path
 from .progress import with_activity
 from .common import console, print_json, state, table

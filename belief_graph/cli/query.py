@@ -6,7 +6,7 @@ import typer
 from rich.markup import escape
 
 from ..curated import parse_param_pairs, question, questions, script
-from ..registry import get_registry
+from ..db.registry import get_registry
 from .common import console, print_json, state, table
 
 app = typer.Typer(help="Curated questions over the memory (the files of cypher/explore/).", no_args_is_help=True)

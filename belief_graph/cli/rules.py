@@ -11,7 +11,7 @@ import yaml
 from rich.markup import escape
 
 from ..errors import FormatError
-from ..models_rules import RuleInfo, RuleRun
+from ..models.rules import RuleInfo, RuleRun
 from .common import console, print_json, state, table
 
 app = typer.Typer(help="Derivation rules: conclusions the engine re-derives when their premises change.",

@@ -8,7 +8,7 @@ import typer
 
 from ..curated import parse_param_pairs, script
 from ..errors import ValidationError
-from ..registry import Query, get_registry, parse_query
+from ..db.registry import Query, get_registry, parse_query
 from ..shell import CypherShell
 from .common import state
 

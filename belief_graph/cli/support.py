@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from rich.markup import escape
 
-from ..models_support import AuditRecord, ClaimSupport, Dependent
+from ..models.support import AuditRecord, ClaimSupport, Dependent
 from .common import console, print_json, state, table
 
 app = typer.Typer(help="Justifications, retract/restore with audits, and the working context.", no_args_is_help=True)

@@ -3,7 +3,7 @@ judge, propose, answer), with typed structured output, validation and repair, ba
 accounting and provenance. See docs/llm.md.
 
 Nothing here imports ``langchain_openai``: the OpenAI chat model lives in
-``belief_graph.openai_backend`` and is imported only when :func:`make_chat_model` builds it.
+``belief_graph.llm.openai`` and is imported only when :func:`make_chat_model` builds it.
 """
 
 from __future__ import annotations

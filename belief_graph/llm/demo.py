@@ -252,7 +252,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
 def record_demo(path: Path, steps: tuple[DemoStep, ...] = DEMO_SCRIPT) -> dict[str, Any]:
     """Record ``steps`` into the replay file ``path`` (replaced) through the real client path
     against a local scripted stub. Returns a summary (entries per job, the file's meta)."""
-    from ..openai_backend import OpenAIChatModel  # the openai extra is needed to record
+    from .openai import OpenAIChatModel  # the openai extra is needed to record
 
     prompts = get_prompts()
     meta = {"prompts": {name: p.version for name, p in sorted(prompts.items())}}

@@ -44,10 +44,10 @@ def make_chat_model(settings: LLMSettings, server: LLMServerSettings | None = No
     """The chat model the settings ask for.
 
     * ``provider=auto``: see :func:`resolve_provider`.
-    * ``openai``: :class:`belief_graph.openai_backend.OpenAIChatModel` with ``model``,
+    * ``openai``: :class:`belief_graph.llm.openai.OpenAIChatModel` with ``model``,
       ``base_url`` (any OpenAI-compatible server), ``api_key``, ``timeout``, ``temperature``,
       ``max_retries``, ``structured_output`` and ``strict_schema``; wrapped in a
-      :class:`RecordingModel` when ``record_file`` is set. ``belief_graph.openai_backend``
+      :class:`RecordingModel` when ``record_file`` is set. ``belief_graph.llm.openai``
       (and so ``langchain_openai``) is imported only here.
     * ``local``: the same client pointed at the running local server
       (``http://127.0.0.1:<port>/v1``), named by the model's alias (the GGUF file's stem), so
@@ -62,7 +62,7 @@ def make_chat_model(settings: LLMSettings, server: LLMServerSettings | None = No
     if provider not in ("openai", "local"):
         raise LLMUnavailable(f"unknown LLM provider {settings.provider!r}")
     try:
-        backend = importlib.import_module("belief_graph.openai_backend")
+        backend = importlib.import_module("belief_graph.llm.openai")
     except ModuleNotFoundError as exc:
         raise LLMUnavailable(
             f"the OpenAI chat model needs `{exc.name}` (install with `pip install 'belief-graph[openai]'`)"

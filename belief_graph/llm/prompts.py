@@ -23,7 +23,7 @@ the reserved ``{{output_schema}}`` (the JSON schema of the job's output) and, in
 prompt, ``{{errors}}``. Values are inserted as-is when they are strings, else as indented JSON.
 
 The folder ships in the wheel as ``belief_graph/_resources/prompts`` (hatch ``force-include``,
-exactly like ``cypher/``); :func:`belief_graph.registry.resource_dir` finds it in a wheel or a
+exactly like ``cypher/``); :func:`belief_graph.db.registry.resource_dir` finds it in a wheel or a
 source checkout. :func:`load_prompts` fails fast with
 :class:`~belief_graph.errors.FormatError` (path and line) on any malformed file.
 """
@@ -180,7 +180,7 @@ def parse_prompt(text: str, path: str) -> Prompt:
 def load_prompts(directory: Path | Traversable | None = None) -> dict[str, Prompt]:
     """Load every ``*.md`` prompt of ``directory`` (default: the shipped ``prompts/`` folder)."""
     if directory is None:
-        from ..registry import resource_dir
+        from ..db.registry import resource_dir
 
         directory = resource_dir("prompts")
     prompts: dict[str, Prompt] = {}

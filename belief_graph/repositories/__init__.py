@@ -1,7 +1,7 @@
 """Repositories: the only callers of the query registry. Records become pydantic models here.
 
 One module per area (``core`` for episodes/claims/admin; later areas add their own module);
-services receive a :class:`~belief_graph.driver.Graph` and use these, never ``cypher/`` directly.
+services receive a :class:`~belief_graph.db.driver.Graph` and use these, never ``cypher/`` directly.
 """
 
 from .core import AdminRepository, ClaimRepository, EpisodeRepository, Repo

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..driver import Tx
-from ..models_argumentation import Attack, AttackerInfo, Framework
+from ..db.driver import Tx
+from ..models.argumentation import Attack, AttackerInfo, Framework
 from .core import Repo
 
 __all__ = ["ArgumentationRepository"]

@@ -9,8 +9,8 @@ from typing import Any
 import neo4j.graph
 import neo4j.time
 
-from ..driver import Graph
-from ..models_views import GraphData, QueryResult, ViewEdge, ViewNode
+from ..db.driver import Graph
+from ..viz.graph import GraphData, QueryResult, ViewEdge, ViewNode
 
 __all__ = ["ExploreRepository", "to_plain"]
 

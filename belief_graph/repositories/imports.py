@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..driver import Tx
-from ..models_import import ImportInfo
+from ..db.driver import Tx
+from ..models.imports import ImportInfo
 from .core import Repo
 
 __all__ = ["ImportRepository"]

@@ -7,9 +7,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..models import Claim
-from ..models_perspectives import (
+from ..models.perspectives import (
     AttackRecord,
     ComposedPart,
     ConceptSpec,

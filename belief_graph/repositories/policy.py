@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import keypatterns
-from ..driver import Tx
+from ..db.driver import Tx
 from ..models import AgentInfo, AuthorityRule, Claim, Dispute, Explanation, KeyInfo, PolicyRule, Revision, Version
 from .core import Repo
 

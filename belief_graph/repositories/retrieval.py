@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..models import Claim
-from ..models_retrieval import HitProvenance
-from ..models_support import SupportFamily
+from ..models.retrieval import HitProvenance
+from ..models.support import SupportFamily
 from .core import Repo
 
 __all__ = ["Filters", "HitDetail", "RetrievalRepository"]

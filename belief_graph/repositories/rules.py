@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..models import Claim
-from ..models_rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleSpec
+from ..models.rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleSpec
 from .core import Repo
 
 __all__ = ["RuleRepository"]

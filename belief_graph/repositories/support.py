@@ -11,9 +11,9 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..models import Claim
-from ..models_support import AuditRecord, AuditSummary, ClaimAudit, Dependent, StaleClaim, SupportFamily
+from ..models.support import AuditRecord, AuditSummary, ClaimAudit, Dependent, StaleClaim, SupportFamily
 from .core import Repo
 
 __all__ = ["ProfilingRunner", "Runner", "SupportRepository"]

@@ -22,8 +22,8 @@ from typing import Any
 from ..errors import EncodingError, ValidationError
 from ..llm import LLMClient
 from ..llm.jobs import Answer, AnswerInput, BeliefView
-from ..models_retrieval import AnswerResult, GroundingCheck
-from ..models_support import WorkingContext
+from ..models.retrieval import AnswerResult, GroundingCheck
+from ..models.support import WorkingContext
 from .grounding import check_grounding, is_unknown
 from .retrieval import RetrievalService
 from .support import SupportService

@@ -49,12 +49,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from .. import iccma
-from ..driver import Graph, Tx
+from ..argumentation import iccma
+from ..db.driver import Graph, Tx
 from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError
 from ..models import new_id, utcnow
 from ..settings import LimitSettings
-from ..models_argumentation import (
+from ..models.argumentation import (
     Attack,
     AttackerInfo,
     AttackGraph,

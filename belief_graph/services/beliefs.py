@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import (
     ClaimNotFound,
@@ -59,7 +59,7 @@ from ..repositories import (
     VersionRepository,
 )
 from ..settings import PolicySettings
-from ..models_support import premise_current
+from ..models.support import premise_current
 from .currency import Change, Consequences
 from .policy import Decision, authority_weights, compile_pattern, consensus_support, validate_strategy, validate_weight
 from .policy import _norm as _norm

@@ -49,7 +49,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..driver import Graph
+from ..db.driver import Graph
 from ..errors import ValidationError
 from ..repositories.check import CheckRepository
 

@@ -21,9 +21,9 @@ Challenger IN and incumbent OUT: the challenger supersedes. Challenger OUT: the 
 
 from __future__ import annotations
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..models import Claim, ClaimInput
-from ..models_argumentation import Attack
+from ..models.argumentation import Attack
 from .argumentation import ArgumentationService
 from .beliefs import BeliefService
 from .policy import Decision, _norm, authority_weights

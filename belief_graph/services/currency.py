@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..models import Claim, new_id
-from ..models_rules import RuleInstanceInfo
+from ..models.rules import RuleInstanceInfo
 from ..repositories.support import Runner, SupportRepository
 from .derivation import MAX_ROUNDS, RuleEngine
 

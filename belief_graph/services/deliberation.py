@@ -37,13 +37,13 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..errors import EncodingError, NotFoundError, ValidationError
 from ..llm import LLMClient
 from ..llm.jobs import BeliefView, ProposalView
 from ..models import utcnow
-from ..models_argumentation import Attack
-from ..models_perspectives import (
+from ..models.argumentation import Attack
+from ..models.perspectives import (
     AttackRecord,
     ComposedPart,
     DeliberationRecord,

@@ -28,11 +28,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import EmbeddingDimensionError
 from ..models import Claim, Value, new_id, time_after
-from ..models_rules import CompiledRule, RuleInstanceInfo, RuleSpec
+from ..models.rules import CompiledRule, RuleInstanceInfo, RuleSpec
 from ..repositories.core import ClaimRepository
 from ..repositories.rules import RuleRepository
 from ..repositories.support import SupportRepository

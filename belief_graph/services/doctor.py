@@ -35,12 +35,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..driver import Graph
+from ..db.driver import Graph
 from ..embeddings import Embedder
 from ..errors import BeliefGraphError
 from ..models import ClaimInput, new_id
 from ..repositories import AdminRepository
-from ..schema import expected_vector_config, vector_config_drift, verify_schema
+from ..db.schema import expected_vector_config, vector_config_drift, verify_schema
 from ..repositories.retrieval import RetrievalRepository
 from .beliefs import BeliefService
 from .retrieval import RetrievalService

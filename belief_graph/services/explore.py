@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..curated import Question, question, questions
-from ..driver import Graph
+from ..db.driver import Graph
 from ..errors import NothingToShow, ValidationError
-from ..models_views import QueryResult
+from ..viz.graph import QueryResult
 from ..repositories.explore import ExploreRepository
 from ..viz import GraphView
 

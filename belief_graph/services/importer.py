@@ -41,10 +41,10 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticValidationError
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..errors import ImportLineError, ImportStateError, ValidationError
 from ..models import ClaimInput, Strategy, WriteResult, new_id, utcnow
-from ..models_import import OPS, ImportInfo, ImportResult, RejectedLine
+from ..models.imports import OPS, ImportInfo, ImportResult, RejectedLine
 from ..repositories.imports import ImportRepository
 from .beliefs import BeliefService, _StaleVerdict, _value_type
 from .policy import Decision

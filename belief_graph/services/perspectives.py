@@ -40,7 +40,7 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticValidationError
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import (
     ConstraintViolation,
@@ -54,7 +54,7 @@ from ..errors import (
 from ..llm import LLMClient
 from ..llm.jobs import ConceptView, Observation, PerspectiveView
 from ..models import utcnow
-from ..models_perspectives import (
+from ..models.perspectives import (
     ConceptSpec,
     EncodeCell,
     EncodeResult,

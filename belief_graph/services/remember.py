@@ -33,7 +33,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..driver import Tx
+from ..db.driver import Tx
 from ..errors import ValidationError
 from ..llm import LLMClient
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id

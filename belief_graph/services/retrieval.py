@@ -30,12 +30,12 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..driver import Graph
+from ..db.driver import Graph
 from ..embeddings import Embedder
 from ..errors import ConfigurationError, EmbeddingDimensionError, ValidationError
 from ..limits import MAX_QUERY_TEXT, check_text
 from ..models import KEY_RE
-from ..models_retrieval import RecallStats, RetrievalHit
+from ..models.retrieval import RecallStats, RetrievalHit
 from ..repositories.retrieval import Filters, HitDetail, RetrievalRepository
 from ..settings import RetrievalSettings
 from .recall_steps import KeyVectors, key_phrase, llm_rerank, rewrite_query

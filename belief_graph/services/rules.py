@@ -23,11 +23,11 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticValidationError
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import RuleNotFound, ValidationError
 from ..models import KEY_RE, utcnow
-from ..models_rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec, patterns_intersect
+from ..models.rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec, patterns_intersect
 from ..repositories.rules import RuleRepository
 from .currency import Change, Consequences, Settled
 from .derivation import rule_tag

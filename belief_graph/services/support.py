@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..driver import Graph, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import (
     AuditNotFound,
@@ -35,7 +35,7 @@ from ..errors import (
 )
 from ..limits import check_aware, check_number
 from ..models import KEY_RE, Claim, Value, new_id, time_after, utcnow
-from ..models_support import (
+from ..models.support import (
     MODES,
     OUT_STATUSES,
     premise_current,

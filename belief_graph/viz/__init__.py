@@ -1,6 +1,6 @@
 """HTML views of the memory: one self-contained offline file per view (cytoscape.js + dagre).
 
-A :class:`GraphView` is a drawn :class:`~belief_graph.models_views.GraphData`: ``to_html()`` is a
+A :class:`GraphView` is a drawn :class:`~belief_graph.viz.graph.GraphData`: ``to_html()`` is a
 complete page with cytoscape.js, dagre and cytoscape-dagre inlined (see ``assets/PROVENANCE.md``;
 nothing is loaded from the network), ``save(path)`` writes it, and ``_repr_html_`` shows it in a
 notebook (inside an ``iframe`` so that several views on one page never share scripts).
@@ -27,13 +27,13 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..models_views import GraphData, ViewEdge, ViewNode
+from .graph import GraphData, ViewEdge, ViewNode
 
 if TYPE_CHECKING:
     from ..models import Version
-    from ..models_argumentation import GroundedResult
-    from ..models_perspectives import DeliberationRecord
-    from ..models_support import AuditRecord, ClaimSupport
+    from ..models.argumentation import GroundedResult
+    from ..models.perspectives import DeliberationRecord
+    from ..models.support import AuditRecord, ClaimSupport
 
 __all__ = [
     "GREYED_STATUSES",

@@ -13,8 +13,8 @@ from argumentation.core.dung import ArgumentationFramework, grounded_extension
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from belief_graph.driver import Graph
-from belief_graph.models_argumentation import AttackGraph, GroundedResult
+from belief_graph.db.driver import Graph
+from belief_graph.models.argumentation import AttackGraph, GroundedResult
 from belief_graph.services import argumentation as argmod
 from belief_graph.services.argumentation import ArgumentationService
 

@@ -8,7 +8,7 @@ import json
 from typer.testing import CliRunner
 
 from belief_graph.cli import app
-from belief_graph.driver import Graph
+from belief_graph.db.driver import Graph
 from belief_graph.errors import ValidationError
 
 

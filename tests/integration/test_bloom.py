@@ -14,8 +14,8 @@ import pytest
 from belief_graph.bloom import LABELS, PERSPECTIVE_FILE, perspective_json
 from belief_graph.browser import STATUS_LABELS
 from belief_graph.curated import questions
-from belief_graph.driver import Graph
-from belief_graph.registry import get_registry
+from belief_graph.db.driver import Graph
+from belief_graph.db.registry import get_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / PERSPECTIVE_FILE

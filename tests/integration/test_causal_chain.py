@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 
-from belief_graph.driver import Graph
+from belief_graph.db.driver import Graph
 
 
 def test_a_write_transaction_leaves_its_bookmark_for_the_next_read(graph: Graph) -> None:

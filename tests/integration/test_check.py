@@ -16,7 +16,7 @@ import pytest
 
 from belief_graph import BeliefGraph
 from belief_graph.errors import ValidationError
-from belief_graph.registry import get_registry
+from belief_graph.db.registry import get_registry
 from belief_graph.services.check import INVARIANTS
 
 BIN = str(Path(sys.executable).with_name("belief-graph"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.driver import Graph
-from belief_graph.schema import load_migrations
+from belief_graph.db.driver import Graph
+from belief_graph.db.schema import load_migrations
 
 
 def _check(report, name):  # type: ignore[no-untyped-def]

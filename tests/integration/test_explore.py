@@ -14,7 +14,7 @@ import pytest
 from belief_graph import BeliefGraph
 from belief_graph.curated import questions
 from belief_graph.errors import NothingToShow, ValidationError
-from belief_graph.registry import get_registry
+from belief_graph.db.registry import get_registry
 from explore_world import World
 
 BIN = str(Path(sys.executable).with_name("belief-graph"))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.driver import Graph
+from belief_graph.db.driver import Graph
 from belief_graph.errors import EncodingError, LLMError, LLMUnavailable
 from belief_graph.llm import JobResult, Refusal, ScriptedModel, Timeout, Unavailable
 from belief_graph.settings import LLMSettings, Settings

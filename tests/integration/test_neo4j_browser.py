@@ -17,7 +17,7 @@ from belief_graph import BeliefGraph
 from belief_graph.browser import runnable
 from belief_graph.curated import param_lines, questions
 from belief_graph.embeddings import HashingEmbedder
-from belief_graph.registry import get_registry
+from belief_graph.db.registry import get_registry
 from belief_graph.server import LocalServer
 from explore_world import CHROMIUM_FLAGS, World, artifacts_dir, chromium
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.driver import Graph
+from belief_graph.db.driver import Graph
 from belief_graph.errors import EncodingError, ValidationError
 from belief_graph.llm import ScriptedModel
 from belief_graph.settings import RetrievalSettings, Settings

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from belief_graph.driver import Graph
-from belief_graph.registry import get_registry
+from belief_graph.db.driver import Graph
+from belief_graph.db.registry import get_registry
 
 REGISTRY = get_registry()
 

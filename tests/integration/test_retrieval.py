@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.driver import Graph
+from belief_graph.db.driver import Graph
 from belief_graph.errors import BeliefGraphError, ValidationError
 from belief_graph.models import WriteOp
-from belief_graph.schema import load_migrations
+from belief_graph.db.schema import load_migrations
 from belief_graph.services.retrieval import RetrievalService, escape_lucene, fulltext_query
 from belief_graph.settings import RetrievalSettings, Settings
 

@@ -270,7 +270,7 @@ def test_edit_work_is_bounded_by_dependents_not_the_store(bg: BeliefGraph) -> No
     """PROFILE: the db hits of one edit (assert + re-derivation + currency: every statement of the
     transaction) are the same for two identical chains, one edited before and one after 300 other
     instances of the same rule (with their facts) were added to the space."""
-    from belief_graph.driver import Graph
+    from belief_graph.db.driver import Graph
     from belief_graph.repositories.support import ProfilingRunner
 
     def chain(tag: str) -> None:

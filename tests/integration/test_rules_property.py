@@ -18,7 +18,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from belief_graph import BeliefGraph
 from belief_graph.embeddings import HashingEmbedder
-from belief_graph.models_rules import RuleSpec
+from belief_graph.models.rules import RuleSpec
 from belief_graph.services.rules import parse_rule
 
 WORKS = ["w0", "w1"]

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.driver import Graph
+from belief_graph.db.driver import Graph
 from belief_graph.errors import SchemaError
-from belief_graph.schema import apply_migrations, load_migrations, verify_schema
+from belief_graph.db.schema import apply_migrations, load_migrations, verify_schema
 from belief_graph.settings import Settings
 
 
@@ -118,7 +118,7 @@ def test_every_merge_key_has_a_uniqueness_constraint(graph: Graph) -> None:
     """DESIGN.md: every key we MERGE on is backed by a uniqueness constraint."""
     import re
 
-    from belief_graph.registry import get_registry
+    from belief_graph.db.registry import get_registry
 
     constraints = graph.read("schema.show_constraints")
     unique = {(c["labels"][0], tuple(c["properties"])) for c in constraints if "UNIQUE" in c["type"]}

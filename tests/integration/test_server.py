@@ -260,7 +260,7 @@ def test_first_start_generates_a_private_password_and_owner_only_files(make_serv
     assert _loose_paths(lay.data_dir, lay.logs_dir, lay.conf_dir, lay.run_dir) == []
     assert lay.home.stat().st_mode & 0o777 == 0o700
     # a client built from settings finds the password in the file
-    from belief_graph.driver import Graph, create_driver
+    from belief_graph.db.driver import Graph, create_driver
 
     client = Neo4jSettings(uri=srv.bolt_uri, password_file=pw_file)
     g = Graph(create_driver(client), client)
@@ -285,7 +285,7 @@ def test_a_store_on_the_old_fixed_password_is_moved_to_the_generated_one(make_se
     keeps working: ``server start`` moves it to the generated password; a client without the file
     gets one line saying what to do."""
     from belief_graph.credentials import LEGACY_PASSWORD
-    from belief_graph.driver import create_driver
+    from belief_graph.db.driver import create_driver
     from belief_graph.errors import ConfigurationError
 
     old = make_server(neo4j=Neo4jSettings(password=LEGACY_PASSWORD))
@@ -338,9 +338,9 @@ def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[s
     the database cannot be reached (no driver retry warnings); after the restart the workload goes
     on and ``db check`` finds every invariant intact."""
     from belief_graph import BeliefGraph
-    from belief_graph.driver import Graph, create_driver
+    from belief_graph.db.driver import Graph, create_driver
     from belief_graph.embeddings import HashingEmbedder
-    from belief_graph.schema import apply_migrations
+    from belief_graph.db.schema import apply_migrations
 
     srv = make_server()
     assert srv.start().ready

@@ -13,7 +13,7 @@ import pytest
 from belief_graph import BeliefGraph
 from belief_graph.curated import questions, script
 from belief_graph.embeddings import HashingEmbedder
-from belief_graph.registry import get_registry
+from belief_graph.db.registry import get_registry
 from belief_graph.shell import CypherShell
 from explore_world import World
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph
 from belief_graph.cli import app
-from belief_graph.driver import Graph
+from belief_graph.db.driver import Graph
 from belief_graph.errors import AuditNotFound, ClaimNotFound, ValidationError
 
 

@@ -16,7 +16,7 @@ from belief_graph.credentials import (
     is_loopback,
     read_password_file,
 )
-from belief_graph.driver import create_driver
+from belief_graph.db.driver import create_driver
 from belief_graph.errors import ConfigurationError
 from belief_graph.server import render_conf
 from belief_graph.settings import Neo4jSettings, ServerSettings, load_settings

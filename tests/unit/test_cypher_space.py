@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from belief_graph.errors import RegistryError
-from belief_graph.registry import get_registry, parse_query, space_findings
+from belief_graph.db.registry import get_registry, parse_query, space_findings
 
 pytestmark = pytest.mark.cypher
 

@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 from pydantic import SecretStr
 
-from belief_graph import embeddings as emb
+from belief_graph.embeddings import _bert
+from belief_graph.embeddings import minilm as minilm_module
 from belief_graph.embeddings import (
     CountingEmbedder,
     Embedder,
@@ -53,14 +54,14 @@ def minilm() -> LocalMiniLMEmbedder:
 
 def test_erf_matches_math_erf() -> None:
     xs = np.linspace(-8.0, 8.0, 20001)
-    ours = emb.erf(xs)
+    ours = _bert.erf(xs)
     exact = np.array([math.erf(float(x)) for x in xs])
     assert np.abs(ours - exact).max() < 1.2e-7
 
 
 def test_gelu_matches_exact_erf_form() -> None:
     xs = np.linspace(-12.0, 12.0, 48001).astype(np.float32)
-    ours = emb.gelu(xs).astype(np.float64)
+    ours = _bert.gelu(xs).astype(np.float64)
     # 0.5*x*(1+erf(x/sqrt2)) written with erfc so the negative tail is exact in float64 too.
     exact = np.array([0.5 * float(x) * math.erfc(-float(x) / math.sqrt(2.0)) for x in xs])
     assert np.abs(ours - exact).max() < 3e-7
@@ -73,8 +74,8 @@ def test_gelu_matches_exact_erf_form() -> None:
 def test_gelu_inplace_chunks_equal_whole_array() -> None:
     rng = np.random.default_rng(0)
     a = rng.normal(0, 3, size=(97, 1536)).astype(np.float32)  # > one chunk, ragged tail
-    expected = emb.gelu(a)
-    assert np.array_equal(emb._gelu_inplace(a.copy()), expected)
+    expected = _bert.gelu(a)
+    assert np.array_equal(_bert._gelu_inplace(a.copy()), expected)
 
 
 # --------------------------------------------------------------------- reference correctness
@@ -159,7 +160,7 @@ def test_rejects_a_bare_string(minilm: LocalMiniLMEmbedder) -> None:
 
 def test_lazy_and_thread_safe_load(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[object] = []
-    real = emb._MiniLMRuntime
+    real = minilm_module._MiniLMRuntime
 
     class Slow(real):  # type: ignore[misc, valid-type]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -167,7 +168,7 @@ def test_lazy_and_thread_safe_load(monkeypatch: pytest.MonkeyPatch) -> None:
             super().__init__(*args, **kwargs)
             built.append(self)
 
-    monkeypatch.setattr(emb, "_MiniLMRuntime", Slow)
+    monkeypatch.setattr(minilm_module, "_MiniLMRuntime", Slow)
     e = LocalMiniLMEmbedder()
     assert not e.loaded and built == []
     results: list[list[float]] = []
@@ -244,7 +245,7 @@ def test_local_with_other_model_is_refused() -> None:
 
 def test_auto_with_key_and_openai_use_the_openai_backend() -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
-    from belief_graph.openai_backend import OpenAIEmbedder
+    from belief_graph.embeddings.openai import OpenAIEmbedder
 
     llm = LLMSettings(api_key=SecretStr("sk-test"), base_url="http://127.0.0.1:9/v1")
     auto = make_embedder(EmbeddingSettings(dimension=1536), llm)
@@ -274,11 +275,12 @@ def test_embeddings_module_does_not_import_langchain_openai() -> None:
     )
 
 
-def test_only_openai_backend_imports_langchain_openai() -> None:
+def test_only_the_openai_backends_import_langchain_openai() -> None:
+    backends = {"embeddings/openai.py", "llm/openai.py"}
     offenders = [
         str(p.relative_to(PACKAGE_ROOT))
         for p in PACKAGE_ROOT.rglob("*.py")
-        if p.name != "openai_backend.py"
+        if p.relative_to(PACKAGE_ROOT).as_posix() not in backends
         and any(
             line.lstrip().startswith(("import langchain_openai", "from langchain_openai"))
             for line in p.read_text(encoding="utf-8").splitlines()
@@ -343,7 +345,7 @@ def fake_openai() -> Iterator[str]:
 
 def test_openai_embedder_against_fake_server(fake_openai: str) -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
-    from belief_graph.openai_backend import OpenAIEmbedder
+    from belief_graph.embeddings.openai import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",
                        base_url=fake_openai, max_retries=0)
@@ -363,7 +365,7 @@ def test_openai_embedder_against_fake_server(fake_openai: str) -> None:
 
 def test_openai_embedder_other_models_get_no_dimensions(fake_openai: str) -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
-    from belief_graph.openai_backend import OpenAIEmbedder
+    from belief_graph.embeddings.openai import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="nomic-embed-text", dimension=8, api_key="x",
                        base_url=fake_openai, max_retries=0)
@@ -373,7 +375,7 @@ def test_openai_embedder_other_models_get_no_dimensions(fake_openai: str) -> Non
 
 def test_openai_embedder_wrong_length_and_failure(fake_openai: str) -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
-    from belief_graph.openai_backend import OpenAIEmbedder
+    from belief_graph.embeddings.openai import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",
                        base_url=fake_openai, max_retries=0)

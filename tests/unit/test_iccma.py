@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from belief_graph import iccma
+from belief_graph.argumentation import iccma
 from belief_graph.errors import FormatError, ValidationError
-from belief_graph.models_argumentation import AttackGraph
+from belief_graph.models.argumentation import AttackGraph
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "argumentation"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from belief_graph import iccma
+from belief_graph.argumentation import iccma
 from belief_graph.errors import FormatError, LimitExceeded, ValidationError
 from belief_graph.settings import LimitSettings, load_settings
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from belief_graph.models import ClaimInput
-from belief_graph.models_import import ImportInfo
+from belief_graph.models.imports import ImportInfo
 from belief_graph.services.importer import _BadLine, _chain, item_records, jsonl_records, parse_item
 
 

@@ -15,7 +15,7 @@ from belief_graph.errors import ConfigurationError, EncodingError, LLMUnavailabl
 from belief_graph.llm import JOBS, LLMClient, RawResponse, ScriptedModel, make_client
 from belief_graph.llm.jobs import JobLimits, JobSpec, Judgement, Extraction, ExtractInput
 from belief_graph.llm.stub import OpenAIStub, StubReply
-from belief_graph.openai_backend import OpenAIChatModel
+from belief_graph.llm.openai import OpenAIChatModel
 from belief_graph.settings import LLMSettings, load_settings
 
 JUDGE = {

@@ -121,7 +121,7 @@ def test_provider_auto_is_replay_without_a_key_and_openai_with_one(tmp_path: Pat
     assert resolve_provider(LLMSettings(provider="openai")) == "openai"
     replay = make_chat_model(LLMSettings())
     assert isinstance(replay, ReplayModel) and replay.name == DEMO_MODEL
-    from belief_graph.openai_backend import OpenAIChatModel
+    from belief_graph.llm.openai import OpenAIChatModel
 
     live = make_chat_model(LLMSettings(api_key=SecretStr("sk-x"), model="gpt-x", base_url="http://127.0.0.1:9/v1"))
     assert isinstance(live, OpenAIChatModel) and live.name == "gpt-x"

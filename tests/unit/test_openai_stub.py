@@ -29,7 +29,7 @@ from belief_graph.llm.stub import OpenAIStub, StubReply
 from belief_graph.settings import LLMSettings
 
 import langchain_openai  # noqa: E402,F401  a dev dependency: missing fails, never skips
-from belief_graph.openai_backend import OpenAIChatModel  # noqa: E402
+from belief_graph.llm.openai import OpenAIChatModel  # noqa: E402
 
 JUDGE = {
     "question": "user.timezone",

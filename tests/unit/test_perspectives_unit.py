@@ -12,7 +12,7 @@ import yaml
 from belief_graph.errors import EncodingError, FormatError, ValidationError
 from belief_graph.llm import LLMClient, ScriptedModel
 from belief_graph.models import Claim
-from belief_graph.models_perspectives import InterpretationHit, Perspective, ProposalRecord
+from belief_graph.models.perspectives import InterpretationHit, Perspective, ProposalRecord
 from belief_graph.services.deliberation import Slate, compose, debate, mode_of
 from belief_graph.services.perspectives import (
     example_perspectives_path,

@@ -17,7 +17,7 @@ import neo4j
 import pytest
 
 from belief_graph.errors import QueryNotFound, RegistryError, ValidationError
-from belief_graph.registry import (
+from belief_graph.db.registry import (
     APP_NAME,
     Query,
     QueryRegistry,

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from belief_graph.errors import ValidationError
-from belief_graph.models_rules import RuleSpec, format_template, patterns_intersect
+from belief_graph.models.rules import RuleSpec, format_template, patterns_intersect
 from belief_graph.services.rules import _cycle, _prefix, parse_rule
 
 HEAD_OF_STATE = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from belief_graph.schema import expected_objects, expected_vector_config, load_migrations, vector_config_drift
+from belief_graph.db.schema import expected_objects, expected_vector_config, load_migrations, vector_config_drift
 
 HNSW = {"vector.quantization.enabled": False, "vector.hnsw.m": 32, "vector.hnsw.ef_construction": 200}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
-from belief_graph.registry import get_registry
+from belief_graph.db.registry import get_registry
 
 
 def _wave_bodies(name: str) -> list[str]:

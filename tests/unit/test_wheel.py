@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from belief_graph.llm import load_prompts
-from belief_graph.registry import QueryRegistry
+from belief_graph.db.registry import QueryRegistry
 
 pytestmark = [pytest.mark.cypher]
 
@@ -29,7 +29,7 @@ RESOURCES = ("cypher", "schemas", "prompts")
 _PROBE = """
 import json, sys
 from pathlib import Path
-import belief_graph.registry as r
+import belief_graph.db.registry as r
 print(json.dumps({
     "module": r.__file__,
     "cypher": str(r.resource_dir("cypher")),
@@ -98,7 +98,7 @@ def test_wheel_contains_every_cypher_and_schema_file(wheel: Path) -> None:
     assert not missing, f"not in the wheel: {missing}"
     shipped = {n for n in names if n.startswith("belief_graph/_resources/") and not n.endswith("/")}
     assert shipped == expected, f"unexpected resources: {sorted(shipped - expected)}"
-    assert "belief_graph/registry.py" in names
+    assert "belief_graph/db/registry.py" in names
     assert not any(n.startswith(("cypher/", "schemas/", "prompts/")) for n in names), "top-level resources"
     assert any(n.startswith("belief_graph/_resources/prompts/") for n in expected)
     assert "belief_graph/llm/demo_replay.json" in names, "the demo replay file ships in the wheel"

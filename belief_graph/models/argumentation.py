@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .errors import ValidationError
+from ..errors import ValidationError
 
 __all__ = [
     "Attack",
@@ -32,7 +32,7 @@ Label = Literal["IN", "OUT", "UNDEC"]
 class AttackGraph:
     """A Dung framework in memory: argument names (file order) and distinct attack pairs.
 
-    Build with :meth:`from_lists` (validates) or get one from :mod:`belief_graph.iccma`.
+    Build with :meth:`from_lists` (validates) or get one from :mod:`belief_graph.argumentation.iccma`.
     ``format``/``source`` say where it came from (``apx``/``tgf``/``af``, a path) when it was read.
     """
 
@@ -128,7 +128,7 @@ class GroundedResult(BaseModel):
 
     def _repr_html_(self) -> str:
         """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
-        from .viz import from_grounded
+        from ..viz import from_grounded
 
         return from_grounded(self)._repr_html_()
 

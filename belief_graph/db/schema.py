@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import SchemaError
+from .cypher_lexer import split_statements
 from .driver import Graph
-from .errors import SchemaError
-from .registry import resource_dir, split_statements
+from .registry import resource_dir
 
 __all__ = [
     "ExpectedObject",

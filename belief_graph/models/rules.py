@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .models import Claim, Value
+from .beliefs import Claim, Value
 
 __all__ = [
     "MAX_PREMISES",

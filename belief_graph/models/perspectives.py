@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .models import Claim
+from .beliefs import Claim
 
 __all__ = [
     "DEFAULT_RELEVANCE",
@@ -231,7 +231,7 @@ class DeliberationRecord(BaseModel):
 
     def _repr_html_(self) -> str:
         """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
-        from .viz import from_deliberation
+        from ..viz import from_deliberation
 
         return from_deliberation(self)._repr_html_()
 

@@ -289,7 +289,7 @@ class ClaimInput(BaseModel):
     @field_validator("value")
     @classmethod
     def _value(cls, v: Value) -> Value:
-        from .limits import MAX_CLAIM_TEXT, check_number, check_text
+        from ..limits import MAX_CLAIM_TEXT, check_number, check_text
 
         if isinstance(v, str):
             check_text(v, "value", MAX_CLAIM_TEXT, blank=True)
@@ -298,14 +298,14 @@ class ClaimInput(BaseModel):
     @field_validator("valid_from")
     @classmethod
     def _valid_from(cls, v: datetime | None) -> datetime | None:
-        from .limits import check_aware
+        from ..limits import check_aware
 
         return check_aware(v, "valid_from")
 
     @field_validator("evidence")
     @classmethod
     def _evidence(cls, v: list[str]) -> list[str]:
-        from .limits import check_name
+        from ..limits import check_name
 
         for e in v:
             check_name(e, "an evidence id")

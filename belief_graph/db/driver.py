@@ -3,7 +3,10 @@
 * :func:`create_driver` is the one place a ``neo4j.Driver`` is built (from :class:`Neo4jSettings`).
 * :class:`Graph` runs registry queries by name: ``read``/``write`` for single-statement
   auto-retried managed transactions, ``read_tx``/``write_tx`` for several statements in one
-  transaction (``with graph.write_tx() as tx: graph.run(tx, "claim.create", ...)``).
+  managed transaction: they take a function of the transaction, which the driver may call again
+  on a transient error, and return its result
+  (``graph.write_tx(lambda tx: graph.run(tx, "claim.set_current", ...), name="...")``).
+  ``run_autocommit`` runs schema commands and ``CALL {...} IN TRANSACTIONS`` outside one.
 * :func:`translate` is the one place ``neo4j.exceptions.*`` become :mod:`belief_graph.errors`.
   A parameter the driver cannot encode (an integer beyond 64 bits: ``OverflowError``; a lone
   surrogate in a string: ``UnicodeEncodeError``) becomes a :class:`ValidationError` too: the
@@ -23,7 +26,7 @@ from typing import Any, TypeVar
 import neo4j
 from neo4j import exceptions as neo4j_exc
 
-from .errors import (
+from ..errors import (
     AuthenticationFailed,
     BeliefGraphError,
     ConstraintViolation,
@@ -31,8 +34,8 @@ from .errors import (
     DatabaseUnavailable,
     ValidationError,
 )
+from ..settings import Neo4jSettings
 from .registry import QueryRegistry, get_registry
-from .settings import Neo4jSettings
 
 __all__ = ["Graph", "Tx", "create_driver", "translate"]
 

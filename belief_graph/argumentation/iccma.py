@@ -31,9 +31,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Final, Literal
 
-from .errors import FormatError, LimitExceeded, ValidationError
-from .models_argumentation import AttackGraph
-from .settings import LimitSettings
+from ..errors import FormatError, LimitExceeded, ValidationError
+from ..models.argumentation import AttackGraph
+from ..settings import LimitSettings
 
 __all__ = [
     "FORMATS",

@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .models import Claim, RecallHit
-from .models_support import SupportFamily, WorkingContext
+from .beliefs import Claim, RecallHit
+from .support import SupportFamily, WorkingContext
 
 __all__ = ["AnswerResult", "GroundingCheck", "HitProvenance", "RetrievalHit", "RecallStats"]
 

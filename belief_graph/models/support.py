@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from .models import Claim, Value
+from .beliefs import Claim, Value
 
 __all__ = [
     "MODES",
@@ -128,7 +128,7 @@ class ClaimSupport(BaseModel):
 
     def _repr_html_(self) -> str:
         """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
-        from .viz import from_support
+        from ..viz import from_support
 
         return from_support(self)._repr_html_()
 
@@ -201,7 +201,7 @@ class AuditRecord(AuditSummary):
 
     def _repr_html_(self) -> str:
         """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
-        from .viz import from_audit
+        from ..viz import from_audit
 
         return from_audit(self)._repr_html_()
 

@@ -1,0 +1,1 @@
+"""Dung argumentation frameworks outside the graph: ICCMA file formats (:mod:`.iccma`)."""
