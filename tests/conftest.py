@@ -23,8 +23,6 @@ import pytest
 from belief_graph.driver import Graph, create_driver
 from belief_graph.settings import Settings, load_settings
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
 DOCKER_IMAGE = "neo4j:5.26.30-community"
 
 # The local chat server (`belief-graph llm serve`) is used by `provider=auto` while it runs. The

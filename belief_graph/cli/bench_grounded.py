@@ -67,8 +67,9 @@ FAMILIES: dict[str, Callable[[int], AttackGraph]] = {"chain": chain_graph, "dcha
 
 
 def _default_corpus() -> Path | None:
+    """The corpus subset in the source tree (tests/data/corpus), from the checkout or the current folder."""
     for base in (Path.cwd(), Path(__file__).resolve().parents[2]):
-        p = base.parent / "shared" / "corpus" / "argumentation"
+        p = base / "tests" / "data" / "corpus" / "argumentation"
         if (p / "EXPECTED.tsv").is_file():
             return p
     return None
@@ -241,7 +242,7 @@ def _pairs(xs: list[float]) -> str:
 
 def bench_grounded(
     ctx: typer.Context,
-    corpus: Path = typer.Option(None, "--corpus", help="ICCMA corpus folder (default: ../shared/corpus/argumentation)."),
+    corpus: Path = typer.Option(None, "--corpus", help="ICCMA corpus folder (default: the subset in tests/data/corpus/argumentation)."),
     no_corpus: bool = typer.Option(False, "--no-corpus", help="Skip the corpus."),
     corpus_limit: int = typer.Option(0, "--corpus-limit", help="Only the first N corpus files (0 = all)."),
     sizes: str = typer.Option("1000,10000,100000", "--sizes", help="Generated sizes (arguments), comma-separated."),
