@@ -39,8 +39,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ServerError
 from .curated import questions, script
+from .errors import ServerError
 from .registry import Query, QueryRegistry
 
 __all__ = [

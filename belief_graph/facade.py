@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from importlib.resources.abc import Traversable  # issue 7
+from pathlib import Path  # issue 6
 from types import SimpleNamespace, TracebackType
 from typing import Any
 
 from .driver import Graph, create_driver
-from .embeddings import Embedder, make_embedder
-from .embeddings import CountingEmbedder, DelegatingEmbedder
+from .embeddings import CountingEmbedder, DelegatingEmbedder, Embedder, make_embedder
 from .llm import ChatModel, LLMClient, LLMUsage, UsageReport, make_client
 from .models import (
     AgentInfo,
@@ -29,37 +30,43 @@ from .models import (
     Explanation,
     KeyInfo,
     PolicyRule,
-    RecallHit,
     Strategy,
     Value,
     Version,
     WriteResult,
 )
-from .schema import SchemaReport, apply_migrations, stats, verify_schema
-from .services.beliefs import BeliefService
-from .services.conflict_af import argumentation_decider
-from .services.remember import RememberResult, RememberService, llm_prejudge
-from pathlib import Path  # issue 6
 from .models_argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation  # issue 6
-from .services.argumentation import ArgumentationService  # issue 6
-from .services.check import CheckReport, run_check
-from .services.doctor import DoctorReport, run_doctor
-from .models_support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim, WorkingContext
+from .models_import import ImportInfo, ImportResult
+from .models_perspectives import (  # issue 7
+    DeliberationRecord,
+    DeliberationSummary,
+    EncodeResult,
+    InterpretationHit,
+    Perspective,
+)
+from .models_retrieval import AnswerResult, RetrievalHit  # issue 8
 from .models_rules import RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec
-from .services.rederive import RederiveResult, Rederiver
+from .models_support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim, WorkingContext
+from .schema import SchemaReport, apply_migrations, stats, verify_schema
+from .services.answers import AnswerService  # issue 8
+from .services.argumentation import ArgumentationService  # issue 6
+from .services.beliefs import BeliefService
+from .services.check import CheckReport, run_check
+from .services.conflict_af import argumentation_decider
+from .services.deliberation import DeliberationService  # issue 7
+from .services.doctor import DoctorReport, run_doctor
+from .services.explore import ExploreService
+from .services.importer import ImportService
+from .services.perspectives import (  # issue 7
+    PerspectiveService,
+    make_spec as make_perspective_spec,  # issue 7
+    read_perspectives,
+)
+from .services.rederive import Rederiver, RederiveResult
+from .services.remember import RememberResult, RememberService, llm_prejudge
+from .services.retrieval import RetrievalService  # issue 8
 from .services.rules import RuleService
 from .services.support import SupportService
-from .models_retrieval import AnswerResult, RetrievalHit  # issue 8
-from .services.answers import AnswerService  # issue 8
-from .services.retrieval import RetrievalService  # issue 8
-from .models_perspectives import DeliberationRecord, DeliberationSummary, EncodeResult, InterpretationHit, Perspective  # issue 7
-from .services.deliberation import DeliberationService  # issue 7
-from .services.perspectives import PerspectiveService, read_perspectives  # issue 7
-from .services.perspectives import make_spec as make_perspective_spec  # issue 7
-from importlib.resources.abc import Traversable  # issue 7
-from .services.explore import ExploreService
-from .models_import import ImportInfo, ImportResult
-from .services.importer import ImportService
 from .settings import Settings, load_settings
 
 __all__ = ["BeliefGraph"]

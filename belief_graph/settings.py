@@ -11,8 +11,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
-from pydantic import ValidationError as PydanticValidationError
+from pydantic import (
+    BaseModel,
+    Field,
+    SecretStr,
+    ValidationError as PydanticValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .errors import ConfigurationError

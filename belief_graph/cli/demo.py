@@ -10,10 +10,10 @@ from ..errors import LLMUnavailable
 from ..facade import BeliefGraph
 from ..llm.factory import resolve_provider
 from ..models import WriteResult
-from .demo_currency import story_conclusions_follow
-from .demo_revision import story_evidence
 from ..repositories import AdminRepository
 from .common import console, state, table
+from .demo_currency import story_conclusions_follow
+from .demo_revision import story_evidence
 
 DEMO_SPACE = "demo"
 

@@ -15,8 +15,8 @@ import typer
 from ..errors import ValidationError
 from ..models_perspectives import DeliberationRecord, EncodeResult, Perspective
 from ..services.perspectives import example_perspectives_path
-from .progress import with_activity
 from .common import console, print_json, state, table
+from .progress import with_activity
 
 app = typer.Typer(help="Perspectives: goal-parameterized encoding and deliberation by argument.", no_args_is_help=True)
 

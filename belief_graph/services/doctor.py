@@ -40,8 +40,8 @@ from ..embeddings import Embedder
 from ..errors import BeliefGraphError
 from ..models import ClaimInput, new_id
 from ..repositories import AdminRepository
-from ..schema import expected_vector_config, vector_config_drift, verify_schema
 from ..repositories.retrieval import RetrievalRepository
+from ..schema import expected_vector_config, vector_config_drift, verify_schema
 from .beliefs import BeliefService
 from .retrieval import RetrievalService
 

@@ -160,7 +160,7 @@ def test_check_statements_start_from_the_space_indexes(graph) -> None:  # type: 
         ops: list[tuple[str, str]] = []
 
         def walk(p: dict[str, Any]) -> None:
-            ops.append((p["operatorType"].split("@")[0], str(p.get("args", {}).get("Details", ""))))
+            ops.append((p["operatorType"].split("@")[0], str(p.get("args", {}).get("Details", ""))))  # noqa: B023 (runs in this iteration)
             for child in p.get("children", []):
                 walk(child)
 

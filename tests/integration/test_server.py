@@ -10,9 +10,9 @@ failure, not a skip.
 from __future__ import annotations
 
 import os
-import subprocess
 import signal
 import socket
+import subprocess
 import sys
 import time
 import uuid

@@ -100,7 +100,7 @@ def test_matches_sentence_transformers_reference(
     cos = (got * expected).sum(axis=1) / (
         np.linalg.norm(got, axis=1) * np.linalg.norm(expected, axis=1)
     )
-    for text, c, row_got, row_exp in zip(texts, cos, got, expected):
+    for text, c, row_got, row_exp in zip(texts, cos, got, expected, strict=True):
         assert c >= 0.9999, f"cosine {c} for {text[:40]!r}"
         assert np.abs(row_got - row_exp).max() < 1e-4, f"abs diff for {text[:40]!r}"
 
@@ -244,6 +244,7 @@ def test_local_with_other_model_is_refused() -> None:
 
 def test_auto_with_key_and_openai_use_the_openai_backend() -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
+
     from belief_graph.openai_backend import OpenAIEmbedder
 
     llm = LLMSettings(api_key=SecretStr("sk-test"), base_url="http://127.0.0.1:9/v1")
@@ -343,6 +344,7 @@ def fake_openai() -> Iterator[str]:
 
 def test_openai_embedder_against_fake_server(fake_openai: str) -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
+
     from belief_graph.openai_backend import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",
@@ -363,6 +365,7 @@ def test_openai_embedder_against_fake_server(fake_openai: str) -> None:
 
 def test_openai_embedder_other_models_get_no_dimensions(fake_openai: str) -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
+
     from belief_graph.openai_backend import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="nomic-embed-text", dimension=8, api_key="x",
@@ -373,6 +376,7 @@ def test_openai_embedder_other_models_get_no_dimensions(fake_openai: str) -> Non
 
 def test_openai_embedder_wrong_length_and_failure(fake_openai: str) -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
+
     from belief_graph.openai_backend import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",

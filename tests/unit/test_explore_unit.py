@@ -61,7 +61,7 @@ def test_guide_has_one_runnable_block_per_question() -> None:
     assert [b[0] for b in blocks] == [q.query.name for q in questions(REGISTRY)]
     import html as h
 
-    for (name, body), q in zip(blocks, questions(REGISTRY)):
+    for (_name, body), q in zip(blocks, questions(REGISTRY), strict=True):
         assert h.unescape(body) == browser.runnable(q.query, "alice")
         assert h.unescape(body).startswith(":param space => 'alice';")
 

@@ -8,11 +8,9 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from belief_graph.errors import EncodingError, LLMUnavailable, ValidationError
-from belief_graph.llm.jobs import Critiques, Proposals, Rederived, Reranking
 from belief_graph.llm import (
     JOBS,
     Answer,
@@ -29,6 +27,7 @@ from belief_graph.llm import (
     Timeout,
     Unavailable,
 )
+from belief_graph.llm.jobs import Critiques, Proposals, Rederived, Reranking
 
 ALICE = "user:alice"
 PERSPECTIVE = {

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import clingo
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from belief_graph.cli import app
