@@ -40,7 +40,7 @@ class AppState:
 
     def close(self) -> None:
         if self._bg is not None:
-            if self.verbose:  # issue 3: LLM and embedding usage of this command
+            if self.verbose:  # LLM and embedding usage of this command
                 from .llm import print_usage
 
                 print_usage(self._bg.llm_usage())

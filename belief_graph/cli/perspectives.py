@@ -1,4 +1,4 @@
-"""``belief-graph perspectives``: perspectives, goal-parameterized encoding, deliberation (issue 7).
+"""``belief-graph perspectives``: perspectives, goal-parameterized encoding, deliberation.
 
 ``encode`` and ``deliberate`` call the configured chat model (``BELIEF_GRAPH_LLM__*``); without an
 API key the client replays the shipped demo file, which holds no answers for your data, so they

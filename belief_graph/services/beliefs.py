@@ -4,7 +4,7 @@ This is the foundation's write path: structured writes (``key`` + ``value``) dec
 LLM. Pass 1 compares with the fact's current belief: the same value is a ``NOOP``; a different
 value from the same agent is an ``UPDATE``; a different value from another agent is decided by the
 default ``recency`` strategy (the newer claim supersedes, reported as ``SUPERSEDED``). Policies
-(authority, consensus, argumentation, LLM judge) and disputes extend this in the belief-store issue.
+(authority, consensus, argumentation, LLM judge) and disputes extend this (``services/policy.py``).
 
 Every write is one transaction: the fact's lock, the new claim, its justification and the
 supersession commit together or not at all.

@@ -1,4 +1,4 @@
-"""Hybrid retrieval (issue 8) against a real Neo4j with the real local MiniLM embedder."""
+"""Hybrid retrieval against a real Neo4j with the real local MiniLM embedder."""
 
 from __future__ import annotations
 

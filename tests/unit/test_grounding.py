@@ -1,4 +1,4 @@
-"""The programmatic grounding check (issue 8): figures, dates, named values, citations."""
+"""The programmatic grounding check: figures, dates, named values, citations."""
 
 from __future__ import annotations
 

@@ -89,7 +89,7 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"question": "How many months does the emergency fund cover?", "beliefs": BELIEFS},
         {"text": "It covers 3 months.", "citations": ["b-1"]},
     ),
-    "propose_all": (  # issue 7: every perspective of a deliberation in one call
+    "propose_all": (  # every perspective of a deliberation in one call
         {"question": "How to invest?", "perspectives": [
             {"perspective": PERSPECTIVE, "beliefs": BELIEFS[:1]},
             {"perspective": PERSPECTIVE | {"id": "p-growth", "name": "growth"}, "beliefs": BELIEFS[1:]}]},

@@ -175,7 +175,7 @@ def test_bench_llm_json_reports_at_most_one_call_per_perspective() -> None:
     data = json.loads(r.output)
     assert data["encode_8x3_calls"] <= 3
     assert data["encode_8x3_calls"] == 3 and data["encode_8x3_calls_unbatched"] == 24
-    assert data["deliberate_calls"] is not None and data["deliberate_calls"] <= 2  # issue 7: batched deliberation
+    assert data["deliberate_calls"] is not None and data["deliberate_calls"] <= 2  # batched deliberation
     assert data["deliberate_calls_per_perspective"] == 6
     human = runner.invoke(app, ["bench", "llm"])
     assert human.exit_code == 0 and "batched" in human.output

@@ -1,4 +1,4 @@
-"""Pure parts of issue 5: token estimate, statement signature, models, and the bench generators
+"""Pure parts of justifications and reconsolidation: token estimate, statement signature, models, and the bench generators
 and reference labelling (checked against clingo as an external oracle)."""
 
 from __future__ import annotations
