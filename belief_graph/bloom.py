@@ -110,7 +110,7 @@ def perspective(registry: QueryRegistry) -> dict[str, Any]:
     colours = palette()
     categories: list[dict[str, Any]] = []
     cid = 0
-    for status, label in STATUS_LABELS.items():
+    for label in STATUS_LABELS.values():
         cid += 1
         categories.append(_category(cid, label, "text", LABELS["Claim"][1], colours[label], []))
     for label, (caption, props) in LABELS.items():

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ValidationError
 from .db.registry import Query, QueryRegistry
+from .errors import ValidationError
 
 __all__ = [
     "AREA",

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from types import SimpleNamespace, TracebackType
 from typing import Any
 
 from .db.driver import Graph, create_driver
-from .embeddings import Embedder, make_embedder
-from .embeddings import CountingEmbedder, DelegatingEmbedder
+from .db.schema import SchemaReport, apply_migrations, stats, verify_schema
+from .embeddings import CountingEmbedder, DelegatingEmbedder, Embedder, make_embedder
 from .llm import ChatModel, LLMClient, LLMUsage, UsageReport, make_client
 from .models import (
     AgentInfo,
@@ -29,37 +31,42 @@ from .models import (
     Explanation,
     KeyInfo,
     PolicyRule,
-    RecallHit,
     Strategy,
     Value,
     Version,
     WriteResult,
 )
-from .db.schema import SchemaReport, apply_migrations, stats, verify_schema
-from .services.beliefs import BeliefService
-from .services.conflict_af import argumentation_decider
-from .services.remember import RememberResult, RememberService, llm_prejudge
-from pathlib import Path  # issue 6
-from .models.argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation  # issue 6
-from .services.argumentation import ArgumentationService  # issue 6
-from .services.check import CheckReport, run_check
-from .services.doctor import DoctorReport, run_doctor
-from .models.support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim, WorkingContext
+from .models.argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation
+from .models.imports import ImportInfo, ImportResult
+from .models.perspectives import (
+    DeliberationRecord,
+    DeliberationSummary,
+    EncodeResult,
+    InterpretationHit,
+    Perspective,
+)
+from .models.retrieval import AnswerResult, RetrievalHit
 from .models.rules import RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec
-from .services.rederive import RederiveResult, Rederiver
+from .models.support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim, WorkingContext
+from .services.answers import AnswerService
+from .services.argumentation import ArgumentationService
+from .services.beliefs import BeliefService
+from .services.check import CheckReport, run_check
+from .services.conflict_af import argumentation_decider
+from .services.deliberation import DeliberationService
+from .services.doctor import DoctorReport, run_doctor
+from .services.explore import ExploreService
+from .services.importer import ImportService
+from .services.perspectives import (
+    PerspectiveService,
+    make_spec as make_perspective_spec,
+    read_perspectives,
+)
+from .services.rederive import Rederiver, RederiveResult
+from .services.remember import RememberResult, RememberService, llm_prejudge
+from .services.retrieval import RetrievalService
 from .services.rules import RuleService
 from .services.support import SupportService
-from .models.retrieval import AnswerResult, RetrievalHit  # issue 8
-from .services.answers import AnswerService  # issue 8
-from .services.retrieval import RetrievalService  # issue 8
-from .models.perspectives import DeliberationRecord, DeliberationSummary, EncodeResult, InterpretationHit, Perspective  # issue 7
-from .services.deliberation import DeliberationService  # issue 7
-from .services.perspectives import PerspectiveService, read_perspectives  # issue 7
-from .services.perspectives import make_spec as make_perspective_spec  # issue 7
-from importlib.resources.abc import Traversable  # issue 7
-from .services.explore import ExploreService
-from .models.imports import ImportInfo, ImportResult
-from .services.importer import ImportService
 from .settings import Settings, load_settings
 
 __all__ = ["BeliefGraph"]
@@ -74,15 +81,15 @@ class BeliefGraph:
         self.graph = graph
         self.settings = settings
         self.space = space
-        embedder = embedder if isinstance(embedder, CountingEmbedder) else CountingEmbedder(embedder)  # issue 3: usage
+        embedder = embedder if isinstance(embedder, CountingEmbedder) else CountingEmbedder(embedder)  # counted for llm_usage()
         self.embedder = embedder
-        self._chat_model = chat_model  # issue 3: None = built from settings.llm on first use
+        self._chat_model = chat_model  # None = built from settings.llm on first use
         self._llm: LLMClient | None = None
         self._beliefs = BeliefService(graph, space, embedder, settings.embedding.dimension, settings.policy)
-        self._beliefs.prejudge = llm_prejudge(lambda: self.llm)  # the llm_judge strategy (issue 4)
+        self._beliefs.prejudge = llm_prejudge(lambda: self.llm)  # the llm_judge strategy
         self._remember = RememberService(self._beliefs, lambda: self.llm)
-        self._beliefs.deciders["argumentation"] = argumentation_decider  # issue 4 x issue 6
-        self._beliefs.explain_hooks.append(  # issue 4 x issue 5: explain shows the audits
+        self._beliefs.deciders["argumentation"] = argumentation_decider
+        self._beliefs.explain_hooks.append(  # explain shows the audits
             lambda _b, ex: ex.audits.extend(a.flat() for a in self.audits_for_claim(ex.claim.id))
         )
         self._beliefs.explain_hooks.append(  # and what rests on the claim
@@ -190,7 +197,7 @@ class BeliefGraph:
         include_interpretations: bool = False,
     ) -> list[RetrievalHit]:
         """Hybrid recall (vector + fulltext, score fusion; ``fusion="rrf"`` on the service) over the active claims of this
-        space, each hit with score parts, provenance and support certificate (issue 8; see
+        space, each hit with score parts, provenance and support certificate (see
         services/retrieval.py). ``perspective``: that perspective's interpretations only;
         ``as_of``: what memory believed then; ``include_inactive``: every status, shown."""
         return self.retrieval.recall(
@@ -198,7 +205,7 @@ class BeliefGraph:
             key_prefix=key_prefix, include_interpretations=include_interpretations,
         )
 
-    # -- LLM layer (issue 3) ---------------------------------------------------------------------
+    # -- LLM layer -------------------------------------------------------------------------------
     @property
     def llm(self) -> LLMClient:
         """The LLM job runner (extract, classify, disambiguate, encode, critique, judge, propose,
@@ -219,7 +226,7 @@ class BeliefGraph:
         name = None if unbuilt else inner.name
         return UsageReport(llm=llm, embedding=emb, model=model, embedder=name)
 
-    # -- conflict policy and disputes (issue 4) --------------------------------------------------
+    # -- conflict policy and disputes ------------------------------------------------------------
     def remember(
         self,
         messages_or_text: str | Sequence[str | dict[str, Any]],
@@ -288,7 +295,7 @@ class BeliefGraph:
         return self._beliefs.facts.find(prefix)
 
 
-    # -- justifications and reconsolidation (issue 5) ----------------------------------------------
+    # -- justifications and reconsolidation --------------------------------------------------------
     @property
     def support(self) -> SupportService:
         """The justification/reconsolidation service of this space (see services/support.py)."""
@@ -387,7 +394,7 @@ class BeliefGraph:
         return self.rule_service.remove(name, reason, agent=agent)
 
 
-    # -- argumentation (issue 6) -------------------------------------------------------------------
+    # -- argumentation -----------------------------------------------------------------------------
     @property
     def argumentation(self) -> ArgumentationService:
         """Attack graphs, imported ICCMA frameworks and the grounded labelling in Cypher (stateless)."""
@@ -431,7 +438,7 @@ class BeliefGraph:
         return self.argumentation.store_attacks(ns, arguments, attacks)
 
 
-    # -- perspectives and deliberation (issue 7) ---------------------------------------------------
+    # -- perspectives and deliberation -------------------------------------------------------------
     @property
     def perspective_service(self) -> PerspectiveService:
         """Perspectives, encoding and retrieval by perspective (services/perspectives.py)."""
@@ -496,7 +503,7 @@ class BeliefGraph:
         return self.deliberation_service.recent(limit)
 
 
-    # -- retrieval and grounded answers (issue 8) --------------------------------------------------
+    # -- retrieval and grounded answers ------------------------------------------------------------
     @property
     def retrieval(self) -> RetrievalService:
         """Hybrid recall and key look-ups of this space (services/retrieval.py)."""

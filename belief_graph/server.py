@@ -60,12 +60,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from .db.registry import get_registry
 from .errors import (
     ConfigurationError,
     JavaNotFound,
@@ -75,7 +76,6 @@ from .errors import (
     ServerNotRunning,
     ServerStartFailed,
 )
-from .db.registry import get_registry
 from .settings import Neo4jSettings, ServerSettings
 
 __all__ = [
@@ -1447,4 +1447,4 @@ def _say(progress: Progress | None, line: str) -> None:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)

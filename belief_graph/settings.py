@@ -11,8 +11,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
-from pydantic import ValidationError as PydanticValidationError
+from pydantic import (
+    BaseModel,
+    Field,
+    SecretStr,
+    ValidationError as PydanticValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .errors import ConfigurationError
@@ -164,7 +170,7 @@ class LLMSettings(BaseModel):
     temperature: float = Field(default=0.0, ge=0, le=2)
     max_retries: int = Field(default=2, ge=0)
     """The HTTP client's own retries (429, 5xx, connection errors) per model call."""
-    # LLM layer (issue 3): see docs/llm.md
+    # LLM layer: see docs/llm.md
     provider: Literal["auto", "openai", "local", "replay"] = "auto"
     """``auto``: OpenAI (or ``base_url``) when an API key is configured; else the local server of
     ``belief-graph llm serve`` while it runs; else replay of ``replay_file``. ``local``: that

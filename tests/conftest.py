@@ -15,15 +15,12 @@ import shutil
 import subprocess
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from belief_graph.db.driver import Graph, create_driver
 from belief_graph.settings import Settings, load_settings
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
 DOCKER_IMAGE = "neo4j:5.26.30-community"
 
 # The local chat server (`belief-graph llm serve`) is used by `provider=auto` while it runs. The

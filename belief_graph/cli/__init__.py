@@ -31,19 +31,19 @@ app.add_typer(policy.app, name="policy")
 app.add_typer(disputes.app, name="disputes")
 app.add_typer(agents.app, name="agents")
 app.add_typer(bench.app, name="bench")
-from . import support as support_cli  # noqa: E402  (issue 5)
+from . import support as support_cli  # noqa: E402
 
 app.add_typer(support_cli.app, name="support")
 from . import rules as rules_cli  # noqa: E402
 
 app.add_typer(rules_cli.app, name="rules")
-from . import argue  # noqa: E402  (issue 6)
+from . import argue  # noqa: E402
 
 app.add_typer(argue.app, name="argue")
-from . import perspectives as perspectives_cli  # noqa: E402  (issue 7)
+from . import perspectives as perspectives_cli  # noqa: E402
 
 app.add_typer(perspectives_cli.app, name="perspectives")
-from . import llm as llm_cli  # noqa: E402  (issue 3)
+from . import llm as llm_cli  # noqa: E402
 
 app.add_typer(llm_cli.app, name="llm")
 app.command("doctor")(doctor.doctor)
@@ -54,7 +54,7 @@ app.add_typer(viz_cli.app, name="viz")
 app.add_typer(bloom_cli.app, name="bloom")
 app.command("shell")(shell_cli.shell)
 app.command("mcp")(mcp_cli.mcp)
-app.add_typer(demo.app, name="demo")  # a group: `demo` runs the tour, `demo rashomon` issue 7
+app.add_typer(demo.app, name="demo")  # a group: `demo` runs the tour, `demo rashomon` the perspectives scenario
 
 
 @app.callback()

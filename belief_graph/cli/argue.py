@@ -14,8 +14,8 @@ import typer
 
 from ..argumentation import iccma
 from ..models.argumentation import GroundedResult, LabelExplanation
-from .progress import with_activity
 from .common import console, print_json, state, table
+from .progress import with_activity
 
 app = typer.Typer(help="Argumentation frameworks (ICCMA .apx/.tgf/.af) and the grounded extension.", no_args_is_help=True)
 

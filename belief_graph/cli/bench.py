@@ -12,25 +12,25 @@ from .progress import with_activity
 
 app = typer.Typer(help="Benchmarks and studies (numbers measured side by side in one run).", no_args_is_help=True)
 
-from . import bench_llm  # noqa: E402  (issue 3)
+from . import bench_llm  # noqa: E402
 
 app.command("llm")(with_activity("bench llm")(bench_llm.bench_llm))
 
-from . import bench_grounded  # noqa: E402  (issue 6)
+from . import bench_grounded  # noqa: E402
 
 app.command("grounded")(with_activity("bench grounded")(bench_grounded.bench_grounded))
 
-from . import bench_revision  # noqa: E402  (issue 5)
+from . import bench_revision  # noqa: E402
 
 app.command("revision-pairs")(with_activity("bench revision-pairs")(bench_revision.bench_revision_pairs))
 app.command("scimap")(with_activity("bench scimap")(bench_revision.bench_scimap))
 app.command("revision-latency")(with_activity("bench revision-latency")(bench_revision.bench_revision_latency))
 
-from . import bench_perspectives  # noqa: E402  (issue 7)
+from . import bench_perspectives  # noqa: E402
 
 app.command("perspectives")(with_activity("bench perspectives")(bench_perspectives.bench_perspectives))
 
-from . import bench_recall  # noqa: E402  (issue 8)
+from . import bench_recall  # noqa: E402
 
 app.command("recall")(with_activity("bench recall")(bench_recall.bench_recall))
 

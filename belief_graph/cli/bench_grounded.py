@@ -67,8 +67,9 @@ FAMILIES: dict[str, Callable[[int], AttackGraph]] = {"chain": chain_graph, "dcha
 
 
 def _default_corpus() -> Path | None:
+    """The corpus subset in the source tree (tests/data/corpus), from the checkout or the current folder."""
     for base in (Path.cwd(), Path(__file__).resolve().parents[2]):
-        p = base.parent / "shared" / "corpus" / "argumentation"
+        p = base / "tests" / "data" / "corpus" / "argumentation"
         if (p / "EXPECTED.tsv").is_file():
             return p
     return None
@@ -241,7 +242,7 @@ def _pairs(xs: list[float]) -> str:
 
 def bench_grounded(
     ctx: typer.Context,
-    corpus: Path = typer.Option(None, "--corpus", help="ICCMA corpus folder (default: ../shared/corpus/argumentation)."),
+    corpus: Path = typer.Option(None, "--corpus", help="ICCMA corpus folder (default: the subset in tests/data/corpus/argumentation)."),
     no_corpus: bool = typer.Option(False, "--no-corpus", help="Skip the corpus."),
     corpus_limit: int = typer.Option(0, "--corpus-limit", help="Only the first N corpus files (0 = all)."),
     sizes: str = typer.Option("1000,10000,100000", "--sizes", help="Generated sizes (arguments), comma-separated."),
@@ -281,7 +282,7 @@ def bench_grounded(
                "pairs: lowest..highest db/ext of the runs made one right after the other")
     widths = [max(len(str(c)), *(len(str(r[i])) for r in rows)) for i, c in enumerate(cols)]
     for line in [cols, *rows]:
-        typer.echo("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(line, widths))))
+        typer.echo("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(line, widths, strict=True))))
     s = data["summary"]
     typer.echo(
         f"database faster in {s['db_faster_cases']} of {s['cases']} rows; results identical: {s['all_ok']}; "

@@ -25,6 +25,7 @@ import typer
 from ..llm import LLMClient, ScriptedModel
 from .common import console, print_json, table
 
+
 def _deliberation_scenario() -> list[Any]:
     from ..models import Claim
     from ..models.perspectives import InterpretationHit, Perspective

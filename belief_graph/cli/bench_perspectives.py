@@ -1,4 +1,4 @@
-"""``belief-graph bench perspectives``: the retrieval study of issue 7.
+"""``belief-graph bench perspectives``: the perspectives retrieval study.
 
 For risk-, relationship- and finance-worded questions about the concession scenario
 (``belief_graph/data/rashomon.yaml``, ``study``), the rank of the observation the question is

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from ..errors import SchemaError
 from ..db.schema import load_migrations
+from ..errors import SchemaError
 from .common import console, print_json, state, table
 
 app = typer.Typer(help="Schema migrations, verification and counts.", no_args_is_help=True)

@@ -10,10 +10,10 @@ from ..errors import LLMUnavailable
 from ..facade import BeliefGraph
 from ..llm.factory import resolve_provider
 from ..models import WriteResult
-from .demo_currency import story_conclusions_follow
-from .demo_revision import story_evidence
 from ..repositories import AdminRepository
 from .common import console, state, table
+from .demo_currency import story_conclusions_follow
+from .demo_revision import story_evidence
 
 DEMO_SPACE = "demo"
 
@@ -172,11 +172,11 @@ def _demo_group(
                                        "default: a real one when configured, else the labelled replay."),
 ) -> None:
     """A first tour: free text in, a user changing her mind, two agents disagreeing, evidence invalidated, recall.
-    Subcommands: `rashomon` (perspectives and deliberation, issue 7)."""
+    Subcommands: `rashomon` (perspectives and deliberation)."""
     if ctx.invoked_subcommand is None:
         demo(ctx, server=server, stop=stop, real_llm=real_llm)
 
 
-from .demo_rashomon import demo_rashomon  # noqa: E402  (issue 7)
+from .demo_rashomon import demo_rashomon  # noqa: E402
 
 app.command("rashomon")(demo_rashomon)

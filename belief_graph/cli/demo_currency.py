@@ -11,6 +11,7 @@ conclusion stale, with one audit naming the change; a direct write to a derived 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -21,7 +22,7 @@ from ..facade import BeliefGraph
 
 __all__ = ["RULES", "story_conclusions_follow"]
 
-RULES = [
+RULES: list[dict[str, Any]] = [
     {
         "name": "work_timezone",
         "description": "a user works in the timezone of their employer",
@@ -81,8 +82,8 @@ def story_conclusions_follow(bg: BeliefGraph, console: Console) -> None:
     bg.assert_claim("user.dana.employer", "acme", "Dana works at Acme", agent="user:dana", evidence=[ep.id])
     for rule in RULES:
         run = bg.add_rule(rule, agent="user:admin")
-        console.print(f"  rule {run.rule}: " + " -> ".join(p["key"] for p in rule["premises"])  # type: ignore[index]
-                      + f"  =>  {rule['conclusion']['key']}", markup=False, highlight=False)  # type: ignore[index]
+        console.print(f"  rule {run.rule}: " + " -> ".join(p["key"] for p in rule["premises"])
+                      + f"  =>  {rule['conclusion']['key']}", markup=False, highlight=False)
     tz = bg.belief("user.dana.work_timezone")
     assert tz is not None
     sync = bg.derive("Hold Dana's weekly sync on Tuesdays at 10:00 Berlin time", [tz.id], agent="agent:planner")

@@ -1,4 +1,4 @@
-"""``belief-graph demo rashomon``: the concession scenario of issue 7 ("Rashomon memory").
+"""``belief-graph demo rashomon``: the concession scenario ("Rashomon memory").
 
 Eight observations of a simulated client engagement, three perspectives (relationship, risk,
 finance: ``belief_graph/data/perspectives.yaml``), four queries

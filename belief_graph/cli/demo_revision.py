@@ -1,4 +1,4 @@
-"""The demo's "evidence invalidated" story (issue 5): selective reconsolidation, before and after.
+"""The demo's "evidence invalidated" story: selective reconsolidation, before and after.
 
 ``story_evidence(bg, console)`` is called by ``belief-graph demo`` on a fresh demo space: a lab
 memory derives a plan from an executed assay; a reviewer invalidates the assay; exactly the

@@ -11,7 +11,7 @@ from typing import Any
 import typer
 
 from ..errors import ValidationError
-from ..llm import JOBS, LLMClient, ReplayFile, demo_replay_path, get_prompts, make_client, resolve_provider
+from ..llm import LLMClient, ReplayFile, demo_replay_path, get_prompts, make_client, resolve_provider
 from ..llm.usage import UsageReport
 from .common import console, print_json, print_usage, state, table
 

@@ -14,8 +14,9 @@ def mcp(ctx: typer.Context) -> None:
     Add it to an agent's MCP configuration as the command `belief-graph --space NAME mcp`.
     """
     try:
-        from ..mcp_server import build_server
         import mcp as _sdk  # noqa: F401
+
+        from ..mcp_server import build_server
     except ImportError as exc:  # pragma: no cover - the extra is not installed
         raise ConfigurationError("the MCP server needs the mcp package: pip install 'belief-graph[mcp]'") from exc
     build_server(state(ctx).engine()).run("stdio")

@@ -1,4 +1,4 @@
-"""``belief-graph perspectives``: perspectives, goal-parameterized encoding, deliberation (issue 7).
+"""``belief-graph perspectives``: perspectives, goal-parameterized encoding, deliberation.
 
 ``encode`` and ``deliberate`` call the configured chat model (``BELIEF_GRAPH_LLM__*``); without an
 API key the client replays the shipped demo file, which holds no answers for your data, so they
@@ -15,8 +15,8 @@ import typer
 from ..errors import ValidationError
 from ..models.perspectives import DeliberationRecord, EncodeResult, Perspective
 from ..services.perspectives import example_perspectives_path
-from .progress import with_activity
 from .common import console, print_json, state, table
+from .progress import with_activity
 
 app = typer.Typer(help="Perspectives: goal-parameterized encoding and deliberation by argument.", no_args_is_help=True)
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import typer
 
 from ..curated import parse_param_pairs, script
-from ..errors import ValidationError
 from ..db.registry import Query, get_registry, parse_query
+from ..errors import ValidationError
 from ..shell import CypherShell
 from .common import state
 

@@ -14,7 +14,6 @@ from a URL or environment variable. Nothing happens at import.
 from __future__ import annotations
 
 from types import SimpleNamespace
-
 from typing import Any
 
 import neo4j
@@ -23,7 +22,6 @@ from neomodel import (
     DateTimeNeo4jFormatProperty,
     FloatProperty,
     IntegerProperty,
-
     RelationshipFrom,
     RelationshipTo,
     StringProperty,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..errors import EmbeddingError
 from .base import Embedder
 
+
 @dataclass
 class EmbeddingUsage:
     """What an embedder was asked to do: calls made, texts embedded, wall-clock seconds."""

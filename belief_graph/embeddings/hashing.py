@@ -38,7 +38,7 @@ class HashingEmbedder:
     def _vector(self, text: str) -> list[float]:
         vec = np.zeros(self._dimension, dtype=np.float64)
         words = _WORD.findall(text.lower())
-        features = words + [f"{a} {b}" for a, b in zip(words, words[1:])]
+        features = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
         for feat in features:
             digest = hashlib.blake2b(feat.encode("utf-8"), digest_size=8).digest()
             h = int.from_bytes(digest, "little")

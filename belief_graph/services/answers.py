@@ -1,4 +1,4 @@
-"""Grounded answers (issue 8; DESIGN.md §2 "Grounding"; docs/retrieval.md).
+"""Grounded answers (DESIGN.md §2 "Grounding"; docs/retrieval.md).
 
 :meth:`AnswerService.answer`:
 

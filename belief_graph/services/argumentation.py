@@ -53,7 +53,6 @@ from ..argumentation import iccma
 from ..db.driver import Graph, Tx
 from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError
 from ..models import new_id, utcnow
-from ..settings import LimitSettings
 from ..models.argumentation import (
     Attack,
     AttackerInfo,
@@ -63,6 +62,7 @@ from ..models.argumentation import (
     LabelExplanation,
 )
 from ..repositories.argumentation import ArgumentationRepository
+from ..settings import LimitSettings
 
 __all__ = [
     "FIRST_BATCH",

@@ -4,7 +4,7 @@ This is the foundation's write path: structured writes (``key`` + ``value``) dec
 LLM. Pass 1 compares with the fact's current belief: the same value is a ``NOOP``; a different
 value from the same agent is an ``UPDATE``; a different value from another agent is decided by the
 default ``recency`` strategy (the newer claim supersedes, reported as ``SUPERSEDED``). Policies
-(authority, consensus, argumentation, LLM judge) and disputes extend this in the belief-store issue.
+(authority, consensus, argumentation, LLM judge) and disputes extend this (``services/policy.py``).
 
 Every write is one transaction: the fact's lock, the new claim, its justification and the
 supersession commit together or not at all.
@@ -49,6 +49,7 @@ from ..models import (
     time_after,
     utcnow,
 )
+from ..models.support import premise_current
 from ..repositories import (
     AgentRepository,
     ClaimRepository,
@@ -59,10 +60,16 @@ from ..repositories import (
     VersionRepository,
 )
 from ..settings import PolicySettings
-from ..models.support import premise_current
 from .currency import Change, Consequences
-from .policy import Decision, authority_weights, compile_pattern, consensus_support, validate_strategy, validate_weight
-from .policy import _norm as _norm
+from .policy import (
+    Decision,
+    _norm as _norm,
+    authority_weights,
+    compile_pattern,
+    consensus_support,
+    validate_strategy,
+    validate_weight,
+)
 
 __all__ = ["BeliefService"]
 
@@ -183,7 +190,7 @@ class BeliefService:
             verdicts = self._pre_verdicts(data)
             try:
                 return self.graph.write_tx(
-                    lambda tx: self.write_prepared(tx, prepared, props=props, op_hint=op_hint, verdicts=verdicts),
+                    lambda tx: self.write_prepared(tx, prepared, props=props, op_hint=op_hint, verdicts=verdicts),  # noqa: B023 (runs in this iteration)
                     name="beliefs.assert_claim",
                 )
             except _StaleVerdict:

@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..db.driver import Graph
+from ..db.schema import expected_vector_config, vector_config_drift, verify_schema
 from ..embeddings import Embedder
 from ..errors import BeliefGraphError
 from ..models import ClaimInput, new_id
 from ..repositories import AdminRepository
-from ..db.schema import expected_vector_config, vector_config_drift, verify_schema
 from ..repositories.retrieval import RetrievalRepository
 from .beliefs import BeliefService
 from .retrieval import RetrievalService

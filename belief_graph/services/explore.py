@@ -8,9 +8,9 @@ from typing import Any
 from ..curated import Question, question, questions
 from ..db.driver import Graph
 from ..errors import NothingToShow, ValidationError
-from ..viz.graph import QueryResult
 from ..repositories.explore import ExploreRepository
 from ..viz import GraphView
+from ..viz.graph import QueryResult
 
 __all__ = ["ExploreService"]
 

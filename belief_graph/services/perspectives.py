@@ -55,7 +55,6 @@ from ..llm import LLMClient
 from ..llm.jobs import ConceptView, Observation, PerspectiveView
 from ..models import utcnow
 from ..models.perspectives import (
-    ConceptSpec,
     EncodeCell,
     EncodeResult,
     InterpretationHit,

@@ -1,4 +1,4 @@
-"""Hybrid retrieval over active beliefs (issue 8; docs/retrieval.md).
+"""Hybrid retrieval over active beliefs (docs/retrieval.md).
 
 :meth:`RetrievalService.recall` runs two searches in Neo4j — the ``claim_embedding`` vector index
 (``db.index.vector.queryNodes``) and the ``claim_text`` fulltext index

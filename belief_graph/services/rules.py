@@ -24,7 +24,6 @@ from typing import Any
 from pydantic import ValidationError as PydanticValidationError
 
 from ..db.driver import Graph, Tx
-from ..embeddings import Embedder
 from ..errors import RuleNotFound, ValidationError
 from ..models import KEY_RE, utcnow
 from ..models.rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec, patterns_intersect

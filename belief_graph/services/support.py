@@ -20,7 +20,6 @@ import hashlib
 import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
@@ -38,7 +37,6 @@ from ..models import KEY_RE, Claim, Value, new_id, time_after, utcnow
 from ..models.support import (
     MODES,
     OUT_STATUSES,
-    premise_current,
     AuditRecord,
     AuditSummary,
     ClaimAudit,
@@ -49,6 +47,7 @@ from ..models.support import (
     SupportFamily,
     WorkingContext,
     estimate_tokens,
+    premise_current,
 )
 from ..repositories.core import ClaimRepository
 from ..repositories.policy import AgentRepository

@@ -83,7 +83,7 @@ def main() -> None:
         "max_seq_length": model.max_seq_length,
         "items": [
             {"text": s, "tokens": n, "vector": [round(float(x), 6) for x in v]}
-            for s, n, v in zip(SENTENCES, tokens, vectors)
+            for s, n, v in zip(SENTENCES, tokens, vectors, strict=True)
         ],
     }
     path = Path(__file__).with_name("minilm_reference.json")

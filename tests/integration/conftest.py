@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from explore_world import World, build_world
 
 from belief_graph.settings import Settings
-
-from explore_world import World, build_world
 
 
 @pytest.fixture(scope="session")

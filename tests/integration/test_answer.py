@@ -1,4 +1,4 @@
-"""Grounded answers (issue 8): threshold unknowns without an LLM call, the programmatic grounding
+"""Grounded answers: threshold unknowns without an LLM call, the programmatic grounding
 check with one repair, citations of active context beliefs only. Real Neo4j, real MiniLM,
 scripted chat model."""
 

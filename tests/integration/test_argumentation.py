@@ -19,14 +19,17 @@ from belief_graph.argumentation import iccma
 from belief_graph.cli import app
 from belief_graph.cli.bench_grounded import chain_graph, double_chain_graph
 from belief_graph.db.driver import Graph
+from belief_graph.db.registry import get_registry
 from belief_graph.errors import FormatError, FrameworkNotFound, NotFoundError, ValidationError
 from belief_graph.models.argumentation import Attack, AttackGraph
-from belief_graph.db.registry import get_registry
 from belief_graph.services import argumentation as argmod
 from belief_graph.services.argumentation import ArgumentationService, framework_ns
 from belief_graph.settings import Settings
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "argumentation"
+# The subset vendored in tests/data/corpus; BELIEF_GRAPH_TEST_CORPUS=<folder holding argumentation/
+# and tms/> runs the same tests on the full corpus.
+CORPUS = Path(os.environ.get("BELIEF_GRAPH_TEST_CORPUS") or Path(__file__).resolve().parents[1] / "data" / "corpus")
+CORPUS = CORPUS / "argumentation"
 EXPECTED = {r["file"]: r for r in csv.DictReader((CORPUS / "EXPECTED.tsv").open(encoding="utf-8"), delimiter="\t")}
 EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 

@@ -10,8 +10,7 @@ from collections.abc import Iterable
 import clingo
 import pytest
 from argumentation.core.dung import ArgumentationFramework, grounded_extension
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from belief_graph.db.driver import Graph
 from belief_graph.models.argumentation import AttackGraph, GroundedResult

@@ -62,7 +62,7 @@ def test_structure(persp: dict[str, Any]) -> None:
 def test_search_phrases_are_the_curated_questions(persp: dict[str, Any]) -> None:
     qs = questions(get_registry())
     assert [t["cypher"] for t in persp["templates"]] == [q.query.text for q in qs]
-    for t, q in zip(persp["templates"], qs):
+    for t, q in zip(persp["templates"], qs, strict=True):
         params = [p["name"] for p in t["params"]]
         assert params == [f"${p}" for p in q.query.params]
         for p in params:

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.errors import ValidationError
 from belief_graph.db.registry import get_registry
+from belief_graph.errors import ValidationError
 from belief_graph.services.check import INVARIANTS
 
 BIN = str(Path(sys.executable).with_name("belief-graph"))
@@ -160,7 +160,7 @@ def test_check_statements_start_from_the_space_indexes(graph) -> None:  # type: 
         ops: list[tuple[str, str]] = []
 
         def walk(p: dict[str, Any]) -> None:
-            ops.append((p["operatorType"].split("@")[0], str(p.get("args", {}).get("Details", ""))))
+            ops.append((p["operatorType"].split("@")[0], str(p.get("args", {}).get("Details", ""))))  # noqa: B023 (runs in this iteration)
             for child in p.get("children", []):
                 walk(child)
 

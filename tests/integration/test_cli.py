@@ -7,9 +7,9 @@ import subprocess
 import uuid
 
 import pytest
+from cli_runner import run_cli_with
 
 from belief_graph.settings import Settings
-from cli_runner import run_cli_with
 
 
 def run(args: list[str], settings: Settings, **env: str) -> subprocess.CompletedProcess[str]:

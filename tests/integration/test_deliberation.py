@@ -1,4 +1,4 @@
-"""Deliberation by argument against a real Neo4j (issue 7), with scripted LLM answers: the
+"""Deliberation by argument against a real Neo4j, with scripted LLM answers: the
 retrieval mode follows from the grounded extension of the stored attack graph (select, compose,
 conflict; 0 edges -> compose; complete mutual attack among three -> conflict), LLM call counts,
 recorded rejections of bad LLM items, typed errors that write nothing, and staleness."""

@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from explore_world import World
 
 from belief_graph import BeliefGraph
 from belief_graph.curated import questions
-from belief_graph.errors import NothingToShow, ValidationError
 from belief_graph.db.registry import get_registry
-from explore_world import World
+from belief_graph.errors import NothingToShow, ValidationError
 
 BIN = str(Path(sys.executable).with_name("belief-graph"))
 

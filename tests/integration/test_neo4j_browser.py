@@ -12,14 +12,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from explore_world import CHROMIUM_FLAGS, World, artifacts_dir, chromium
 
 from belief_graph import BeliefGraph
 from belief_graph.browser import runnable
 from belief_graph.curated import param_lines, questions
-from belief_graph.embeddings import HashingEmbedder
 from belief_graph.db.registry import get_registry
+from belief_graph.embeddings import HashingEmbedder
 from belief_graph.server import LocalServer
-from explore_world import CHROMIUM_FLAGS, World, artifacts_dir, chromium
 
 GUIDE_TITLE = "a tour of the memory"
 
@@ -134,7 +134,7 @@ def test_login_opens_the_guide_the_style_and_space(page: Any, base_settings) -> 
         assert block.count() == 1, q.title
         assert q.title in guide.inner_text()
         blocks.append(block.inner_text().strip())
-    for q, text in zip(questions(get_registry()), blocks):
+    for q, text in zip(questions(get_registry()), blocks, strict=True):
         assert text == runnable(q.query, base_settings.space).strip(), q.query.name
     guide.locator("[data-testid=nextSlide]").click()  # the last slide: how to reload style and guide
     assert "style.grass" in guide.inner_text()

@@ -1,4 +1,4 @@
-"""Perspectives against a real Neo4j (issue 7): adding and loading perspectives (all or nothing),
+"""Perspectives against a real Neo4j: adding and loading perspectives (all or nothing),
 goal-parameterized encoding of the concession scenario with scripted LLM answers and the real
 local MiniLM embeddings, idempotent re-encoding, retrieval by perspective, reconsolidation of
 interpretations, and the CLI (perspectives group, `demo rashomon`, `bench perspectives`)."""

@@ -1,4 +1,4 @@
-"""Issue 4 against the real server: one belief per fact with history, conflict policies, disputes."""
+"""Belief store against the real server: one belief per fact with history, conflict policies, disputes."""
 
 from __future__ import annotations
 

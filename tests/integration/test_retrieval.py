@@ -1,4 +1,4 @@
-"""Hybrid retrieval (issue 8) against a real Neo4j with the real local MiniLM embedder."""
+"""Hybrid retrieval against a real Neo4j with the real local MiniLM embedder."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 
 from belief_graph import BeliefGraph
 from belief_graph.db.driver import Graph
+from belief_graph.db.schema import load_migrations
 from belief_graph.errors import BeliefGraphError, ValidationError
 from belief_graph.models import WriteOp
-from belief_graph.db.schema import load_migrations
 from belief_graph.services.retrieval import RetrievalService, escape_lucene, fulltext_query
 from belief_graph.settings import RetrievalSettings, Settings
 

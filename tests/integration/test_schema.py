@@ -8,8 +8,8 @@ import pytest
 
 from belief_graph import BeliefGraph
 from belief_graph.db.driver import Graph
-from belief_graph.errors import SchemaError
 from belief_graph.db.schema import apply_migrations, load_migrations, verify_schema
+from belief_graph.errors import SchemaError
 from belief_graph.settings import Settings
 
 

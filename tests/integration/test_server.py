@@ -10,9 +10,9 @@ failure, not a skip.
 from __future__ import annotations
 
 import os
-import subprocess
 import signal
 import socket
+import subprocess
 import sys
 import time
 import uuid
@@ -339,8 +339,8 @@ def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[s
     on and ``db check`` finds every invariant intact."""
     from belief_graph import BeliefGraph
     from belief_graph.db.driver import Graph, create_driver
-    from belief_graph.embeddings import HashingEmbedder
     from belief_graph.db.schema import apply_migrations
+    from belief_graph.embeddings import HashingEmbedder
 
     srv = make_server()
     assert srv.start().ready

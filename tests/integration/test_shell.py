@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from explore_world import World
 
 from belief_graph import BeliefGraph
 from belief_graph.curated import questions, script
-from belief_graph.embeddings import HashingEmbedder
 from belief_graph.db.registry import get_registry
+from belief_graph.embeddings import HashingEmbedder
 from belief_graph.shell import CypherShell
-from explore_world import World
 
 BIN = str(Path(sys.executable).with_name("belief-graph"))
 

@@ -17,8 +17,7 @@ import uuid
 from typing import Any
 
 import clingo
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from belief_graph import BeliefGraph
 from belief_graph.embeddings import HashingEmbedder

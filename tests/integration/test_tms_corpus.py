@@ -1,4 +1,4 @@
-"""The TMS scenarios of ``shared/corpus/tms`` pass step by step against the real engine.
+"""The TMS scenarios of ``tests/data/corpus/tms`` pass step by step against the real engine.
 
 Mapping (DESIGN.md "Support"): every corpus node is a claim. A node that is evidence at any point
 gets an episode ``ev(x)`` and the justification ``x <- ev(x)``; the corpus's evidence set is then
@@ -12,6 +12,7 @@ that went OUT -> IN.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,9 @@ import pytest
 
 from belief_graph import BeliefGraph
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-TMS = SHARED / "corpus" / "tms"
+# BELIEF_GRAPH_TEST_CORPUS=<folder holding argumentation/ and tms/> reads another copy of the corpus.
+CORPUS = Path(os.environ.get("BELIEF_GRAPH_TEST_CORPUS") or Path(__file__).resolve().parents[1] / "data" / "corpus")
+TMS = CORPUS / "tms"
 SCENARIOS = sorted(p for p in TMS.glob("*.json"))
 
 

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from explore_world import CHROMIUM_FLAGS, World, artifacts_dir, chromium
 
 from belief_graph import BeliefGraph
 from belief_graph.embeddings import HashingEmbedder
 from belief_graph.viz import GraphView, from_audit, from_deliberation, from_grounded, from_history, from_support
-from explore_world import CHROMIUM_FLAGS, World, artifacts_dir, chromium
 
 BIN = str(Path(sys.executable).with_name("belief-graph"))
 

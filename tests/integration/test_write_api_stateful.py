@@ -16,8 +16,7 @@ import uuid
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, Phase, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from belief_graph import BeliefGraph

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from belief_graph.errors import RegistryError
 from belief_graph.db.registry import get_registry, parse_query, space_findings
+from belief_graph.errors import RegistryError
 
 pytestmark = pytest.mark.cypher
 

@@ -19,15 +19,15 @@ import numpy as np
 import pytest
 from pydantic import SecretStr
 
-from belief_graph.embeddings import _bert
-from belief_graph.embeddings import minilm as minilm_module
 from belief_graph.embeddings import (
     CountingEmbedder,
     Embedder,
     EmbeddingUsage,
     HashingEmbedder,
     LocalMiniLMEmbedder,
+    _bert,
     make_embedder,
+    minilm as minilm_module,
 )
 from belief_graph.errors import EmbeddingDimensionError, EmbeddingError, ValidationError
 from belief_graph.settings import EmbeddingSettings, LLMSettings
@@ -101,7 +101,7 @@ def test_matches_sentence_transformers_reference(
     cos = (got * expected).sum(axis=1) / (
         np.linalg.norm(got, axis=1) * np.linalg.norm(expected, axis=1)
     )
-    for text, c, row_got, row_exp in zip(texts, cos, got, expected):
+    for text, c, row_got, row_exp in zip(texts, cos, got, expected, strict=True):
         assert c >= 0.9999, f"cosine {c} for {text[:40]!r}"
         assert np.abs(row_got - row_exp).max() < 1e-4, f"abs diff for {text[:40]!r}"
 
@@ -245,6 +245,7 @@ def test_local_with_other_model_is_refused() -> None:
 
 def test_auto_with_key_and_openai_use_the_openai_backend() -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
+
     from belief_graph.embeddings.openai import OpenAIEmbedder
 
     llm = LLMSettings(api_key=SecretStr("sk-test"), base_url="http://127.0.0.1:9/v1")
@@ -345,6 +346,7 @@ def fake_openai() -> Iterator[str]:
 
 def test_openai_embedder_against_fake_server(fake_openai: str) -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
+
     from belief_graph.embeddings.openai import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",
@@ -365,6 +367,7 @@ def test_openai_embedder_against_fake_server(fake_openai: str) -> None:
 
 def test_openai_embedder_other_models_get_no_dimensions(fake_openai: str) -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
+
     from belief_graph.embeddings.openai import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="nomic-embed-text", dimension=8, api_key="x",
@@ -375,6 +378,7 @@ def test_openai_embedder_other_models_get_no_dimensions(fake_openai: str) -> Non
 
 def test_openai_embedder_wrong_length_and_failure(fake_openai: str) -> None:
     import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
+
     from belief_graph.embeddings.openai import OpenAIEmbedder
 
     e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",

@@ -14,12 +14,12 @@ from rich.console import Console
 from belief_graph import browser
 from belief_graph.cli.progress import activity
 from belief_graph.curated import cypher_literal, param_lines, parse_param_pairs, question, questions, script
-from belief_graph.errors import ValidationError
-from belief_graph.viz.graph import GraphData, ViewEdge, ViewNode
 from belief_graph.db.registry import get_registry
+from belief_graph.errors import ValidationError
 from belief_graph.server import java_command, render_conf
 from belief_graph.settings import ServerSettings
 from belief_graph.viz import GraphView
+from belief_graph.viz.graph import GraphData, ViewEdge, ViewNode
 
 REGISTRY = get_registry()
 ASSETS = Path(__file__).resolve().parents[2] / "belief_graph" / "viz" / "assets"
@@ -61,7 +61,7 @@ def test_guide_has_one_runnable_block_per_question() -> None:
     assert [b[0] for b in blocks] == [q.query.name for q in questions(REGISTRY)]
     import html as h
 
-    for (name, body), q in zip(blocks, questions(REGISTRY)):
+    for (_name, body), q in zip(blocks, questions(REGISTRY), strict=True):
         assert h.unescape(body) == browser.runnable(q.query, "alice")
         assert h.unescape(body).startswith(":param space => 'alice';")
 

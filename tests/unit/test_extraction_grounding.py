@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from belief_graph.services.extraction_grounding import check_fact, split_sentences, turn_kind
 

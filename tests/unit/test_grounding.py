@@ -1,12 +1,11 @@
-"""The programmatic grounding check (issue 8): figures, dates, named values, citations."""
+"""The programmatic grounding check: figures, dates, named values, citations."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from belief_graph.llm.jobs import Answer, AnswerInput, BeliefView
 from belief_graph.services.answers import grounding_check

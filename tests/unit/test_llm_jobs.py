@@ -8,11 +8,9 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from belief_graph.errors import EncodingError, LLMUnavailable, ValidationError
-from belief_graph.llm.jobs import Critiques, Proposals, Rederived, Reranking
 from belief_graph.llm import (
     JOBS,
     Answer,
@@ -29,6 +27,7 @@ from belief_graph.llm import (
     Timeout,
     Unavailable,
 )
+from belief_graph.llm.jobs import Critiques, Proposals, Rederived, Reranking
 
 ALICE = "user:alice"
 PERSPECTIVE = {
@@ -90,7 +89,7 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"question": "How many months does the emergency fund cover?", "beliefs": BELIEFS},
         {"text": "It covers 3 months.", "citations": ["b-1"]},
     ),
-    "propose_all": (  # issue 7: every perspective of a deliberation in one call
+    "propose_all": (  # every perspective of a deliberation in one call
         {"question": "How to invest?", "perspectives": [
             {"perspective": PERSPECTIVE, "beliefs": BELIEFS[:1]},
             {"perspective": PERSPECTIVE | {"id": "p-growth", "name": "growth"}, "beliefs": BELIEFS[1:]}]},

@@ -8,14 +8,14 @@ import json
 from collections.abc import Iterator
 from dataclasses import MISSING, fields
 
+import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
 import pytest
 
-import langchain_openai  # noqa: F401  a dev dependency: missing fails, never skips
 from belief_graph.errors import ConfigurationError, EncodingError, LLMUnavailable
 from belief_graph.llm import JOBS, LLMClient, RawResponse, ScriptedModel, make_client
-from belief_graph.llm.jobs import JobLimits, JobSpec, Judgement, Extraction, ExtractInput
-from belief_graph.llm.stub import OpenAIStub, StubReply
+from belief_graph.llm.jobs import ExtractInput, Extraction, JobLimits, JobSpec, Judgement
 from belief_graph.llm.openai import OpenAIChatModel
+from belief_graph.llm.stub import OpenAIStub, StubReply
 from belief_graph.settings import LLMSettings, load_settings
 
 JUDGE = {

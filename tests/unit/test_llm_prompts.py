@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from belief_graph.db.registry import resource_dir
 from belief_graph.errors import ConfigurationError, FormatError, ValidationError
 from belief_graph.llm import JOBS, LLMClient, ScriptedModel, get_prompts, load_prompts
 from belief_graph.llm.prompts import REPAIR_PROMPT, parse_prompt
 from belief_graph.llm.protocol import output_json_schema
-from belief_graph.db.registry import resource_dir
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -27,8 +27,8 @@ from belief_graph.llm import (
     make_client,
     resolve_provider,
 )
-from belief_graph.llm.jobs import job_spec
 from belief_graph.llm.demo import DEMO_MODEL, DEMO_SCRIPT, record_demo
+from belief_graph.llm.jobs import job_spec
 from belief_graph.settings import LLMSettings, load_settings
 
 runner = CliRunner()
@@ -175,7 +175,7 @@ def test_bench_llm_json_reports_at_most_one_call_per_perspective() -> None:
     data = json.loads(r.output)
     assert data["encode_8x3_calls"] <= 3
     assert data["encode_8x3_calls"] == 3 and data["encode_8x3_calls_unbatched"] == 24
-    assert data["deliberate_calls"] is not None and data["deliberate_calls"] <= 2  # issue 7: batched deliberation
+    assert data["deliberate_calls"] is not None and data["deliberate_calls"] <= 2  # batched deliberation
     assert data["deliberate_calls_per_perspective"] == 6
     human = runner.invoke(app, ["bench", "llm"])
     assert human.exit_code == 0 and "batched" in human.output

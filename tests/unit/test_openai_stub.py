@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import langchain_openai  # noqa: E402,F401  a dev dependency: missing fails, never skips
 import pytest
 from pydantic import SecretStr
 
@@ -24,12 +25,10 @@ from belief_graph.llm import (
     ReplayModel,
     make_chat_model,
 )
+from belief_graph.llm.openai import OpenAIChatModel  # noqa: E402
 from belief_graph.llm.protocol import output_json_schema
 from belief_graph.llm.stub import OpenAIStub, StubReply
 from belief_graph.settings import LLMSettings
-
-import langchain_openai  # noqa: E402,F401  a dev dependency: missing fails, never skips
-from belief_graph.llm.openai import OpenAIChatModel  # noqa: E402
 
 JUDGE = {
     "question": "user.timezone",

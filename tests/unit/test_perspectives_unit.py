@@ -1,4 +1,4 @@
-"""Pure parts of issue 7: perspective files, specs, the LLM phase of a deliberation (scripted
+"""Pure parts of perspectives: perspective files, specs, the LLM phase of a deliberation (scripted
 model, no database), the mode rule and composition, and the shipped data files."""
 
 from __future__ import annotations

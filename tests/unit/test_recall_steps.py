@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pydantic
 import pytest
 
 from belief_graph.embeddings import HashingEmbedder
@@ -103,7 +104,7 @@ def test_retrieval_settings_defaults_and_environment(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("BELIEF_GRAPH_RETRIEVAL__LLM_RERANK", "true")
     s = load_settings()
     assert s.retrieval.key_weight == 0.0 and s.retrieval.llm_rerank is True
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError, match="key_weight"):
         RetrievalSettings(key_weight=1.5)
 
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from belief_graph.errors import QueryNotFound, RegistryError, ValidationError
 from belief_graph.db.registry import (
     APP_NAME,
     Query,
@@ -29,6 +28,7 @@ from belief_graph.db.registry import (
     split_statements,
     write_clauses,
 )
+from belief_graph.errors import QueryNotFound, RegistryError, ValidationError
 
 pytestmark = pytest.mark.cypher
 

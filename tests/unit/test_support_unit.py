@@ -1,12 +1,11 @@
-"""Pure parts of issue 5: token estimate, statement signature, models, and the bench generators
+"""Pure parts of justifications and reconsolidation: token estimate, statement signature, models, and the bench generators
 and reference labelling (checked against clingo as an external oracle)."""
 
 from __future__ import annotations
 
 import clingo
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from belief_graph.cli import app

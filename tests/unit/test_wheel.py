@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from belief_graph.llm import load_prompts
 from belief_graph.db.registry import QueryRegistry
+from belief_graph.llm import load_prompts
 
 pytestmark = [pytest.mark.cypher]
 
