@@ -1,4 +1,4 @@
-"""Pure pydantic models of perspectives, interpretations and deliberations (issue 7).
+"""Pure pydantic models of perspectives, interpretations and deliberations.
 
 A :class:`PerspectiveSpec` is what a user declares (name, goal, ontology, relevance threshold);
 a :class:`Perspective` is what is stored. :class:`EncodeResult` is the (observation x

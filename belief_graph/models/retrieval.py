@@ -1,4 +1,4 @@
-"""Pydantic models of retrieval and grounded answers (issue 8; docs/retrieval.md).
+"""Pydantic models of retrieval and grounded answers (docs/retrieval.md).
 
 :class:`RetrievalHit` extends :class:`~belief_graph.models.RecallHit` (so callers that only read
 ``claim``/``score``/``scores`` keep working) with the score parts of the fusion, the hit's
