@@ -12,13 +12,22 @@ import time
 from pathlib import Path
 
 from ..db.registry import get_registry
-from ..errors import ConfigurationError, JavaNotFound, MavenNotFound, ServerError
+from ..errors import ConfigurationError, ServerError
 from ..settings import ServerSettings
-from .java import JavaInfo, find_java, find_maven, min_java_major, MIN_JAVA_MAJOR, _TESTED_JAVA_MAJORS, _TESTED_JAVA_MAJORS_CALVER
+from .java import (
+    _TESTED_JAVA_MAJORS,
+    _TESTED_JAVA_MAJORS_CALVER,
+    MIN_JAVA_MAJOR,
+    JavaInfo,
+    find_java,
+    find_maven,
+    min_java_major,
+)
 from .process import _TAIL_LINES, ServerLayout, _file_lock, _now, _read_tail
 from .progress import Progress, _say
 
 log = logging.getLogger(__name__)
+
 
 def render_pom(version: str) -> str:
     """The throw-away ``pom.xml`` whose dependencies are the Neo4j Community server."""
@@ -75,8 +84,13 @@ class _Distribution:
             )
         tested = _TESTED_JAVA_MAJORS if need == MIN_JAVA_MAJOR else _TESTED_JAVA_MAJORS_CALVER
         if java.major not in tested:
-            log.warning("%s is Java %s; Neo4j %s is tested with Java %s", java.executable, java.version,
-                        self.server.version, " and ".join(map(str, tested)))
+            log.warning(
+                "%s is Java %s; Neo4j %s is tested with Java %s",
+                java.executable,
+                java.version,
+                self.server.version,
+                " and ".join(map(str, tested)),
+            )
         return java
 
     def install(self, progress: Progress | None = None) -> Path:
@@ -104,8 +118,7 @@ class _Distribution:
             (staging / "pom.xml").write_text(render_pom(lay.version))
             _say(
                 progress,
-                f"Fetching Neo4j {lay.version} from Maven Central into {lay.dist_dir} "
-                "(about 120 MB, once)...",
+                f"Fetching Neo4j {lay.version} from Maven Central into {lay.dist_dir} (about 120 MB, once)...",
             )
             t0 = time.monotonic()
             mvn_log = staging / "mvn.log"
@@ -114,8 +127,13 @@ class _Distribution:
             log.info("running %s in %s", " ".join(cmd), staging)
             with open(mvn_log, "wb") as out:
                 rc = subprocess.run(
-                    cmd, cwd=staging, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                    env=env, check=False,
+                    cmd,
+                    cwd=staging,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                    check=False,
                 ).returncode
             server_jar = staging / "lib" / f"neo4j-server-{lay.version}.jar"
             if rc != 0 or not server_jar.is_file():

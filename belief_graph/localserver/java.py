@@ -14,7 +14,6 @@ from pathlib import Path
 from ..errors import JavaNotFound, MavenNotFound
 from ..settings import ServerSettings
 
-
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ENTRY_POINT_CALVER = "org.neo4j.server.Neo4jCommunity"
 """The main class from Neo4j 2025.01 on (calendar versions); 5.x has :data:`ENTRY_POINT`."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import socket
 
-
 HOST = "127.0.0.1"
 """The only address the server listens on."""
 

@@ -10,13 +10,12 @@ import logging
 import os
 import re
 import signal
-import stat
 import subprocess
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,8 @@ _TAIL_LINES = 40
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)
+
 
 @dataclass(frozen=True)
 class ServerLayout:
@@ -289,9 +289,7 @@ class _ProcessControl:
             text = self.layout.conf_file.read_text()
         except OSError:
             return state
-        conf = dict(
-            line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#")
-        )
+        conf = dict(line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#"))
         bolt = conf.get("server.bolt.listen_address", "").rpartition(":")[2]
         http = conf.get("server.http.listen_address", "").rpartition(":")[2]
         if bolt.isdigit():
@@ -383,7 +381,10 @@ class _ProcessControl:
         except NotImplementedError:  # pragma: no cover - platforms without POSIX_SPAWN_SETSID
             with open(console_log, "ab") as out:
                 proc = subprocess.Popen(
-                    list(argv), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                    list(argv),
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
                     start_new_session=True,
                 )
             return proc.pid

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import re
@@ -22,8 +21,6 @@ from pydantic import BaseModel, Field
 from ..db.registry import get_registry
 from ..errors import (
     ConfigurationError,
-    JavaNotFound,
-    MavenNotFound,
     PortInUse,
     ServerError,
     ServerNotRunning,
@@ -105,17 +102,13 @@ class LocalServer(_Distribution, _ProcessControl):
     used — the server is always ``bolt://127.0.0.1:<server.bolt_port>`` (:attr:`bolt_uri`).
     """
 
-    def __init__(
-        self, server: ServerSettings, neo4j: Neo4jSettings | None = None, *, space: str = "default"
-    ) -> None:
+    def __init__(self, server: ServerSettings, neo4j: Neo4jSettings | None = None, *, space: str = "default") -> None:
         if not _VERSION_RE.match(server.version):
             raise ConfigurationError(
                 f"BELIEF_GRAPH_SERVER__VERSION: {server.version!r} is not a Neo4j version like 5.26.30"
             )
         if server.http_port != 0 and server.http_port == server.bolt_port:
-            raise ConfigurationError(
-                f"BELIEF_GRAPH_SERVER__HTTP_PORT: {server.http_port} is also the Bolt port"
-            )
+            raise ConfigurationError(f"BELIEF_GRAPH_SERVER__HTTP_PORT: {server.http_port} is also the Bolt port")
         self.server = server
         self.neo4j = neo4j if neo4j is not None else Neo4jSettings()
         self.space = space
@@ -258,7 +251,10 @@ class LocalServer(_Distribution, _ProcessControl):
                 browser_warnings.append(f"Neo4j Browser is not served: {str(exc).splitlines()[0]}")
             self.write_conf()
             argv = java_command(
-                java.executable, lib, self.server, home=lay.home,
+                java.executable,
+                lib,
+                self.server,
+                home=lay.home,
                 extra_classpath=[browser_jar] if browser_jar else [],
             )
             offsets = {p: _file_size(p) for p in (lay.neo4j_log, lay.console_log)}
@@ -298,9 +294,7 @@ class LocalServer(_Distribution, _ProcessControl):
                 warnings.append(f"HTTP did not answer on port {self.server.http_port}")
             elapsed = time.monotonic() - t0
             log.info("Neo4j ready after %.1f s", elapsed)
-            return self._status_running(
-                _Found(pid=pid, state=state), f"started in {elapsed:.1f} s", warnings
-            )
+            return self._status_running(_Found(pid=pid, state=state), f"started in {elapsed:.1f} s", warnings)
 
     # ---- stop ------------------------------------------------------------------------------
 
@@ -371,9 +365,7 @@ class LocalServer(_Distribution, _ProcessControl):
             message=message,
         )
 
-    def _status_running(
-        self, found: _Found, message: str, warnings: Sequence[str] = ()
-    ) -> ServerStatus:
+    def _status_running(self, found: _Found, message: str, warnings: Sequence[str] = ()) -> ServerStatus:
         state = found.state
         bolt_port = int(state.get("bolt_port", self.server.bolt_port))
         http_port = int(state.get("http_port", self.server.http_port))
@@ -521,9 +513,7 @@ class LocalServer(_Distribution, _ProcessControl):
         log.info(moved)
         return [moved]
 
-    def _login(
-        self, uri: str, user: str, password: str, deadline: float, *, change_to: str | None = None
-    ) -> None:
+    def _login(self, uri: str, user: str, password: str, deadline: float, *, change_to: str | None = None) -> None:
         """Log in (and run ``RETURN 1`` on the home database, or change the password first).
         Retries while the server is still coming up; lets ``AuthError`` through."""
         from neo4j import GraphDatabase
@@ -538,9 +528,7 @@ class LocalServer(_Distribution, _ProcessControl):
                     if change_to is not None:
                         registry = get_registry()
                         database = registry["admin.change_initial_password"].database
-                        query, params = registry.bind(
-                            "admin.change_initial_password", old=password, new=change_to
-                        )
+                        query, params = registry.bind("admin.change_initial_password", old=password, new=change_to)
                         with drv.session(database=database) as session:
                             session.run(query, params).consume()
                     else:
