@@ -21,7 +21,7 @@ someone else is refused (``chmod 600 <file>``), like ssh refuses a private key.
 
 Stores created before passwords were generated use the old fixed ``belief-graph``: ``server
 start`` (also on a server that is already running) tries it after the stored password and, when
-it works, changes the store's password to the stored one (see ``LocalServer._ensure_password``).
+it works, changes the store's password to the stored one (see ``belief_graph.localserver.server.LocalServer._ensure_password``).
 """
 
 from __future__ import annotations

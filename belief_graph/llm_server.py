@@ -49,7 +49,7 @@ import platformdirs
 from pydantic import BaseModel
 
 from .errors import LLMServerError
-from .server import _cmdline, _file_lock, _is_zombie, _read_tail
+from .localserver.process import _cmdline, _file_lock, _is_zombie, _read_tail
 from .settings import LLMServerSettings
 
 __all__ = [

@@ -24,7 +24,7 @@ from typing import Any
 
 from .curated import cypher_literal
 from .errors import ServerError
-from .server import find_java, find_maven
+from .localserver import find_java, find_maven
 from .settings import Neo4jSettings, Settings
 
 __all__ = ["ARTIFACT", "MAIN_CLASS", "CypherShell"]

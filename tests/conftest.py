@@ -66,7 +66,7 @@ def base_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings
         with Neo4jContainer(DOCKER_IMAGE, password=password) as c:
             yield load_settings(neo4j={"uri": c.get_connection_url(), "password": password})
         return
-    from belief_graph.server import LocalServer
+    from belief_graph.localserver import LocalServer
 
     s = load_settings()
     server = LocalServer(s.server, s.neo4j)

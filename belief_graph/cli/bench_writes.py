@@ -143,7 +143,7 @@ class _ServerCPU:
         local = any(f"{h}:{bg.settings.server.bolt_port}" in uri for h in ("127.0.0.1", "localhost"))
         if not local or not Path("/proc").is_dir():
             return
-        from ..server import LocalServer
+        from ..localserver import LocalServer
 
         try:
             st = LocalServer(bg.settings.server, bg.settings.neo4j).status()

@@ -34,7 +34,7 @@ def demo(
                              "(./scripts/demo.sh --real-llm does) or set BELIEF_GRAPH_LLM__API_KEY")
     srv = None
     if server:
-        from ..server import LocalServer
+        from ..localserver import LocalServer
 
         srv = LocalServer(s.server, s.neo4j)
         console.rule("local Neo4j")

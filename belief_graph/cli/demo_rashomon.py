@@ -207,7 +207,7 @@ def demo_rashomon(
     st = state(ctx)
     s = st.settings
     if server:
-        from ..server import LocalServer
+        from ..localserver import LocalServer
 
         srv = LocalServer(s.server, s.neo4j)
         t0 = time.perf_counter()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ..server import LocalServer, ServerStatus
+from ..localserver import LocalServer, ServerStatus
 from .common import console, print_json, state
 
 app = typer.Typer(help="Run a local Neo4j Community server (Bolt on 127.0.0.1).", no_args_is_help=True)

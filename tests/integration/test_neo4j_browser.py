@@ -19,7 +19,7 @@ from belief_graph.browser import runnable
 from belief_graph.curated import param_lines, questions
 from belief_graph.db.registry import get_registry
 from belief_graph.embeddings import HashingEmbedder
-from belief_graph.server import LocalServer
+from belief_graph.localserver import LocalServer
 
 GUIDE_TITLE = "a tour of the memory"
 

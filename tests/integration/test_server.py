@@ -24,7 +24,7 @@ import pytest
 from neo4j import GraphDatabase
 
 from belief_graph.errors import JavaNotFound, PortInUse, ServerStartFailed
-from belief_graph.server import LocalServer, find_java
+from belief_graph.localserver import LocalServer, find_java
 from belief_graph.settings import Neo4jSettings, ServerSettings, load_settings
 
 pytestmark = [

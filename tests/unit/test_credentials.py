@@ -18,7 +18,7 @@ from belief_graph.credentials import (
 )
 from belief_graph.db.driver import create_driver
 from belief_graph.errors import ConfigurationError
-from belief_graph.server import render_conf
+from belief_graph.localserver import render_conf
 from belief_graph.settings import Neo4jSettings, ServerSettings, load_settings
 
 

@@ -16,7 +16,7 @@ from belief_graph.cli.progress import activity
 from belief_graph.curated import cypher_literal, param_lines, parse_param_pairs, question, questions, script
 from belief_graph.db.registry import get_registry
 from belief_graph.errors import ValidationError
-from belief_graph.server import java_command, render_conf
+from belief_graph.localserver import java_command, render_conf
 from belief_graph.settings import ServerSettings
 from belief_graph.viz import GraphView
 from belief_graph.viz.graph import GraphData, ViewEdge, ViewNode

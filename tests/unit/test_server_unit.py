@@ -1,4 +1,4 @@
-"""Unit tests of belief_graph.server that need neither Java nor Neo4j.
+"""Unit tests of belief_graph.localserver that need neither Java nor Neo4j.
 
 Java is faked with a shell script that prints a ``java -version`` banner; the process checks use
 short-lived ``true``/``sleep`` children.
@@ -24,12 +24,11 @@ from belief_graph.errors import (
     MavenNotFound,
     ServerNotRunning,
 )
-from belief_graph.server import (
+from belief_graph.localserver import (
     ENTRY_POINT,
     ENTRY_POINT_CALVER,
     LocalServer,
     ServerStatus,
-    _jvm_size,
     bolt_answers,
     find_java,
     find_maven,
@@ -39,6 +38,7 @@ from belief_graph.server import (
     render_conf,
     render_pom,
 )
+from belief_graph.localserver.java import _jvm_size
 from belief_graph.settings import Neo4jSettings, ServerSettings
 
 pytestmark = [
@@ -230,7 +230,7 @@ def test_calendar_versions_need_java_21(tmp_path: Path, caplog: pytest.LogCaptur
     assert LocalServer(ServerSettings(home=tmp_path / "h", version="5.26.30", java_home=home))._java().major == 17
     (tmp_path / "jdk").rename(tmp_path / "jdk17")
     home25 = _fake_java_home(tmp_path, 'openjdk version "25.0.3" 2026-04-21')
-    with caplog.at_level("WARNING", logger="belief_graph.server"):
+    with caplog.at_level("WARNING", logger="belief_graph.localserver"):
         assert LocalServer(ServerSettings(home=tmp_path / "h", version="2025.12.1", java_home=home25))._java().major == 25
         assert not caplog.records  # supported there
         LocalServer(ServerSettings(home=tmp_path / "h", version="5.26.30", java_home=home25))._java()
