@@ -37,7 +37,7 @@ from .models import (
 )
 from .schema import SchemaReport, apply_migrations, stats, verify_schema
 from .services.beliefs import BeliefService
-from .services.conflict_af import argumentation_decider
+from .services.conflict_af import conflict_grounder
 from .services.remember import RememberResult, RememberService, llm_prejudge
 from pathlib import Path  # issue 6
 from .models_argumentation import AttackGraph, Framework, GroundedResult, LabelExplanation  # issue 6
@@ -81,7 +81,7 @@ class BeliefGraph:
         self._beliefs = BeliefService(graph, space, embedder, settings.embedding.dimension, settings.policy)
         self._beliefs.prejudge = llm_prejudge(lambda: self.llm)  # the llm_judge strategy (issue 4)
         self._remember = RememberService(self._beliefs, lambda: self.llm)
-        self._beliefs.deciders["argumentation"] = argumentation_decider  # issue 4 x issue 6
+        self._beliefs.grounder = conflict_grounder(graph, space)  # the argumentation strategy
         self._beliefs.explain_hooks.append(  # issue 4 x issue 5: explain shows the audits
             lambda _b, ex: ex.audits.extend(a.flat() for a in self.audits_for_claim(ex.claim.id))
         )
