@@ -38,7 +38,7 @@ __all__ = [
 class Decision:
     """The outcome of pass 2 for a challenger against the incumbent."""
 
-    challenger_wins: bool | None  # None: undecided -> dispute; False: the incumbent stays (recorded as a settled dispute)
+    challenger_wins: bool | None  # None: undecided, a dispute; False: the incumbent stays (a settled dispute)
     reason: str
     warnings: list[str] = field(default_factory=list)
     by: str | None = None  # who decided when not a plain rule (e.g. the judging model)

@@ -18,6 +18,7 @@ class Consensus:
         new, old = ctx.challenger.value, ctx.incumbent.value
         support = consensus_support(ctx.positions, ctx.weights)
         sc, si = support.get(norm_value(new), 0.0), support.get(norm_value(old), 0.0)
+        warnings = list(ctx.warnings)
         if sc > si:
-            return Decision(True, f"{new!r} has more weighted support ({sc:g}) than {old!r} ({si:g})", list(ctx.warnings))
-        return Decision(None, f"{new!r} has no more weighted support ({sc:g}) than {old!r} ({si:g})", list(ctx.warnings))
+            return Decision(True, f"{new!r} has more weighted support ({sc:g}) than {old!r} ({si:g})", warnings)
+        return Decision(None, f"{new!r} has no more weighted support ({sc:g}) than {old!r} ({si:g})", warnings)
