@@ -17,6 +17,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from pydantic import ValidationError as PydanticValidationError
+
 from ..driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import (
@@ -68,7 +70,16 @@ from ..policies import authority_weights
 from ..policies import norm_value as _norm
 from .policy import compile_pattern, validate_strategy, validate_weight
 
-__all__ = ["BeliefService"]
+__all__ = ["BeliefService", "claim_input"]
+
+
+def claim_input(**fields: Any) -> ClaimInput:
+    """A validated :class:`ClaimInput`; a bad field raises our ``ValidationError`` naming it."""
+    try:
+        return ClaimInput(**fields)
+    except PydanticValidationError as exc:
+        msg = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise ValidationError(f"invalid claim: {msg}") from exc
 
 
 def _iso(t: datetime | None) -> str:
