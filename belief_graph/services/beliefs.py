@@ -13,8 +13,11 @@ supersession commit together or not at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
+
+from pydantic import ValidationError as PydanticValidationError
 
 from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
@@ -49,7 +52,19 @@ from ..models import (
     time_after,
     utcnow,
 )
+from ..models.argumentation import GroundedResult
 from ..models.support import premise_current
+from ..policies import (
+    STRATEGIES,
+    ConflictContext,
+    ConflictFramework,
+    Decision,
+    GroundedStrategy,
+    Need,
+    StaleVerdict,
+    authority_weights,
+    norm_value as _norm,
+)
 from ..repositories import (
     AgentRepository,
     ClaimRepository,
@@ -61,17 +76,18 @@ from ..repositories import (
 )
 from ..settings import PolicySettings
 from .currency import Change, Consequences
-from .policy import (
-    Decision,
-    _norm as _norm,
-    authority_weights,
-    compile_pattern,
-    consensus_support,
-    validate_strategy,
-    validate_weight,
-)
+from .policy import compile_pattern, validate_strategy, validate_weight
 
-__all__ = ["BeliefService"]
+__all__ = ["BeliefService", "claim_input"]
+
+
+def claim_input(**fields: Any) -> ClaimInput:
+    """A validated :class:`ClaimInput`; a bad field raises our ``ValidationError`` naming it."""
+    try:
+        return ClaimInput(**fields)
+    except PydanticValidationError as exc:
+        msg = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise ValidationError(f"invalid claim: {msg}") from exc
 
 
 def _iso(t: datetime | None) -> str:
@@ -118,12 +134,10 @@ def _current(node: dict[str, Any]) -> bool:
     return premise_current(str(node["kind"]), str(node["status"]))
 
 
-Decider = Callable[["BeliefService", str, Claim, ClaimInput, Tx], Decision]
 PreJudge = Callable[["BeliefService", str, Claim, ClaimInput], Decision]
 
 
-class _StaleVerdict(Exception):
-    """The incumbent changed between a pre-transaction verdict and the transaction."""
+Grounder = Callable[[Tx, ConflictFramework], GroundedResult]
 
 ExplainHook = Callable[["BeliefService", Explanation], None]
 
@@ -146,10 +160,10 @@ class BeliefService:
         self.versions = VersionRepository(graph, space)
         self.consequences = Consequences(graph, space, embedder, dimension)
         """Settles each write: rule re-derivation and currency of the conclusions resting on it."""
-        self.deciders: dict[str, Decider] = {}
-        """Strategies built from other components (``argumentation``, ``llm_judge``) plug in here."""
+        self.grounder: Grounder | None = None
+        """Strategies that need an attack graph grounded (``argumentation``): the argumentation engine plugs in here."""
         self.prejudge: PreJudge | None = None
-        """Model-backed strategies decide here, before the transaction (``llm_judge``)."""
+        """Strategies that need a verdict (``llm_judge``): the model is asked here, before the transaction."""
         self.explain_hooks: list[ExplainHook] = []
         """Other components add to an explanation (e.g. the audits of reconsolidation)."""
 
@@ -193,7 +207,7 @@ class BeliefService:
                     lambda tx: self.write_prepared(tx, prepared, props=props, op_hint=op_hint, verdicts=verdicts),  # noqa: B023 (runs in this iteration)
                     name="beliefs.assert_claim",
                 )
-            except _StaleVerdict:
+            except StaleVerdict:
                 continue
         raise ValidationError(f"the belief for {data.key!r} kept changing while it was being judged; retry the write")
 
@@ -220,7 +234,7 @@ class BeliefService:
             return {}
         rule = self.policies.match_policy(data.key)
         strategy = rule.strategy if rule is not None else Strategy(self.policy.default_strategy)
-        if strategy is not Strategy.llm_judge:
+        if Need.verdict not in STRATEGIES[strategy].needs:
             return {}
         cur = self.claims.belief(data.key)
         if cur is None or cur.agent == data.agent or _same(cur.value, data.value):
@@ -415,38 +429,33 @@ class BeliefService:
         self, strategy: Strategy, key: str, incumbent: Claim, data: ClaimInput, tx: Tx,
         judged: dict[str, Decision] | None = None,
     ) -> Decision:
-        if strategy is Strategy.recency:
-            return Decision(True, f"the newer claim of {data.agent} supersedes {incumbent.agent}'s")
-        if strategy is Strategy.authority:
-            weights, warnings = authority_weights(
-                self.policies.match_authority(key, [data.agent, incumbent.agent], tx), self.policy.default_authority
-            )
-            wc, wi = weights[data.agent], weights[incumbent.agent]
-            if wc > wi:
-                return Decision(True, f"{data.agent} ({wc:g}) out-weighs {incumbent.agent} ({wi:g})", warnings)
-            return Decision(None, f"{data.agent} ({wc:g}) does not out-weigh {incumbent.agent} ({wi:g})", warnings)
-        if strategy is Strategy.consensus:
-            positions = [(r["agent"], r["value"]) for r in self.versions.positions(key, tx)]
-            positions.append((data.agent, data.value))
-            weights, warnings = authority_weights(
-                self.policies.match_authority(key, sorted({a for a, _ in positions}), tx), self.policy.default_authority
-            )
-            support = consensus_support(positions, weights)
-            sc, si = support.get(_norm(data.value), 0.0), support.get(_norm(incumbent.value), 0.0)
-            if sc > si:
-                return Decision(True, f"{data.value!r} has more weighted support ({sc:g}) than {incumbent.value!r} ({si:g})", warnings)
-            return Decision(None, f"{data.value!r} has no more weighted support ({sc:g}) than {incumbent.value!r} ({si:g})", warnings)
-        if strategy is Strategy.llm_judge and self.prejudge is not None:
-            verdict = (judged or {}).get(incumbent.id)
-            if verdict is None:
-                raise _StaleVerdict(incumbent.id)
-            return verdict
-        decide = self.deciders.get(strategy.value)
-        if decide is None:
+        """Pass 2: read what the key's strategy needs (inside the write transaction), then let it decide."""
+        s = STRATEGIES[strategy]
+        ctx = ConflictContext(key=key, incumbent=incumbent, challenger=data)
+        if (Need.verdict in s.needs and self.prejudge is None) or (Need.grounding in s.needs and self.grounder is None):
             raise ValidationError(
                 f"strategy {strategy.value!r} for key {key!r} needs a component this engine was built without"
             )
-        return decide(self, key, incumbent, data, tx)
+        if Need.verdict in s.needs:
+            ctx = replace(ctx, verdict=(judged or {}).get(incumbent.id))
+        agents: list[str] = []
+        if Need.positions in s.needs:
+            positions = [(str(r["agent"]), r["value"]) for r in self.versions.positions(key, tx)]
+            positions.append((data.agent, data.value))
+            agents = sorted({a for a, _ in positions})
+            ctx = replace(ctx, positions=positions)
+        elif Need.authority in s.needs:
+            agents = [data.agent, incumbent.agent]
+        if agents:
+            weights, warnings = authority_weights(
+                self.policies.match_authority(key, agents, tx), self.policy.default_authority
+            )
+            ctx = replace(ctx, weights=weights, warnings=warnings)
+        if Need.grounding in s.needs:
+            assert self.grounder is not None and isinstance(s, GroundedStrategy)
+            fw = s.framework(ctx)
+            ctx = replace(ctx, framework=fw, grounded=self.grounder(tx, fw))
+        return s.decide(ctx)
 
     # -- disputes ----------------------------------------------------------------------------------
     def _own_disputed(self, key: str, agent: str, tx: Tx) -> Claim | None:

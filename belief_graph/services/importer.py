@@ -45,9 +45,9 @@ from ..db.driver import Tx
 from ..errors import ImportLineError, ImportStateError, ValidationError
 from ..models import ClaimInput, Strategy, WriteResult, new_id, utcnow
 from ..models.imports import OPS, ImportInfo, ImportResult, RejectedLine
+from ..policies import Decision, StaleVerdict
 from ..repositories.imports import ImportRepository
-from .beliefs import BeliefService, _StaleVerdict, _value_type
-from .policy import Decision
+from .beliefs import BeliefService, _value_type
 
 __all__ = ["ImportService", "Progress", "Record", "item_records", "jsonl_records"]
 
@@ -356,7 +356,7 @@ class ImportService:
                 try:
                     out.append(b.write_prepared(tx, p, props={"import_name": run.name, "import_line": line},
                                                 verdicts=verdicts))
-                except _StaleVerdict:
+                except StaleVerdict:
                     raise _StaleAt(index) from None
                 except ValidationError as exc:
                     raise _LineFailed(index, exc) from None

@@ -245,6 +245,10 @@ class PerspectiveService:
             raise ValidationError(f"perspective name(s) {names} already exist in space {self.space!r}") from exc
         return self.repo.find(names)
 
+    def __call__(self, names: Sequence[str] | None = None) -> list[Perspective]:
+        """``bg.perspectives()``: the same as :meth:`all`."""
+        return self.all(names)
+
     def all(self, names: Sequence[str] | None = None) -> list[Perspective]:
         """The perspectives of this space (by name)."""
         return self.repo.find(names)

@@ -15,13 +15,11 @@ queries; the engine never uses it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from .. import keypatterns
 from ..errors import ValidationError
 from ..models import Strategy
 
-__all__ = ["Decision", "authority_weights", "compile_pattern", "consensus_support"]
+__all__ = ["compile_pattern", "validate_strategy", "validate_weight"]
 
 
 def compile_pattern(pattern: str) -> tuple[str, int]:
@@ -45,47 +43,3 @@ def validate_strategy(strategy: str) -> Strategy:
         raise ValidationError(
             f"unknown strategy {strategy!r}: one of {', '.join(s.value for s in Strategy)}"
         ) from None
-
-
-@dataclass
-class Decision:
-    """The outcome of pass 2 for a challenger against the incumbent."""
-
-    challenger_wins: bool | None  # None: undecided -> dispute; False: the incumbent stays (recorded as a settled dispute)
-    reason: str
-    warnings: list[str] = field(default_factory=list)
-    by: str | None = None  # who decided when not a plain rule (e.g. the judging model)
-
-
-def authority_weights(
-    matched: dict[str, float | None], default: float
-) -> tuple[dict[str, float], list[str]]:
-    """Fill agents no rule covers with the documented default weight (and say so)."""
-    weights: dict[str, float] = {}
-    warnings: list[str] = []
-    for agent, w in matched.items():
-        if w is None:
-            weights[agent] = default
-            warnings.append(
-                f"no authority rule covers agent {agent!r} on this key: using the default weight {default} "
-                "(declare one with set_authority)"
-            )
-        else:
-            weights[agent] = w
-    return weights, warnings
-
-
-def consensus_support(positions: list[tuple[str, object]], weights: dict[str, float]) -> dict[object, float]:
-    """Weighted count of distinct agents per value (each agent counts once, for its latest position)."""
-    latest: dict[str, object] = {}
-    for agent, value in positions:
-        latest[agent] = value
-    support: dict[object, float] = {}
-    for agent, value in latest.items():
-        key = _norm(value)
-        support[key] = support.get(key, 0.0) + weights.get(agent, 0.0)
-    return support
-
-
-def _norm(value: object) -> object:
-    return value.strip().casefold() if isinstance(value, str) else value

@@ -37,9 +37,9 @@ from ..db.driver import Tx
 from ..errors import ValidationError
 from ..llm import LLMClient
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id
+from ..policies import Decision, judge
 from .beliefs import BeliefService, _iso, _same
 from .extraction_grounding import as_value, check_fact, turn_kind
-from .policy import Decision
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
 
@@ -303,28 +303,12 @@ def _rejection_json(r: Mapping[str, Any]) -> str:
 
 
 def llm_prejudge(llm: Callable[[], LLMClient]) -> Callable[[BeliefService, str, Claim, ClaimInput], Decision]:
-    """The ``llm_judge`` strategy: the model picks the winner (or none) with a rationale that is stored."""
+    """The verdict of the ``llm_judge`` strategy, asked before the write transaction with the two
+    agents' authority (:func:`belief_graph.policies.llm_judge.judge`)."""
 
     def decide(b: BeliefService, key: str, incumbent: Claim, data: ClaimInput) -> Decision:
         client = llm()
         weights = b.policies.match_authority(key, [incumbent.agent, data.agent])
-        challenger_id = "challenger"
-        result = client.judge(
-            f"What is the correct value of {key}?",
-            [
-                {"id": incumbent.id, "agent": incumbent.agent, "text": incumbent.text, "value": incumbent.value,
-                 "authority": weights.get(incumbent.agent)},
-                {"id": challenger_id, "agent": data.agent, "text": data.text, "value": data.value,
-                 "authority": weights.get(data.agent)},
-            ],
-        )
-        who = f"llm_judge ({result.provenance.model}, prompt {result.provenance.prompt_ref})"
-        winner = result.output.winner
-        why = f"{who}: {result.output.rationale}"
-        if winner == challenger_id:
-            return Decision(True, why, by=who)
-        if winner == incumbent.id:
-            return Decision(False, why, by=who)
-        return Decision(None, why, by=who)
+        return judge(client, key, incumbent, data, weights)
 
     return decide

@@ -30,8 +30,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("repositories", frozenset({"repositories", "curated"})),
     ("local tools", frozenset({"localserver", "browser", "bloom", "shell", "llm_server"})),
     ("llm", frozenset({"llm"})),
-    ("services", frozenset({"services"})),
-    ("facade", frozenset({"facade", "mcp_server", "belief_graph"})),
+    ("services", frozenset({"services", "policies"})),
+    ("facade", frozenset({"facade", "facade_aliases", "lazy", "mcp_server", "belief_graph"})),
     ("cli", frozenset({"cli"})),
 )
 LAYER_OF = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
