@@ -174,9 +174,33 @@ def measure_small(svc: ArgumentationService, sizes: list[int], repeat: int) -> d
     """The latency a deliberation sees: one solve of a 3-12 argument framework, ``repeat`` times per
     size, db and ext alternating; medians in ms."""
     AF, grounded_extension = _external()
-    rows = []
+    rows: list[dict[str, Any]] = []
     all_db: list[float] = []
     all_ext: list[float] = []
+    floors: list[float] = []
+    probes = f"bench-floor-{new_id()[-8:]}"  # the commit floor's nodes live in a space of their own
+
+    def floor() -> float:
+        t = time.perf_counter()
+        svc.graph.write("bench.write_probe", space=probes, id=new_id())
+        return time.perf_counter() - t
+
+    try:
+        _small_rows(svc, sizes, repeat, AF, grounded_extension, floor, rows, all_db, all_ext, floors)
+    finally:
+        while svc.graph.write("bench.delete_space_batch", space=probes, limit=10_000)[0]["deleted"]:
+            pass
+    f50 = statistics.median(floors) if floors else None
+    return {"repeat": repeat, "rows": rows,
+            "db_ms_median": statistics.median(all_db) * 1000 if all_db else None,
+            "ext_ms_median": statistics.median(all_ext) * 1000 if all_ext else None,
+            "floor_ms_median": f50 * 1000 if f50 else None,
+            "db_over_floor": statistics.median(all_db) / f50 if f50 and all_db else None}
+
+
+def _small_rows(svc: ArgumentationService, sizes: list[int], repeat: int, AF: Any, grounded_extension: Any,
+                floor: Callable[[], float], rows: list[dict[str, Any]], all_db: list[float], all_ext: list[float],
+                floors: list[float]) -> None:
     for n in sizes:
         af = small_graph(n)
         ns = f"bench:{new_id()}"
@@ -184,6 +208,7 @@ def measure_small(svc: ArgumentationService, sizes: list[int], repeat: int) -> d
         try:
             db, ext = [], []
             for _ in range(repeat):
+                floors.append(floor())
                 db.append(svc.ground(ns).seconds)
                 t0 = time.perf_counter()
                 exported = svc.export_framework(ns)
@@ -197,9 +222,6 @@ def measure_small(svc: ArgumentationService, sizes: list[int], repeat: int) -> d
         rows.append({"arguments": n, "attacks": len(af.attacks), "db_ms_median": statistics.median(db) * 1000,
                      "ext_ms_median": statistics.median(ext) * 1000,
                      "ratio": statistics.median(db) / statistics.median(ext)})
-    return {"repeat": repeat, "rows": rows,
-            "db_ms_median": statistics.median(all_db) * 1000 if all_db else None,
-            "ext_ms_median": statistics.median(all_ext) * 1000 if all_ext else None}
 
 
 def measure(
@@ -369,7 +391,9 @@ def bench_grounded(
                    + ", ".join(f"{r['arguments']} args {r['db_ms_median']:.2f} (ext {r['ext_ms_median']:.2f})"
                                for r in sm["rows"]))
         typer.echo(f"  all small solves: db median {sm['db_ms_median']:.2f} ms (goal <= 3), "
-                   f"ext median {sm['ext_ms_median']:.2f} ms, db/ext {sm['db_ms_median'] / sm['ext_ms_median']:.2f}")
+                   f"ext median {sm['ext_ms_median']:.2f} ms, db/ext {sm['db_ms_median'] / sm['ext_ms_median']:.2f}; "
+                   f"commit floor (one-node write transaction) of the same rounds {sm['floor_ms_median']:.2f} ms, "
+                   f"db/floor {sm['db_over_floor']:.2f}")
     s = data["summary"]
     typer.echo(
         f"database faster in {s['db_faster_cases']} of {s['cases']} rows; results identical: {s['all_ok']}; "
