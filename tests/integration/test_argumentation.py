@@ -291,7 +291,8 @@ def test_argumentation_queries_never_scan_a_label(graph: Graph, name: str) -> No
 
 @pytest.mark.parametrize(
     ("name", "lookups"),
-    [("argumentation.create_attacks", 2), ("argumentation.merge_attacks", 2), ("argumentation.explain_argument", 1)],
+    [("argumentation.create_attacks", 2), ("argumentation.merge_attacks", 2), ("argumentation.explain_argument", 1),
+     ("argumentation.write_labels", 1)],
 )
 def test_arguments_by_name_come_from_the_unique_index(graph: Graph, name: str, lookups: int) -> None:
     """Each lookup by name seeks the unique (space, ns, name) index: a seek on (space, ns) filtered
