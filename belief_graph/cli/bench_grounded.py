@@ -8,15 +8,20 @@ For every instance (the ICCMA corpus and generated long chains), measured side b
   suffice: then it is the whole solve; otherwise + one ``finish_grounded``);
 * ``export_s``: reading the attack graph out of Neo4j (one read statement, one record), ``build_s``:
   building ``formal-argumentation``'s ``ArgumentationFramework``, ``solve_s``: its
-  ``grounded_extension`` (a queue/counter labelling); ``ext_s`` = the three together (best of
-  ``--repeat``; nothing is written back on this path);
+  ``grounded_extension`` (a queue/counter labelling), ``write_s``: OUT and UNDEC derived from the
+  IN set and the three lists written back into the graph in one batched statement
+  (``argumentation.write_labels``), so both sides end with the labels IN THE GRAPH; ``ext_s`` =
+  the four together (best of ``--repeat``); ``db_us_per_argument``/``ext_us_per_argument``;
 * ``ratio`` = ``db_s / ext_s`` (below 1: the database is faster); the two paths alternate
   (db, ext, db, ext, ...), and ``ratio_pairs`` (the ``pairs`` column: lowest..highest) gives the
   ratio of each db run to the ext run right after it, which shows how much the machine's load
   moved the numbers;
 * ``hits_per_unit``: db hits of the solver statements (one extra ``PROFILE`` run, not timed) per
   argument + attack — roughly constant across sizes when the work is linear;
-* ``ok``: the database's IN set equals formal-argumentation's.
+* ``ok``: the database's IN set equals formal-argumentation's, and the graph holds the
+  database's labelling after the write-back;
+* ``small`` (``--small``): the latency a deliberation sees, one solve of a 3-12 argument
+  framework (db and ext alternating, each round after a commit-floor probe in a space of its own).
 
 Before the first row both paths run once, untimed, on a 100-argument chain, so that neither side's
 first row pays the compilation of its queries.
