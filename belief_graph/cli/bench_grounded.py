@@ -8,15 +8,20 @@ For every instance (the ICCMA corpus and generated long chains), measured side b
   suffice: then it is the whole solve; otherwise + one ``finish_grounded``);
 * ``export_s``: reading the attack graph out of Neo4j (one read statement, one record), ``build_s``:
   building ``formal-argumentation``'s ``ArgumentationFramework``, ``solve_s``: its
-  ``grounded_extension`` (a queue/counter labelling); ``ext_s`` = the three together (best of
-  ``--repeat``; nothing is written back on this path);
+  ``grounded_extension`` (a queue/counter labelling), ``write_s``: OUT and UNDEC derived from the
+  IN set and the three lists written back into the graph in one batched statement
+  (``argumentation.write_labels``), so both sides end with the labels IN THE GRAPH; ``ext_s`` =
+  the four together (best of ``--repeat``); ``db_us_per_argument``/``ext_us_per_argument``;
 * ``ratio`` = ``db_s / ext_s`` (below 1: the database is faster); the two paths alternate
   (db, ext, db, ext, ...), and ``ratio_pairs`` (the ``pairs`` column: lowest..highest) gives the
   ratio of each db run to the ext run right after it, which shows how much the machine's load
   moved the numbers;
 * ``hits_per_unit``: db hits of the solver statements (one extra ``PROFILE`` run, not timed) per
   argument + attack — roughly constant across sizes when the work is linear;
-* ``ok``: the database's IN set equals formal-argumentation's.
+* ``ok``: the database's IN set equals formal-argumentation's, and the graph holds the
+  database's labelling after the write-back;
+* ``small`` (``--small``): the latency a deliberation sees, one solve of a 3-12 argument
+  framework (db and ext alternating, each round after a commit-floor probe in a space of its own).
 
 Before the first row both paths run once, untimed, on a 100-argument chain, so that neither side's
 first row pays the compilation of its queries.
@@ -42,7 +47,7 @@ from ..models.argumentation import AttackGraph
 from ..services.argumentation import ArgumentationService
 from .common import console, print_json, state
 
-__all__ = ["bench_grounded", "chain_graph", "double_chain_graph", "measure"]
+__all__ = ["bench_grounded", "chain_graph", "double_chain_graph", "measure", "measure_small", "small_graph"]
 
 
 def chain_graph(n: int) -> AttackGraph:
@@ -86,6 +91,15 @@ def _external() -> tuple[Any, Any]:
     return ArgumentationFramework, grounded_extension
 
 
+def _write_back(svc: ArgumentationService, ns: str, exported: AttackGraph, ext_in: Any) -> None:
+    """The rest of the export path: OUT = attacked by an IN argument, UNDEC = the others, and the
+    labels written back into the graph in one batched statement (its own write transaction)."""
+    inn = set(ext_in)
+    out = {b for a, b in exported.attacks if a in inn}
+    undec = [x for x in exported.arguments if x not in inn and x not in out]
+    svc.repo.write_labels(ns, sorted(inn), sorted(out), undec)
+
+
 def _measure_one(svc: ArgumentationService, label: str, af: AttackGraph, repeat: int, profile: bool) -> dict[str, Any]:
     AF, grounded_extension = _external()
     ns = f"bench:{new_id()}"
@@ -96,7 +110,7 @@ def _measure_one(svc: ArgumentationService, label: str, af: AttackGraph, repeat:
         # the two paths alternate (db, ext, db, ext, ...) so that a change of the machine's load
         # during the row hits both sides alike; the best run of each side is reported
         db_runs = []
-        ext: list[tuple[float, float, float]] = []
+        ext: list[tuple[float, float, float, float]] = []
         ext_in: frozenset[str] = frozenset()
         for _ in range(repeat):
             db_runs.append(svc.ground(ns))
@@ -107,8 +121,12 @@ def _measure_one(svc: ArgumentationService, label: str, af: AttackGraph, repeat:
             t2 = time.perf_counter()
             ext_in = grounded_extension(framework)
             t3 = time.perf_counter()
-            ext.append((t1 - t0, t2 - t1, t3 - t2))
+            _write_back(svc, ns, exported, ext_in)
+            t4 = time.perf_counter()
+            ext.append((t1 - t0, t2 - t1, t3 - t2, t4 - t3))
         res = db_runs[-1]
+        stored = svc.labels(ns)  # what the graph holds after the last write-back: the db's labelling
+        same_in_graph = (stored.in_, stored.out, stored.undec) == (res.in_, res.out, res.undec)
         hits: dict[str, int] = {}
         if profile:
             _, hits = svc.profile_ground(ns)
@@ -133,15 +151,83 @@ def _measure_one(svc: ArgumentationService, label: str, af: AttackGraph, repeat:
         "export_s": best[0],
         "build_s": best[1],
         "solve_s": best[2],
+        "write_s": best[3],
         "ext_s": sum(best),
+        "db_us_per_argument": db_s / len(af.arguments) * 1e6,
+        "ext_us_per_argument": sum(best) / len(af.arguments) * 1e6,
         "ext_runs_s": [sum(e) for e in ext],
         "ratio": db_s / sum(best) if sum(best) > 0 else None,
         "ratio_pairs": [r.seconds / sum(e) for r, e in zip(db_runs, ext, strict=True) if sum(e) > 0],
         "db_hits": total_hits if profile else None,
         "db_hits_by_step": hits if profile else None,
         "hits_per_unit": (total_hits / units) if profile and units else None,
-        "ok": sorted(ext_in) == res.in_,
+        "ok": sorted(ext_in) == res.in_ and same_in_graph,
     }
+
+
+def small_graph(n: int, seed: int = 3) -> AttackGraph:
+    """A deliberation-sized framework of ``n`` arguments: each ordered pair attacks with
+    probability 0.2 (drawn with a fixed seed per size), so cycles, reinstatement and UNDEC occur."""
+    import random
+
+    rng = random.Random(seed * 1000 + n)
+    names = tuple(f"a{i}" for i in range(n))
+    attacks = tuple((a, b) for a in names for b in names if a != b and rng.random() < 0.2)
+    return AttackGraph(names, attacks, source=f"small({n})")
+
+
+def measure_small(svc: ArgumentationService, sizes: list[int], repeat: int) -> dict[str, Any]:
+    """The latency a deliberation sees: one solve of a 3-12 argument framework, ``repeat`` times per
+    size, db and ext alternating; medians in ms."""
+    AF, grounded_extension = _external()
+    rows: list[dict[str, Any]] = []
+    all_db: list[float] = []
+    all_ext: list[float] = []
+    floors: list[float] = []
+    probes = f"bench-floor-{new_id()[-8:]}"  # the commit floor's nodes live in a space of their own
+
+    def floor() -> float:
+        t = time.perf_counter()
+        svc.graph.write("bench.write_probe", space=probes, id=new_id())
+        return time.perf_counter() - t
+
+    try:
+        _small_rows(svc, sizes, repeat, AF, grounded_extension, floor, rows, all_db, all_ext, floors)
+    finally:
+        while svc.graph.write("bench.delete_space_batch", space=probes, limit=10_000)[0]["deleted"]:
+            pass
+    f50 = statistics.median(floors) if floors else None
+    return {"repeat": repeat, "rows": rows,
+            "db_ms_median": statistics.median(all_db) * 1000 if all_db else None,
+            "ext_ms_median": statistics.median(all_ext) * 1000 if all_ext else None,
+            "floor_ms_median": f50 * 1000 if f50 else None,
+            "db_over_floor": statistics.median(all_db) / f50 if f50 and all_db else None}
+
+
+def _small_rows(svc: ArgumentationService, sizes: list[int], repeat: int, AF: Any, grounded_extension: Any,
+                floor: Callable[[], float], rows: list[dict[str, Any]], all_db: list[float], all_ext: list[float],
+                floors: list[float]) -> None:
+    for n in sizes:
+        af = small_graph(n)
+        ns = f"bench:{new_id()}"
+        svc.store_graph(ns, af)
+        try:
+            db, ext = [], []
+            for _ in range(repeat):
+                floors.append(floor())
+                db.append(svc.ground(ns).seconds)
+                t0 = time.perf_counter()
+                exported = svc.export_framework(ns)
+                ext_in = grounded_extension(AF(arguments=frozenset(exported.arguments), defeats=frozenset(exported.attacks)))
+                _write_back(svc, ns, exported, ext_in)
+                ext.append(time.perf_counter() - t0)
+        finally:
+            svc.delete_namespace(ns)
+        all_db += db
+        all_ext += ext
+        rows.append({"arguments": n, "attacks": len(af.attacks), "db_ms_median": statistics.median(db) * 1000,
+                     "ext_ms_median": statistics.median(ext) * 1000,
+                     "ratio": statistics.median(db) / statistics.median(ext)})
 
 
 def measure(
@@ -155,6 +241,8 @@ def measure(
     corpus_repeat: int = 1,
     profile: bool = True,
     progress: Callable[[str], None] | None = None,
+    small: list[int] | None = None,
+    small_repeat: int = 21,
 ) -> dict[str, Any]:
     """Run the benchmark and return every number (what ``--json`` prints)."""
     AF, grounded_extension = _external()
@@ -171,7 +259,8 @@ def measure(
             svc.store_graph(warm, warm_graph)
             svc.ground(warm)
             exported = svc.export_framework(warm)
-            grounded_extension(AF(arguments=frozenset(exported.arguments), defeats=frozenset(exported.attacks)))
+            _write_back(svc, warm, exported,
+                        grounded_extension(AF(arguments=frozenset(exported.arguments), defeats=frozenset(exported.attacks))))
         finally:
             svc.delete_namespace(warm)
     out: dict[str, Any] = {"space": svc.space, "repeat": repeat, "corpus_repeat": corpus_repeat, "cases": [],
@@ -196,6 +285,9 @@ def measure(
         for n in sizes:
             say(f"{fam}({n})")
             out["cases"].append(_measure_one(svc, f"{fam}({n})", FAMILIES[fam](n), repeat, profile))
+    if small:
+        say(f"small frameworks ({min(small)}-{max(small)} arguments)")
+        out["small"] = measure_small(svc, small, small_repeat)
     per_unit = [r["hits_per_unit"] for r in out["cases"] if r["hits_per_unit"] is not None]
     out["summary"] = {
         "db_faster_cases": sum(1 for r in out["cases"] + out["corpus"] if r["ratio"] is not None and r["ratio"] < 1),
@@ -224,7 +316,10 @@ def _aggregate(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "export_s": sum(r["export_s"] for r in rows),
         "build_s": sum(r["build_s"] for r in rows),
         "solve_s": sum(r["solve_s"] for r in rows),
+        "write_s": sum(r["write_s"] for r in rows),
         "ext_s": ext_s,
+        "db_us_per_argument": db_s / max(1, sum(r["arguments"] for r in rows)) * 1e6,
+        "ext_us_per_argument": ext_s / max(1, sum(r["arguments"] for r in rows)) * 1e6,
         "ratio": db_s / ext_s if ext_s else None,
         "ratio_pairs": pairs,
         "hits_per_unit": statistics.mean(hits) if hits else None,
@@ -250,6 +345,9 @@ def bench_grounded(
     repeat: int = typer.Option(3, "--repeat", min=1, help="Timed runs per generated case (best is reported)."),
     corpus_repeat: int = typer.Option(1, "--corpus-repeat", min=1, help="Timed runs per corpus file."),
     profile: bool = typer.Option(True, "--profile/--no-profile", help="One extra PROFILE run for db hits."),
+    small: str = typer.Option("3,4,5,6,7,8,9,10,11,12", "--small",
+                              help="Small-framework sizes (deliberation latency); '' skips them."),
+    small_repeat: int = typer.Option(21, "--small-repeat", min=1, help="Solves per small framework (median)."),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """In-database grounded solve vs export + formal-argumentation, side by side, with the ratio."""
@@ -262,27 +360,46 @@ def bench_grounded(
     except ValueError as exc:
         raise ValidationError(f"--sizes must be comma-separated integers, got {sizes!r}") from exc
     fams = [f.strip() for f in families.split(",") if f.strip()]
+    try:
+        small_list = [int(x) for x in small.split(",") if x.strip()]
+    except ValueError as exc:
+        raise ValidationError(f"--small must be comma-separated integers, got {small!r}") from exc
     data = measure(
         svc, corpus=folder, corpus_limit=corpus_limit, sizes=size_list, families=fams, repeat=repeat,
-        corpus_repeat=corpus_repeat, profile=profile,
+        corpus_repeat=corpus_repeat, profile=profile, small=small_list, small_repeat=small_repeat,
         progress=None if json_ else (lambda m: console.print(f"[dim]{m}[/dim]")),
     )
     if json_:
         print_json(data)
         return
     cols = ["case", "args", "attacks", "waves", "stmts", "import s", "db s", "export s", "py build s",
-            "py solve s", "ext s", "db/ext", "pairs", "hits/(a+r)", "ok"]
+            "py solve s", "write s", "ext s", "db/ext", "pairs", "db us/arg", "ext us/arg", "hits/(a+r)", "ok"]
     rows = [
         [r["case"], r["arguments"], r["attacks"], r["waves"], r["round_trips"], _f(r["import_s"], 2), _f(r["db_s"]),
-         _f(r["export_s"]), _f(r["build_s"]), _f(r["solve_s"]), _f(r["ext_s"]), _f(r["ratio"], 2),
-         _pairs(r["ratio_pairs"]), _f(r["hits_per_unit"], 1), "yes" if r["ok"] else "NO"]
+         _f(r["export_s"]), _f(r["build_s"]), _f(r["solve_s"]), _f(r["write_s"]), _f(r["ext_s"]), _f(r["ratio"], 2),
+         _pairs(r["ratio_pairs"]), _f(r["db_us_per_argument"], 1), _f(r["ext_us_per_argument"], 1),
+         _f(r["hits_per_unit"], 1), "yes" if r["ok"] else "NO"]
         for r in data["corpus"] + data["cases"]
     ]
-    typer.echo("grounded extension: in Neo4j (db) vs export + formal-argumentation (ext); db/ext < 1: the database is faster; "
+    typer.echo("grounded labelling IN THE GRAPH: solved in Neo4j, labels written (db) vs export + formal-argumentation + "
+               "labels written back in one batched UNWIND (ext); db/ext < 1: the database is faster; "
                "pairs: lowest..highest db/ext of the runs made one right after the other")
     widths = [max(len(str(c)), *(len(str(r[i])) for r in rows)) for i, c in enumerate(cols)]
     for line in [cols, *rows]:
         typer.echo("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(line, widths, strict=True))))
+    big = [r for r in data["cases"] if r["arguments"] == max((c["arguments"] for c in data["cases"]), default=0)]
+    for r in big:
+        typer.echo(f"{r['case']}: {r['db_us_per_argument']:.1f} us per argument in the database (goal <= 20), "
+                   f"{r['ext_us_per_argument']:.1f} exported, solved and written back")
+    if data.get("small"):
+        sm = data["small"]
+        typer.echo(f"small frameworks (deliberations), median of {sm['repeat']} solves each, ms: "
+                   + ", ".join(f"{r['arguments']} args {r['db_ms_median']:.2f} (ext {r['ext_ms_median']:.2f})"
+                               for r in sm["rows"]))
+        typer.echo(f"  all small solves: db median {sm['db_ms_median']:.2f} ms (goal <= 3), "
+                   f"ext median {sm['ext_ms_median']:.2f} ms, db/ext {sm['db_ms_median'] / sm['ext_ms_median']:.2f}; "
+                   f"commit floor (one-node write transaction) of the same rounds {sm['floor_ms_median']:.2f} ms, "
+                   f"db/floor {sm['db_over_floor']:.2f}")
     s = data["summary"]
     typer.echo(
         f"database faster in {s['db_faster_cases']} of {s['cases']} rows; results identical: {s['all_ok']}; "

@@ -37,7 +37,7 @@ from ..errors import ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id
 from ..models.support import MODES
-from ..repositories.support import ProfilingRunner
+from ..repositories.support import ProfilingRunner, TimingRunner
 from ..services.support import SupportService
 from .common import console, print_json, state, table
 
@@ -476,28 +476,64 @@ def _fill(graph: Graph, space: str, start: int, count: int, anchors: list[str], 
         graph.write("support.bulk_filler", space=space, agent="bench:filler", at=at, rows=rows)
 
 
-def _measure(svc: SupportService, roots: list[str], repeats: int, profiler: ProfilingRunner,
-             profiled: SupportService) -> dict[str, Any]:
-    retract_s, restore_s = [], []
+def _measure(svc: SupportService, steps: SupportService, timed: SupportService, timer: TimingRunner,
+             roots: list[str], repeats: int, profiler: ProfilingRunner, profiled: SupportService,
+             floor: Any) -> dict[str, Any]:
+    """``repeats`` rounds, each: the commit floor, retract + restore in one statement, retract +
+    restore as the step statements (the same roots: each cycle leaves them as they were)."""
+    fl, retract_s, restore_s, steps_retract, steps_restore = [], [], [], [], []
     region = 0
     for _ in range(repeats):
+        fl.append(floor())
         a = svc.retract(roots, "bench: reviewer invalidates the run")
         b = svc.restore(roots, "bench: the run was fine after all")
         retract_s.append(a.seconds or 0.0)
         restore_s.append(b.seconds or 0.0)
         region = a.region or 0
+        c = steps.retract(roots, "bench: reviewer invalidates the run (step statements)")
+        d = steps.restore(roots, "bench: the run was fine after all (step statements)")
+        steps_retract.append(c.seconds or 0.0)
+        steps_restore.append(d.seconds or 0.0)
+    server, client, statements, rec_s = [], [], [], []
+    stepped = SupportService(timed.graph, timed.space, timed.embedder, timed.dimension, runner=timer,
+                             one_statement=False)
+    for op in ("retract", "restore"):  # where the time goes: statements, server, the rest (begin, commit, driver)
+        timer.reset()
+        rec = getattr(timed, op)(roots, f"bench: timed {op}")
+        server.append(sum(timer.server.values()))
+        client.append(sum(timer.client.values()))
+        statements.append(timer.statements)
+        rec_s.append(rec.seconds)
+    for op in ("retract", "restore"):
+        timer.reset()
+        getattr(stepped, op)(roots, f"bench: timed {op} (step statements)")
+        statements.append(timer.statements)
     profiler.reset()
     profiled.retract(roots, "bench: profiled retract")
     hits_retract = profiler.total
     profiler.reset()
     profiled.restore(roots, "bench: profiled restore")
     hits_restore = profiler.total
+    f50 = statistics.median(fl)
+    r50, s50 = statistics.median(retract_s), statistics.median(restore_s)
     return {
         "region": region,
-        "retract_ms_median": round(statistics.median(retract_s) * 1000, 2),
+        "floor_ms_median": round(f50 * 1000, 2),
+        "retract_ms_median": round(r50 * 1000, 2),
         "retract_ms_min": round(min(retract_s) * 1000, 2),
         "retract_ms_p90": round(sorted(retract_s)[int(0.9 * (len(retract_s) - 1))] * 1000, 2),
-        "restore_ms_median": round(statistics.median(restore_s) * 1000, 2),
+        "restore_ms_median": round(s50 * 1000, 2),
+        "retract_over_floor": round(r50 / f50, 2),
+        "restore_over_floor": round(s50 / f50, 2),
+        "steps_retract_ms_median": round(statistics.median(steps_retract) * 1000, 2),
+        "steps_restore_ms_median": round(statistics.median(steps_restore) * 1000, 2),
+        "steps_retract_over_floor": round(statistics.median(steps_retract) / f50, 2),
+        "statements": {"retract": statements[0], "restore": statements[1], "retract_steps": statements[2],
+                       "restore_steps": statements[3]},
+        "timed_retract": {"total_ms": round((rec_s[0] or 0.0) * 1000, 2), "statement_client_ms": round(client[0] * 1000, 2),
+                          "statement_server_ms": round(server[0] * 1000, 2)},
+        "timed_restore": {"total_ms": round((rec_s[1] or 0.0) * 1000, 2), "statement_client_ms": round(client[1] * 1000, 2),
+                          "statement_server_ms": round(server[1] * 1000, 2)},
         "db_hits_retract": hits_retract,
         "db_hits_restore": hits_restore,
     }
@@ -523,6 +559,15 @@ def run_revision_latency(bg: BeliefGraph, sizes: Sequence[int], repeats: int = 2
     outside = [n for n in list(w.episodes) + list(w.claims) if n not in w.downstream(w.roots) and n not in w.roots]
     anchors = [ids[n] for n in outside for ids in copies]
     svc = SupportService(graph, space, embedder, bg.settings.embedding.dimension)
+    stepwise = SupportService(graph, space, embedder, bg.settings.embedding.dimension, one_statement=False)
+    timer = TimingRunner(graph)
+    timed = SupportService(graph, space, embedder, bg.settings.embedding.dimension, runner=timer)
+
+    def floor() -> float:
+        t = time.perf_counter()
+        graph.write("bench.write_probe", space=space, id=new_id())
+        return time.perf_counter() - t
+
     profiler = ProfilingRunner(graph)
     profiled = SupportService(graph, space, embedder, bg.settings.embedding.dimension, runner=profiler)
     rows = []
@@ -540,10 +585,13 @@ def run_revision_latency(bg: BeliefGraph, sizes: Sequence[int], repeats: int = 2
             count = int(graph.read("support.count_claims", space=space)[0]["claims"])
             warm_roots = [warm[r] for r in w.roots]
             for _ in range(3):  # plans cached, pages of the grown store in memory
-                svc.retract(warm_roots, "warm-up")
-                svc.restore(warm_roots, "warm-up")
+                floor()
+                for v in (svc, stepwise):
+                    v.retract(warm_roots, "warm-up")
+                    v.restore(warm_roots, "warm-up")
             roots = [measured[k][r] for r in w.roots]
-            rows.append({"claims": count, "load_s": round(load_s, 1), **_measure(svc, roots, repeats, profiler, profiled)})
+            rows.append({"claims": count, "load_s": round(load_s, 1), **_measure(svc, stepwise, timed, timer, roots, repeats, profiler,
+                                                                                 profiled, floor)})
             if progress:
                 progress(rows[-1])
     finally:
@@ -558,6 +606,8 @@ def run_revision_latency(bg: BeliefGraph, sizes: Sequence[int], repeats: int = 2
         "ratio_largest_smallest": {
             "claims": round(last["claims"] / first["claims"], 1),
             "retract_ms_median": round(last["retract_ms_median"] / first["retract_ms_median"], 2),
+            "floor_ms_median": round(last["floor_ms_median"] / first["floor_ms_median"], 2),
+            "retract_over_floor": round(last["retract_over_floor"] / first["retract_over_floor"], 2),
             "retract_ms_min": round(last["retract_ms_min"] / first["retract_ms_min"], 2),
             "restore_ms_median": round(last["restore_ms_median"] / first["restore_ms_median"], 2),
             "db_hits_retract": round(last["db_hits_retract"] / first["db_hits_retract"], 3),
@@ -630,8 +680,10 @@ def bench_revision_latency(
 
     def progress(row: dict[str, Any]) -> None:
         if not json_:
-            console.print(f"  {row['claims']:>9} claims: retract {row['retract_ms_median']} ms "
-                          f"(db hits {row['db_hits_retract']})")
+            console.print(f"  {row['claims']:>9} claims: floor {row['floor_ms_median']} ms, retract "
+                          f"{row['retract_ms_median']} ms (x{row['retract_over_floor']}), restore "
+                          f"{row['restore_ms_median']} ms (x{row['restore_over_floor']}), step statements "
+                          f"{row['steps_retract_ms_median']} ms (db hits {row['db_hits_retract']})")
 
     out = run_revision_latency(bg, size_list, repeats=repeats, keep=keep, progress=progress)
     out["waves"] = run_wave_comparison(bg, depth_list, repeats=min(repeats, 11), keep=keep) if depth_list else []
@@ -639,16 +691,25 @@ def bench_revision_latency(
         print_json(out)
         return
     table(f"repair latency of one workspace ({out['workspace_claims']} claims, region {out['region']} claims), "
-          f"median of {repeats}",
-          ["claims in space", "filler load s", "retract ms (median)", "retract ms (min)", "retract ms (p90)",
-           "restore ms (median)", "db hits retract", "db hits restore"],
-          [[r["claims"], r.get("load_s", "-"), r["retract_ms_median"], r["retract_ms_min"], r["retract_ms_p90"],
-            r["restore_ms_median"], r["db_hits_retract"], r["db_hits_restore"]] for r in out["rows"]])
+          f"median of {repeats}, next to the commit floor (one-node write transaction) of the same rounds",
+          ["claims in space", "filler load s", "floor ms", "retract ms", "x floor", "retract min", "retract p90",
+           "restore ms", "x floor", "steps retract ms", "x floor", "stmts", "server ms", "db hits retract",
+           "db hits restore"],
+          [[r["claims"], r.get("load_s", "-"), r["floor_ms_median"], r["retract_ms_median"], r["retract_over_floor"],
+            r["retract_ms_min"], r["retract_ms_p90"], r["restore_ms_median"], r["restore_over_floor"],
+            r["steps_retract_ms_median"], r["steps_retract_over_floor"],
+            f"{r['statements']['retract']} / {r['statements']['retract_steps']}",
+            r["timed_retract"]["statement_server_ms"], r["db_hits_retract"], r["db_hits_restore"]] for r in out["rows"]])
     rr = out["ratio_largest_smallest"]
     console.print(f"largest/smallest: claims x{rr['claims']}, retract latency x{rr['retract_ms_median']} "
-                  f"(median) x{rr['retract_ms_min']} (min), "
-                  f"restore latency x{rr['restore_ms_median']}, db hits retract x{rr['db_hits_retract']}, "
-                  f"restore x{rr['db_hits_restore']}")
+                  f"(median) x{rr['retract_ms_min']} (min), restore latency x{rr['restore_ms_median']}, "
+                  f"floor x{rr['floor_ms_median']}, retract/floor x{rr['retract_over_floor']}, "
+                  f"db hits retract x{rr['db_hits_retract']}, restore x{rr['db_hits_restore']}")
+    console.print("x floor: median over the floor's median of the same rounds; steps: the same repair as the "
+                  "step statements (one round trip each, the path before support.repair); stmts: statements in "
+                  "the transaction (one statement / steps); server ms: what the server reports for the one "
+                  "statement of one timed retract (whole ms); goal: retract and restore median <= 5 ms at every "
+                  "size, largest/smallest <= 1.5.")
     if out["waves"]:
         table("least fixpoint: restore of a chain of depth n (n - 1 waves), median ms",
               ["depth", "all waves in one statement", "one statement per wave"],

@@ -115,6 +115,12 @@ class ArgumentationRepository(Repo):
     def finish_grounded(self, tx: Tx, ns: str, *, profile: bool = False) -> tuple[dict[str, Any], int]:
         return self._step(tx, "argumentation.finish_grounded", profile, space=self.space, ns=ns)
 
+    def write_labels(self, ns: str, in_: Sequence[str], out: Sequence[str], undec: Sequence[str]) -> int:
+        """Write a labelling computed elsewhere (one write transaction, one statement)."""
+        rows = self.graph.write("argumentation.write_labels", space=self.space, ns=ns, in_names=list(in_),
+                                out_names=list(out), undec_names=list(undec))
+        return int(rows[0]["written"]) if rows else 0
+
     def labels(self, ns: str, tx: Tx | None = None) -> dict[str, Any]:
         return self._rd(tx, "argumentation.get_labels", space=self.space, ns=ns)[0]
 

@@ -7,6 +7,7 @@ The reconsolidation statements run inside the caller's transaction (``tx``); the
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -16,7 +17,7 @@ from ..models import Claim
 from ..models.support import AuditRecord, AuditSummary, ClaimAudit, Dependent, StaleClaim, SupportFamily
 from .core import Repo
 
-__all__ = ["ProfilingRunner", "Runner", "SupportRepository"]
+__all__ = ["ProfilingRunner", "Runner", "SupportRepository", "TimingRunner"]
 
 Runner = Callable[..., list[dict[str, Any]]]
 """``runner(tx, name, **params) -> rows``; the default is :meth:`Graph.run`."""
@@ -53,6 +54,36 @@ class ProfilingRunner:
         result = tx.run(f"{_PROFILE_KEYWORD} {q.text}", bound)
         rows = [r.data() for r in result]
         self.hits[name] += _db_hits(result.consume().profile)
+        return rows
+
+
+class TimingRunner:
+    """A :data:`Runner` that times each statement: ``client`` the wall time of the round trip on the
+    client (send, server work, records decoded), ``server`` what the server reports
+    (``result_available_after`` + ``result_consumed_after``, whole milliseconds), per statement
+    name, summed since the last :meth:`reset`; ``statements`` counts them."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.client: dict[str, float] = defaultdict(float)
+        self.server: dict[str, float] = defaultdict(float)
+        self.statements = 0
+
+    def reset(self) -> None:
+        self.client.clear()
+        self.server.clear()
+        self.statements = 0
+
+    def __call__(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        q = self.graph.registry[name]
+        bound = q.check_params(params)
+        t0 = time.perf_counter()
+        result = tx.run(q.text, bound)
+        rows = [r.data() for r in result]
+        summary = result.consume()
+        self.client[name] += time.perf_counter() - t0
+        self.server[name] += ((summary.result_available_after or 0) + (summary.result_consumed_after or 0)) / 1000
+        self.statements += 1
         return rows
 
 
@@ -101,6 +132,12 @@ class SupportRepository(Repo):
         """Create the audit, link the roots and change their status; returns how many roots."""
         rows = self._in(tx, "support.open_audit", space=self.space, **fields)
         return int(rows[0]["roots"]) if rows else 0
+
+    def repair(self, tx: Tx, **fields: Any) -> dict[str, Any] | None:
+        """A whole retract/restore in one statement (``support.repair``); None when a root is
+        unknown or in the wrong state (nothing was written). The row says what is left to do."""
+        rows = self._in(tx, "support.repair", space=self.space, **fields)
+        return rows[0] if rows else None
 
     def mark_region(self, tx: Tx, *, run: str, roots: list[str]) -> tuple[list[str], int]:
         """Mark the region; returns (region element ids, number of grounded seeds)."""

@@ -103,11 +103,16 @@ class SupportService:
         waves_per_call: int = _WAVES_PER_CALL,
         strict_agents: bool = False,
         consequences: Consequences | None = None,
+        one_statement: bool = True,
     ) -> None:
         """``runner`` replaces Graph.run for the support statements (profiling); ``waves_per_call``
         bounds the waves one ``support.fixpoint`` statement runs (1 = one statement per wave);
         ``strict_agents`` (``PolicySettings.strict_agents``): derive, retract and restore by an
-        agent never registered with ``add_agent`` raise :class:`UnknownAgent`, as writes do."""
+        agent never registered with ``add_agent`` raise :class:`UnknownAgent`, as writes do;
+        ``one_statement=False`` runs retract/restore as the step statements (find_nodes, open_audit,
+        mark_region, fixpoint, apply_labels, the currency pass, get_audit) instead of
+        ``support.repair``: the same writes, one round trip per step (the bench's baseline)."""
+        self.one_statement = one_statement
         if waves_per_call < 1:
             raise ValidationError("waves_per_call must be at least 1")
         self.waves_per_call = waves_per_call
@@ -344,24 +349,88 @@ class SupportService:
         def work(tx: Tx) -> AuditRecord:
             if agent is not None:
                 self._check_agent(agent, tx)
+            if self.one_statement:
+                return self._repair(tx, op, roots, mode, why, agent, when)
             found = self.repo.find_nodes(roots, tx=tx)
-            for r in roots:
-                if r not in found:
-                    raise ClaimNotFound(r, self.space)
-            if op == "retract":
-                again = [r for r in roots if found[r]["status"] == "retracted"]
-                if again:
-                    raise ValidationError(f"already retracted: {', '.join(again)} (restore it first)")
-            else:
-                live = [r for r in roots if found[r]["status"] != "retracted"]
-                if live:
-                    raise ValidationError(f"not retracted, nothing to restore: {', '.join(live)}")
+            if any(r not in found for r in roots) or any(
+                (found[r]["status"] == "retracted") == (op == "retract") for r in roots
+            ):
+                self._refuse(tx, op, roots)
             keys = sorted({found[r]["key"] for r in roots if found[r]["key"] is not None})
             return self._reconsolidate(tx, op, roots, mode, why, agent, when, keys)
 
         t0 = time.perf_counter()
         record = self.graph.write_tx(work, name=f"support.{op}")
         return record.model_copy(update={"seconds": time.perf_counter() - t0})
+
+    def _refuse(self, tx: Tx, op: str, roots: list[str]) -> None:
+        """Raise the error that makes ``op`` on ``roots`` invalid (support.repair wrote nothing)."""
+        found = self.repo.find_nodes(roots, tx=tx)
+        for r in roots:
+            if r not in found:
+                raise ClaimNotFound(r, self.space)
+        if op == "retract":
+            again = [r for r in roots if found[r]["status"] == "retracted"]
+            if again:
+                raise ValidationError(f"already retracted: {', '.join(again)} (restore it first)")
+        else:
+            live = [r for r in roots if found[r]["status"] != "retracted"]
+            if live:
+                raise ValidationError(f"not retracted, nothing to restore: {', '.join(live)}")
+        raise AssertionError(f"support.repair refused {op} of {roots} for no reason find_nodes sees")
+
+    def _repair(
+        self, tx: Tx, op: str, roots: list[str], mode: str, reason: str, agent: str | None, at: str
+    ) -> AuditRecord:
+        """What :meth:`_reconsolidate` does, for retract/restore, in one statement (``support.repair``)
+        when it fits: then the transaction is that statement and the commit. The statement returns
+        what is left, and this finishes it with the step statements, in the same order:
+        a fixpoint deeper than ``waves_per_call`` waves (``pending``), the settling of keys whose
+        belief changed (rules first), a currency fixpoint deeper than ``waves_per_call``."""
+        audit, run = new_id(), new_id()
+        row = self.repo.repair(
+            tx, id=audit, op=op, mode=mode, reason=reason, agent=agent, at=at, roots=roots,
+            evaluate=mode != "none", force=(op != "retract") if mode == "influence" else None,
+            waves=self.waves_per_call, currency=mode == "justification", run=run,
+        )
+        if row is None:
+            self._refuse(tx, op, roots)
+        assert row is not None
+        change = Change(op=op, reason=reason, agent=agent, at=at, audit=audit)
+        if row["pending"]:  # the support fixpoint needs more waves: the step statements, as before
+            waves = int(row["waves"])
+            region = list(row["region_ids"])
+            budget = min(len(region), self.waves_per_call)
+            while True:
+                gained = self.repo.fixpoint(tx, run=audit, waves=budget)
+                waves += sum(1 for g in gained if g > 0)
+                if not gained or gained[-1] == 0:
+                    break
+            _, changed = self.repo.apply_labels(tx, audit=audit, at=at, reason=reason, region=region, force=None,
+                                                waves=waves)
+            self.consequences.settle(tx, change, roots=roots, keys=sorted(set(row["keys"]) | set(changed)))
+        elif not row["settled"]:
+            if mode == "justification":  # keys involved: the rule engine goes first
+                self.consequences.settle(tx, change, roots=roots, keys=sorted(set(row["keys"])))
+            else:
+                return AuditRecord.from_row(row)
+        elif row["cpending"]:  # the currency fixpoint needs more waves
+            region = list(row["cregion_ids"])
+            budget = min(len(region), self.waves_per_call)
+            while True:
+                gained = self.repo.fixpoint(tx, run=run, waves=budget)
+                if not gained or gained[-1] == 0:
+                    break
+            _, _, changed = self.repo.currency_apply(tx, audit=audit, run=run, at=at, reason=reason, region=region)
+            if changed:
+                self.consequences.settle(tx, change, keys=sorted(set(changed)))
+        elif row["ckeys"]:  # the currency pass changed beliefs: their rules, then on
+            self.consequences.settle(tx, change, keys=sorted(set(row["ckeys"])))
+        else:
+            return AuditRecord.from_row(row)
+        record = self.repo.audit(audit, tx=tx)
+        assert record is not None
+        return record
 
     def _reconsolidate(
         self,

@@ -294,7 +294,8 @@ def test_argumentation_queries_never_scan_a_label(graph: Graph, name: str) -> No
 
 @pytest.mark.parametrize(
     ("name", "lookups"),
-    [("argumentation.create_attacks", 2), ("argumentation.merge_attacks", 2), ("argumentation.explain_argument", 1)],
+    [("argumentation.create_attacks", 2), ("argumentation.merge_attacks", 2), ("argumentation.explain_argument", 1),
+     ("argumentation.write_labels", 1)],
 )
 def test_arguments_by_name_come_from_the_unique_index(graph: Graph, name: str, lookups: int) -> None:
     """Each lookup by name seeks the unique (space, ns, name) index: a seek on (space, ns) filtered
@@ -386,7 +387,8 @@ def test_cli_bad_file_is_one_line_with_exit_code_2(base_settings: Settings, spac
 
 
 def test_cli_bench_grounded_json(cli: Any) -> None:
-    r = cli("bench", "grounded", "--corpus-limit", "3", "--sizes", "200", "--repeat", "2", "--json")
+    r = cli("bench", "grounded", "--corpus-limit", "3", "--sizes", "200", "--repeat", "2", "--small", "3,5",
+            "--small-repeat", "2", "--json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["summary"]["all_ok"] is True
@@ -394,9 +396,12 @@ def test_cli_bench_grounded_json(cli: Any) -> None:
     assert set(cases) == {"chain(200)", "dchain(200)"}
     assert cases["chain(200)"]["waves"] == 100 and cases["dchain(200)"]["waves"] == 50
     for c in data["cases"] + data["corpus"]:
-        for key in ("db_s", "ext_s", "export_s", "solve_s", "ratio", "hits_per_unit"):
+        for key in ("db_s", "ext_s", "export_s", "solve_s", "write_s", "ratio", "hits_per_unit", "db_us_per_argument"):
             assert isinstance(c[key], float) and c[key] > 0, (c["case"], key)
     for c in data["cases"]:  # one ratio per (db run, ext run) pair, the best ones in between
         assert len(c["ratio_pairs"]) == 2 and len(c["db_runs_s"]) == len(c["ext_runs_s"]) == 2
         assert c["ratio"] == min(c["db_runs_s"]) / min(c["ext_runs_s"])
     assert len(data["corpus_instances"]) == 3
+    # the small-framework latency, next to the commit floor; the floor's probe space is dropped
+    assert [r["arguments"] for r in data["small"]["rows"]] == [3, 5]
+    assert data["small"]["db_ms_median"] > 0 and data["small"]["floor_ms_median"] > 0

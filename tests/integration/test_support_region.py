@@ -22,6 +22,7 @@ from belief_graph.repositories.support import ProfilingRunner
 from belief_graph.services.support import SupportService
 
 REPAIR_QUERIES = [
+    "support.repair",
     "support.find_nodes",
     "support.open_audit",
     "support.mark_region",
