@@ -351,6 +351,18 @@ class LLMServerStatus(BaseModel):
     message: str = ""
 
 
+def cpu_has_amx(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
+    """Whether the CPU advertises Intel AMX (``amx_tile``). On such a CPU the native build repacks
+    the weights for AMX, and where the kernel does not grant the AMX tile state (a sandboxed VM here)
+    llama-server dies with SIGSEGV in ``ggml_backend_amx_mul_mat`` during start-up; ``serve`` then
+    passes ``--no-repack`` (unless ``EXTRA_ARGS`` says ``--repack``/``--no-repack`` itself)."""
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(line.startswith("flags") and "amx_tile" in line.split() for line in text.splitlines())
+
+
 def free_port(host: str = HOST) -> int:
     """A TCP port nothing listens on right now (the kernel's choice)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -473,6 +485,8 @@ class LocalLLMServer:
                     "--ctx-size", str(s.ctx_size), "--parallel", str(s.parallel)]
             if s.threads:
                 argv += ["--threads", str(s.threads)]
+            if cpu_has_amx() and not {"--repack", "--no-repack", "-nr"} & {a.split("=", 1)[0] for a in s.extra_args}:
+                argv += ["--no-repack"]  # see cpu_has_amx
             argv += list(s.extra_args)
             self.log_file.parent.mkdir(parents=True, exist_ok=True)
             offset = self.log_file.stat().st_size if self.log_file.exists() else 0

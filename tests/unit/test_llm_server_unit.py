@@ -23,6 +23,7 @@ from belief_graph.llm_server import (
     CMAKE_FLAGS,
     LocalLLMServer,
     build_cache_dir,
+    cpu_has_amx,
     fix_links,
     read_gguf_info,
     running_endpoint,
@@ -131,6 +132,29 @@ def test_the_server_binds_loopback_only(fake: LLMServerSettings) -> None:
     st = LocalLLMServer(fake).serve()
     cmdline = Path(f"/proc/{st.pid}/cmdline").read_bytes().split(b"\0")
     assert cmdline[cmdline.index(b"--host") + 1] == b"127.0.0.1"
+
+
+def test_no_repack_on_a_cpu_with_amx(fake: LLMServerSettings, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx512f amx_bf16 amx_tile amx_int8\n")
+    assert cpu_has_amx(info)
+    info.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx2\n")
+    assert not cpu_has_amx(info) and not cpu_has_amx(tmp_path / "missing")
+    import belief_graph.llm_server as mod
+
+    def argv(settings: LLMServerSettings) -> list[bytes]:
+        server = LocalLLMServer(settings)
+        try:
+            return Path(f"/proc/{server.serve().pid}/cmdline").read_bytes().split(b"\0")
+        finally:
+            server.stop()
+
+    monkeypatch.setattr(mod, "cpu_has_amx", lambda: True)
+    assert b"--no-repack" in argv(fake)
+    assert b"--no-repack" not in argv(fake.model_copy(update={"extra_args": ["--repack"]}))  # the user's choice wins
+    monkeypatch.setattr(mod, "cpu_has_amx", lambda: False)
+    assert b"--no-repack" not in argv(fake)
 
 
 def test_a_stale_run_file_is_dropped(fake: LLMServerSettings) -> None:
