@@ -57,3 +57,7 @@ app.command("recall-quality")(with_activity("bench recall-quality")(bench_recall
 from . import bench_llm_quality  # noqa: E402
 
 app.command("llm-quality")(with_activity("bench llm-quality")(bench_llm_quality.bench_llm_quality))
+
+from . import bench_all  # noqa: E402
+
+app.command("all")(with_activity("bench all")(bench_all.bench_all))
