@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from belief_graph.cli import app
-from belief_graph.cli.bench_all import STUDIES
+from belief_graph.benchmarks.all_studies import STUDIES
 from belief_graph.driver import Graph
 from belief_graph.errors import ValidationError
 

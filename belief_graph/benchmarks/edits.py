@@ -23,14 +23,14 @@ from typing import Any
 
 import typer
 
+from ..cli.common import console, print_json, state, table
 from ..driver import Graph
 from ..embeddings import HashingEmbedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id, utcnow
 from ..repositories.support import ProfilingRunner
-from .bench_revision import _drop
-from .common import console, print_json, state, table
+from .revision import _drop
 
 __all__ = ["bench_edits", "run_edits"]
 

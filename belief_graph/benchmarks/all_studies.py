@@ -24,11 +24,11 @@ from typing import Any
 
 import typer
 
+from ..cli.common import console, print_json, state, table
 from ..embeddings import HashingEmbedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id
-from .common import console, print_json, state, table
 
 __all__ = ["PRESETS", "STUDIES", "bench_all", "run_all"]
 
@@ -104,7 +104,7 @@ class _Floor:
         return round(statistics.median(self.samples) * 1000, 2)
 
     def drop(self) -> None:
-        from .bench_writes import _drop
+        from .writes import _drop
 
         _drop(self.graph, self.space)
 
@@ -113,7 +113,7 @@ class _Floor:
 
 
 def study_edits(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
-    from .bench_edits import run_edits
+    from .edits import run_edits
 
     out = run_edits(_hashing(bg), p["sizes"], repeats=p["repeats"], progress=say)
     rows = out["rows"]
@@ -132,7 +132,7 @@ def study_edits(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) 
 
 
 def study_revision(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
-    from .bench_revision import run_revision_latency
+    from .revision import run_revision_latency
 
     floor = _Floor(bg)
     try:
@@ -161,7 +161,7 @@ def study_revision(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
 
 
 def study_grounded(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
-    from .bench_grounded import _default_corpus, measure
+    from .grounded import _default_corpus, measure
 
     corpus = _default_corpus() if p["corpus_limit"] >= 0 else None
     out = measure(bg.argumentation, corpus=corpus, corpus_limit=p["corpus_limit"], sizes=p["sizes"],
@@ -189,7 +189,7 @@ def study_grounded(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
 
 
 def study_writes(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
-    from .bench_writes import run_import_bench, run_write_latency
+    from .writes import run_import_bench, run_write_latency
 
     lat = run_write_latency(_hashing(bg), p["sizes"], p["repeats"], progress=say)
     out: dict[str, Any] = {"latency": lat}
@@ -221,7 +221,7 @@ def study_writes(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None])
 
 def study_recall(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
     from ..repositories.retrieval import RetrievalRepository
-    from .bench_recall import measure_recall
+    from .recall import measure_recall
 
     repo = RetrievalRepository(bg.graph, f"__bench_recall__{new_id()}")
     out = measure_recall(repo, p["n"], bg.settings.embedding.dimension, p["queries"], 10, 7, log=say, fetches=(50,))
@@ -237,7 +237,7 @@ def study_recall(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None])
 
 
 def study_tenancy(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
-    from .bench_tenancy import measure_tenancy
+    from .tenancy import measure_tenancy
 
     out = measure_tenancy(bg, p["big"], [p["small"]], p["queries"], 10, 7, log=say)
     sm = out["small"][0]
@@ -248,7 +248,7 @@ def study_tenancy(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]
 
 
 def study_tenants(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
-    from .bench_tenants import run_tenants
+    from .tenants import run_tenants
 
     out = run_tenants(bg, p["tenant"], p["shares"], p["queries"], p["others"], progress=say)
     last = out["rows"][-1]
@@ -259,7 +259,7 @@ def study_tenants(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]
 
 
 def study_recall_quality(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
-    from .bench_recall_quality import (
+    from .recall_quality import (
         CONFIGS,
         default_suite_path,
         measure_recall_quality,
@@ -284,7 +284,7 @@ def study_recall_quality(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str]
 
 
 def study_llm(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
-    from .bench_llm import measure
+    from .llm import measure
 
     out = measure()
     res = [_row("llm", "encode 8 observations x 3 perspectives: calls batched / unbatched (scripted model)",

@@ -41,13 +41,13 @@ from typing import Any
 
 import typer
 
+from ..cli.common import console, print_json, state, table
 from ..driver import Graph, Tx
 from ..embeddings import Embedder, HashingEmbedder
 from ..errors import BeliefGraphError, ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id, utcnow
 from ..repositories.support import ProfilingRunner
-from .common import console, print_json, state, table
 
 __all__ = ["bench_writes", "run_import_bench", "run_write_latency"]
 

@@ -36,11 +36,11 @@ from typing import Any
 import typer
 
 from .. import iccma
+from ..cli.common import console, print_json, state
 from ..errors import ConfigurationError, ValidationError
 from ..models import new_id
 from ..models_argumentation import AttackGraph
 from ..services.argumentation import ArgumentationService
-from .common import console, print_json, state
 
 __all__ = ["bench_grounded", "chain_graph", "double_chain_graph", "measure"]
 
