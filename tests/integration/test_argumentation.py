@@ -16,10 +16,15 @@ import pytest
 from typer.testing import CliRunner
 
 from belief_graph import iccma
-from belief_graph.cli import app
 from belief_graph.benchmarks.grounded import chain_graph, double_chain_graph
+from belief_graph.cli import app
 from belief_graph.driver import Graph
-from belief_graph.errors import FormatError, FrameworkNotFound, NotFoundError, ValidationError
+from belief_graph.errors import (
+    FormatError,
+    FrameworkNotFound,
+    NotFoundError,
+    ValidationError,
+)
 from belief_graph.models_argumentation import Attack, AttackGraph
 from belief_graph.registry import get_registry
 from belief_graph.services import argumentation as argmod

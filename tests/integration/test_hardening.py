@@ -4,9 +4,9 @@ test here failed before its fix (the defect it names is in its docstring)."""
 from __future__ import annotations
 
 import os
-import threading
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 

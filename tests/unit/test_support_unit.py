@@ -9,9 +9,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from belief_graph.benchmarks.revision import (
+    World,
+    least_model,
+    paired_worlds,
+    scimap_workspace,
+)
 from belief_graph.cli import app
-from belief_graph.benchmarks.revision import World, least_model, paired_worlds, scimap_workspace
-from belief_graph.models_support import AuditRecord, Premise, SupportFamily, estimate_tokens
+from belief_graph.models_support import (
+    AuditRecord,
+    Premise,
+    SupportFamily,
+    estimate_tokens,
+)
 from belief_graph.services.support import statement_signature
 
 
