@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import neo4j
 from neo4j import exceptions as neo4j_exc
@@ -37,7 +38,7 @@ from ..errors import (
 from ..settings import Neo4jSettings
 from .registry import QueryRegistry, get_registry
 
-__all__ = ["Graph", "Tx", "create_driver", "translate"]
+__all__ = ["Graph", "ProfilingRunner", "Tx", "create_driver", "translate"]
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +202,14 @@ class Graph:
         result = tx.run(q.text, bound)
         return [r.data() for r in result]
 
+    def profile(self) -> tuple[Graph, ProfilingRunner]:
+        """A graph on the same driver whose registry statements (:meth:`run`, inside transactions)
+        run under ``PROFILE``, and the :class:`ProfilingRunner` adding up their db hits per name."""
+        prof = ProfilingRunner(self)
+        g = Graph(self.driver, self.settings, self.registry)
+        g.run = prof  # type: ignore[method-assign]
+        return g, prof
+
     def run_autocommit(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Schema commands and ``CALL {} IN TRANSACTIONS`` need an auto-commit transaction."""
         query, bound = self.registry.bind(name, **params)
@@ -212,3 +221,39 @@ class Graph:
         q = neo4j.Query(text, metadata={"app": "belief_graph", "query": name})
         with translated(self.settings), self.driver.session(database=self.database) as session:
             return [r.data() for r in session.run(q, dict(params or {}))]
+
+
+# The PROFILE keyword is prepended to a vetted registry statement to count its db hits (the
+# region-boundedness and flat-cost checks); the statement itself still lives in cypher/.
+_PROFILE_KEYWORD: Final = "PROFILE"
+
+
+def _db_hits(plan: Any) -> int:
+    if not plan:
+        return 0
+    return int(plan.get("dbHits") or 0) + sum(_db_hits(c) for c in plan.get("children", []))
+
+
+class ProfilingRunner:
+    """A :data:`Runner` that executes each registry statement under ``PROFILE`` and adds up its
+    db hits per statement name (``hits``). Used by tests and benchmarks; :meth:`Graph.profile` builds one with a
+    :class:`Graph` that runs every statement through it."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.hits: dict[str, int] = defaultdict(int)
+
+    @property
+    def total(self) -> int:
+        return sum(self.hits.values())
+
+    def reset(self) -> None:
+        self.hits.clear()
+
+    def __call__(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        q = self.graph.registry[name]
+        bound = q.check_params(params)
+        result = tx.run(f"{_PROFILE_KEYWORD} {q.text}", bound)
+        rows = [r.data() for r in result]
+        self.hits[name] += _db_hits(result.consume().profile)
+        return rows

@@ -99,17 +99,17 @@ class RetrievalRepository(Repo):
 
     # -- bench -------------------------------------------------------------------------------------
     def bench_load(self, rows: list[dict[str, Any]], at: str) -> int:
-        out = self.graph.write("retrieval.bench_load_vectors", space=self.space, rows=rows, at=at)
+        out = self.graph.write("bench.load_vectors", space=self.space, rows=rows, at=at)
         return int(out[0]["created"]) if out else 0
 
     def bench_index_topk(self, embedding: Sequence[float], k: int, fetch: int | None = None) -> list[str]:
         rows = self.graph.read(
-            "retrieval.bench_index_topk", space=self.space, embedding=list(embedding), k=k, fetch=fetch or k
+            "bench.index_topk", space=self.space, embedding=list(embedding), k=k, fetch=fetch or k
         )
         return [r["id"] for r in rows]
 
     def bench_exact_topk(self, embedding: Sequence[float], k: int) -> list[str]:
-        return [r["id"] for r in self.graph.read("retrieval.bench_exact_topk", space=self.space, embedding=list(embedding), k=k)]
+        return [r["id"] for r in self.graph.read("bench.exact_topk", space=self.space, embedding=list(embedding), k=k)]
 
     def delete_space_batched(self, batch: int = 10_000) -> int:
         total = 0

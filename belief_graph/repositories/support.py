@@ -10,9 +10,9 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any
 
-from ..db.driver import Graph, Tx
+from ..db.driver import Graph, ProfilingRunner, Tx
 from ..models import Claim
 from ..models.support import AuditRecord, AuditSummary, ClaimAudit, Dependent, StaleClaim, SupportFamily
 from .core import Repo
@@ -21,41 +21,6 @@ __all__ = ["ProfilingRunner", "Runner", "SupportRepository", "TimingRunner"]
 
 Runner = Callable[..., list[dict[str, Any]]]
 """``runner(tx, name, **params) -> rows``; the default is :meth:`Graph.run`."""
-
-# The PROFILE keyword is prepended to a vetted registry statement to count its db hits (the
-# region-boundedness check); the statement itself still lives in cypher/support/.
-_PROFILE_KEYWORD: Final = "PROFILE"
-
-
-def _db_hits(plan: Any) -> int:
-    if not plan:
-        return 0
-    return int(plan.get("dbHits") or 0) + sum(_db_hits(c) for c in plan.get("children", []))
-
-
-class ProfilingRunner:
-    """A :data:`Runner` that executes each registry statement under ``PROFILE`` and adds up its
-    db hits per statement name (``hits``). Used by tests and ``bench revision-latency``."""
-
-    def __init__(self, graph: Graph) -> None:
-        self.graph = graph
-        self.hits: dict[str, int] = defaultdict(int)
-
-    @property
-    def total(self) -> int:
-        return sum(self.hits.values())
-
-    def reset(self) -> None:
-        self.hits.clear()
-
-    def __call__(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
-        q = self.graph.registry[name]
-        bound = q.check_params(params)
-        result = tx.run(f"{_PROFILE_KEYWORD} {q.text}", bound)
-        rows = [r.data() for r in result]
-        self.hits[name] += _db_hits(result.consume().profile)
-        return rows
-
 
 class TimingRunner:
     """A :data:`Runner` that times each statement: ``client`` the wall time of the round trip on the

@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from belief_graph.cli.bench_llm_quality import CATEGORIES, load_labels, oracle_model, run_quality, value_matches
+from belief_graph.benchmarks.llm_quality import (
+    CATEGORIES,
+    load_labels,
+    oracle_model,
+    run_quality,
+    value_matches,
+)
 from belief_graph.llm import ScriptedModel
 from belief_graph.settings import Settings
 

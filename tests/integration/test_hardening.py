@@ -262,7 +262,7 @@ def test_small_space_recall_is_exact_and_reads_only_its_space(bg: BeliefGraph, g
     top 10 are the exact top 10 and only the space's own claims are read."""
     import numpy as np
 
-    from belief_graph.cli.bench_recall import clustered_vectors
+    from belief_graph.benchmarks.recall import clustered_vectors
     from belief_graph.repositories.retrieval import RetrievalRepository
 
     dim = bg.settings.embedding.dimension

@@ -270,9 +270,6 @@ def test_edit_work_is_bounded_by_dependents_not_the_store(bg: BeliefGraph) -> No
     """PROFILE: the db hits of one edit (assert + re-derivation + currency: every statement of the
     transaction) are the same for two identical chains, one edited before and one after 300 other
     instances of the same rule (with their facts) were added to the space."""
-    from belief_graph.db.driver import Graph
-    from belief_graph.repositories.support import ProfilingRunner
-
     def chain(tag: str) -> None:
         a = "user:editor"
         bg.assert_claim(f"work.w{tag}.performer", f"p{tag}", "performer", agent=a)
@@ -280,9 +277,7 @@ def test_edit_work_is_bounded_by_dependents_not_the_store(bg: BeliefGraph) -> No
         bg.assert_claim(f"country.c{tag}.head_of_state", f"h{tag}", "head", agent=a)
 
     def profiled_edit(tag: str) -> int:
-        prof = ProfilingRunner(bg.graph)
-        g = Graph(bg.graph.driver, bg.graph.settings)
-        g.run = lambda tx, name, /, **params: prof(tx, name, **params)  # type: ignore[method-assign]
+        g, prof = bg.graph.profile()
         other = BeliefGraph(g, bg.settings, bg.space, bg.embedder)  # shares bg's driver: not closed here
         r = other.assert_claim(f"country.c{tag}.head_of_state", f"new{tag}", "head changed", agent="user:editor")
         assert [c.value for c in r.rederived] == [f"new{tag}"]

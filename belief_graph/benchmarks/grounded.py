@@ -41,11 +41,11 @@ from typing import Any
 import typer
 
 from ..argumentation import iccma
+from ..cli.common import console, print_json, state
 from ..errors import ConfigurationError, ValidationError
 from ..models import new_id
 from ..models.argumentation import AttackGraph
 from ..services.argumentation import ArgumentationService
-from .common import console, print_json, state
 
 __all__ = ["bench_grounded", "chain_graph", "double_chain_graph", "measure", "measure_small", "small_graph"]
 

@@ -41,13 +41,12 @@ from typing import Any
 
 import typer
 
-from ..db.driver import Graph, Tx
+from ..cli.common import console, print_json, state, table
+from ..db.driver import Graph, ProfilingRunner, Tx
 from ..embeddings import Embedder, HashingEmbedder
 from ..errors import BeliefGraphError, ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id, utcnow
-from ..repositories.support import ProfilingRunner
-from .common import console, print_json, state, table
 
 __all__ = ["bench_writes", "run_import_bench", "run_write_latency"]
 
@@ -80,9 +79,7 @@ def _ms(x: float) -> float:
 
 def _profiled(bg: BeliefGraph) -> tuple[BeliefGraph, ProfilingRunner]:
     """The same engine with every statement run under PROFILE (db hits per statement)."""
-    prof = ProfilingRunner(bg.graph)
-    g = Graph(bg.graph.driver, bg.graph.settings)
-    g.run = lambda tx, name, /, **params: prof(tx, name, **params)  # type: ignore[method-assign]
+    g, prof = bg.graph.profile()
     return BeliefGraph(g, bg.settings, bg.space, bg.embedder), prof
 
 

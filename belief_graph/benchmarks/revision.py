@@ -31,6 +31,7 @@ from typing import Any
 
 import typer
 
+from ..cli.common import console, print_json, state, table
 from ..db.driver import Graph
 from ..embeddings import DelegatingEmbedder, Embedder
 from ..errors import ValidationError
@@ -39,7 +40,6 @@ from ..models import new_id
 from ..models.support import MODES
 from ..repositories.support import ProfilingRunner, TimingRunner
 from ..services.support import SupportService
-from .common import console, print_json, state, table
 
 __all__ = [
     "World",

@@ -22,12 +22,12 @@ from typing import Any
 
 import typer
 
+from ..cli.common import console, print_json, state, table
 from ..embeddings import HashingEmbedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id
-from .bench_writes import _drop, _ms, _p, _Store, _text, _value
-from .common import console, print_json, state, table
+from .writes import _drop, _ms, _p, _Store, _text, _value
 
 __all__ = ["bench_tenants", "run_tenants"]
 

@@ -29,6 +29,7 @@ from typing import Any
 
 import typer
 
+from ..cli.common import console, print_json, state
 from ..embeddings import Embedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph
@@ -36,7 +37,6 @@ from ..models import new_id
 from ..repositories.retrieval import RetrievalRepository
 from ..services.retrieval import RetrievalService
 from ..settings import RetrievalSettings
-from .common import console, print_json, state
 
 __all__ = ["CONFIGS", "Config", "bench_recall_quality", "default_suite_path", "measure_recall_quality"]
 

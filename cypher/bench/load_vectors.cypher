@@ -1,4 +1,4 @@
-// name: retrieval.bench_load_vectors
+// name: bench.load_vectors
 // mode: write
 // params: space, rows, at
 // description: bench recall: create one batch of active claims with their vectors (stored as float32 vector properties) in a scratch space

@@ -1,4 +1,4 @@
-// name: retrieval.bench_index_topk
+// name: bench.index_topk
 // mode: read
 // params: space, embedding, k, fetch
 // description: bench recall: the k nearest neighbours of a vector through the claim_embedding vector index (approximate, HNSW), asking the index for fetch candidates (fetch = k: the raw index; fetch > k: the over-fetch recall uses), filtered to the bench space

@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 import typer
 
+from ..cli.common import console, print_json, state
 from ..errors import ValidationError
 from ..models import new_id
 from ..repositories.retrieval import RetrievalRepository
-from .common import console, print_json, state
 
 __all__ = ["GENERATORS", "bench_recall", "clustered_vectors", "index_config", "measure_recall", "nested_vectors"]
 

@@ -1,4 +1,4 @@
-// name: retrieval.bench_exact_topk
+// name: bench.exact_topk
 // mode: read
 // params: space, embedding, k
 // description: bench recall: the exact k nearest neighbours by a brute-force cosine scan over every active claim of the bench space (what the vector index avoids)

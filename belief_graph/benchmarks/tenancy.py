@@ -31,12 +31,12 @@ from typing import Any
 import numpy as np
 import typer
 
+from ..cli.common import console, print_json, state
 from ..errors import ValidationError
 from ..models import new_id
 from ..repositories.retrieval import RetrievalRepository
 from ..services.retrieval import EXACT_SCAN_MAX, RetrievalService
-from .bench_recall import _BATCH, _NOISE_COS, _noise, _pct, _unit, clustered_vectors
-from .common import console, print_json, state
+from .recall import _BATCH, _NOISE_COS, _noise, _pct, _unit, clustered_vectors
 
 __all__ = ["bench_tenancy", "measure_tenancy"]
 

@@ -36,17 +36,25 @@ from typing import Any
 import typer
 import yaml
 
+from ..cli.common import console, print_json, state, table
 from ..embeddings import LocalMiniLMEmbedder
 from ..errors import BeliefGraphError, LLMError, LLMUnavailable
 from ..facade import BeliefGraph
-from ..llm import ChatModel, ChatRequest, LLMClient, RawResponse, ScriptedModel, make_chat_model, make_client
+from ..llm import (
+    ChatModel,
+    ChatRequest,
+    LLMClient,
+    RawResponse,
+    ScriptedModel,
+    make_chat_model,
+    make_client,
+)
 from ..llm.factory import resolve_provider
 from ..llm.jobs import Extraction
 from ..models import WriteOp
 from ..repositories import AdminRepository
 from ..services.grounding import _figure_forms, extract_figures
 from ..settings import Settings
-from .common import console, print_json, state, table
 
 __all__ = ["bench_llm_quality", "load_labels", "run_quality"]
 

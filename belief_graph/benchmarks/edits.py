@@ -23,14 +23,13 @@ from typing import Any
 
 import typer
 
-from ..db.driver import Graph
+from ..cli.common import console, print_json, state, table
+from ..db.driver import Graph, ProfilingRunner
 from ..embeddings import HashingEmbedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph
 from ..models import new_id, utcnow
-from ..repositories.support import ProfilingRunner
-from .bench_revision import _drop
-from .common import console, print_json, state, table
+from .revision import _drop
 
 __all__ = ["bench_edits", "run_edits"]
 
@@ -90,9 +89,7 @@ class _Store:
 
 def _profiled(bg: BeliefGraph) -> tuple[BeliefGraph, ProfilingRunner]:
     """The same engine with every statement run under PROFILE (db hits per statement)."""
-    prof = ProfilingRunner(bg.graph)
-    g = Graph(bg.graph.driver, bg.graph.settings)
-    g.run = lambda tx, name, /, **params: prof(tx, name, **params)  # type: ignore[method-assign]
+    g, prof = bg.graph.profile()
     return BeliefGraph(g, bg.settings, bg.space, bg.embedder), prof
 
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import typer
 
+from ..cli.common import console, print_json, table
 from ..llm import LLMClient, ScriptedModel
-from .common import console, print_json, table
 
 
 def _deliberation_scenario() -> list[Any]:
