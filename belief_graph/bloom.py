@@ -62,9 +62,27 @@ rules); Import is a bulk import's progress, BenchProbe the benches' commit-floor
 ``RcFrontier`` is a transient label of the reconsolidation worklist, never left on a node."""
 
 _RELATIONSHIPS = (
-    "CURRENT", "VERSION_OF", "SUPERSEDES", "PREMISE_OF", "JUSTIFIES", "HAS_REVISION", "ROOT", "WITHDREW",
-    "RETAINED", "REINSTATED", "STALED", "REDERIVED", "HAS_CONCEPT", "INSTANCE_OF", "PROPOSED", "ANSWERS", "CITES",
-    "ATTACKS", "INCUMBENT", "CHALLENGER", "ASSERTED",
+    "CURRENT",
+    "VERSION_OF",
+    "SUPERSEDES",
+    "PREMISE_OF",
+    "JUSTIFIES",
+    "HAS_REVISION",
+    "ROOT",
+    "WITHDREW",
+    "RETAINED",
+    "REINSTATED",
+    "STALED",
+    "REDERIVED",
+    "HAS_CONCEPT",
+    "INSTANCE_OF",
+    "PROPOSED",
+    "ANSWERS",
+    "CITES",
+    "ATTACKS",
+    "INCUMBENT",
+    "CHALLENGER",
+    "ASSERTED",
 )
 
 _LABEL_COLOURS = {"IN": "#2E7D32", "OUT": "#C62828", "UNDEC": "#F9A825"}
@@ -72,19 +90,40 @@ _LABEL_COLOURS = {"IN": "#2E7D32", "OUT": "#C62828", "UNDEC": "#F9A825"}
 
 def _rule(i: int, prop: str, value: str, color: str) -> dict[str, Any]:
     return {
-        "id": f"rule-{prop}-{value}-{i}", "type": "single", "basedOn": prop, "dataType": "string",
-        "condition": "equals", "conditionValue": value, "minValue": None, "maxValue": None,
-        "applyColor": True, "applySize": False, "applyCaption": False, "captions": [], "color": color,
-        "size": 1, "existingField": False, "disabled": False,
+        "id": f"rule-{prop}-{value}-{i}",
+        "type": "single",
+        "basedOn": prop,
+        "dataType": "string",
+        "condition": "equals",
+        "conditionValue": value,
+        "minValue": None,
+        "maxValue": None,
+        "applyColor": True,
+        "applySize": False,
+        "applyCaption": False,
+        "captions": [],
+        "color": color,
+        "size": 1,
+        "existingField": False,
+        "disabled": False,
     }
 
 
-def _category(cid: int, label: str, caption: str, props: tuple[str, ...], color: str,
-              rules: list[dict[str, Any]], size: float = 1) -> dict[str, Any]:
+def _category(
+    cid: int, label: str, caption: str, props: tuple[str, ...], color: str, rules: list[dict[str, Any]], size: float = 1
+) -> dict[str, Any]:
     return {
-        "id": cid, "name": label, "labels": [label], "createdAt": _STAMP, "lastEditedAt": _STAMP,
+        "id": cid,
+        "name": label,
+        "labels": [label],
+        "createdAt": _STAMP,
+        "lastEditedAt": _STAMP,
         "properties": [{"name": p, "exclude": False, "isSkipped": False, "dataType": "string"} for p in props],
-        "color": color, "icon": "no-icon", "size": size, "textSize": 1, "textAlign": "top",
+        "color": color,
+        "icon": "no-icon",
+        "size": size,
+        "textSize": 1,
+        "textAlign": "top",
         "captionKeys": [caption],
         "captions": [{"key": caption, "type": "property", "isCaption": True, "inTooltip": True, "styles": []}],
         "styleRules": rules,
@@ -126,27 +165,68 @@ def perspective(registry: QueryRegistry) -> dict[str, Any]:
     for i, q in enumerate(questions(registry)):
         params = list(q.query.params)
         examples = dict(q.query.examples)
-        templates.append({
-            "id": f"tmpl:{q.query.name}", "name": q.title, "createdAt": _STAMP + i,
-            "text": _PHRASES[q.query.name], "cypher": q.query.text,
-            "description": q.note, "isUpdateQuery": None, "hasCypherErrors": False,
-            "params": [{"name": f"${p}", "dataType": "Integer" if examples[p].strip().isdigit() else "String",
-                        "collapsed": False, "suggestionLabel": None, "suggestionProp": None,
-                        "suggestionBoolean": False, "cypher": None} for p in params],
-        })
+        templates.append(
+            {
+                "id": f"tmpl:{q.query.name}",
+                "name": q.title,
+                "createdAt": _STAMP + i,
+                "text": _PHRASES[q.query.name],
+                "cypher": q.query.text,
+                "description": q.note,
+                "isUpdateQuery": None,
+                "hasCypherErrors": False,
+                "params": [
+                    {
+                        "name": f"${p}",
+                        "dataType": "Integer" if examples[p].strip().isdigit() else "String",
+                        "collapsed": False,
+                        "suggestionLabel": None,
+                        "suggestionProp": None,
+                        "suggestionBoolean": False,
+                        "cypher": None,
+                    }
+                    for p in params
+                ],
+            }
+        )
     return {
-        "name": "belief_graph", "id": "belief-graph-perspective", "version": "2.3.0",
-        "type": "STANDARD_PERSPECTIVE", "createdAt": _STAMP, "lastEditedAt": _STAMP,
+        "name": "belief_graph",
+        "id": "belief-graph-perspective",
+        "version": "2.3.0",
+        "type": "STANDARD_PERSPECTIVE",
+        "createdAt": _STAMP,
+        "lastEditedAt": _STAMP,
         "categories": categories,
-        "labels": {c["labels"][0]: [{"propertyKey": p["name"], "type": c["labels"][0], "dataType": "string"}
-                                    for p in c["properties"]] for c in categories},
-        "relationshipTypes": [{"id": t, "name": t, "color": "#A5ABB6" if t != "ATTACKS" else "#C62828", "size": 1,
-                               "textSize": 1, "textAlign": "top", "properties": [], "captionKeys": [],
-                               "captions": [{"key": t, "type": "relationship", "isCaption": True, "inTooltip": True,
-                                             "styles": []}], "styleRules": []} for t in _RELATIONSHIPS],
+        "labels": {
+            c["labels"][0]: [
+                {"propertyKey": p["name"], "type": c["labels"][0], "dataType": "string"} for p in c["properties"]
+            ]
+            for c in categories
+        },
+        "relationshipTypes": [
+            {
+                "id": t,
+                "name": t,
+                "color": "#A5ABB6" if t != "ATTACKS" else "#C62828",
+                "size": 1,
+                "textSize": 1,
+                "textAlign": "top",
+                "properties": [],
+                "captionKeys": [],
+                "captions": [{"key": t, "type": "relationship", "isCaption": True, "inTooltip": True, "styles": []}],
+                "styleRules": [],
+            }
+            for t in _RELATIONSHIPS
+        ],
         "palette": {"colors": sorted(set(colours.values())), "currentIndex": 0},
-        "templates": templates, "sceneActions": [], "hiddenRelationshipTypes": [], "hiddenCategories": [],
-        "hideUncategorisedData": False, "isAuto": False, "history": [], "parentPerspectiveId": None,
+        "templates": templates,
+        "sceneActions": [],
+        "hiddenRelationshipTypes": [],
+        "hiddenCategories": [],
+        "hideUncategorisedData": False,
+        "isAuto": False,
+        "history": [],
+        "parentPerspectiveId": None,
         "metadata": {"pathSegments": [], "indexes": [], "stats": {"labels": {}, "relationshipTypes": {}}},
     }
 

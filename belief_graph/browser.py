@@ -140,9 +140,7 @@ def guide_html(registry: QueryRegistry, space: str) -> str:
         f"after <code>:style reset</code>; <code>:play http://127.0.0.1:&lt;http port&gt;/browser/{MOUNT}/guide.html</code> "
         "reopens this guide.</p>"
     )
-    body = "\n".join(
-        f'<slide class="row-fluid"><div class="col-sm-12">{s}</div></slide>' for s in slides
-    )
+    body = "\n".join(f'<slide class="row-fluid"><div class="col-sm-12">{s}</div></slide>' for s in slides)
     return (
         '<article class="guide" ng-controller="AppCtrl">\n'
         '<carousel class="deck container-fluid">\n'
@@ -205,9 +203,15 @@ def style_grass() -> str:
             f"  text-color-internal: {text};\n}}"
         )
     for rel, color, width in (
-        ("CURRENT", "#1565C0", 3), ("SUPERSEDES", "#9E9E9E", 2), ("PREMISE_OF", "#00897B", 1),
-        ("JUSTIFIES", "#2E7D32", 1), ("ATTACKS", "#C62828", 2), ("WITHDREW", "#BDBDBD", 2),
-        ("STALED", "#8D6E63", 2), ("REINSTATED", "#2E7D32", 2), ("ROOT", "#C62828", 2),
+        ("CURRENT", "#1565C0", 3),
+        ("SUPERSEDES", "#9E9E9E", 2),
+        ("PREMISE_OF", "#00897B", 1),
+        ("JUSTIFIES", "#2E7D32", 1),
+        ("ATTACKS", "#C62828", 2),
+        ("WITHDREW", "#BDBDBD", 2),
+        ("STALED", "#8D6E63", 2),
+        ("REINSTATED", "#2E7D32", 2),
+        ("ROOT", "#C62828", 2),
     ):
         rules.append(f"relationship.{rel} {{\n  color: {color};\n  shaft-width: {width}px;\n}}")
     return "\n".join(rules) + "\n"
@@ -288,8 +292,13 @@ class BrowserFiles:
         log_file = staging / "mvn.log"
         with open(log_file, "wb") as out:
             rc = subprocess.run(
-                cmd, cwd=staging, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                env=dict(os.environ, JAVA_HOME=str(java_home)), check=False,
+                cmd,
+                cwd=staging,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=dict(os.environ, JAVA_HOME=str(java_home)),
+                check=False,
             ).returncode
         fetched = staging / self.jar.name
         if rc != 0 or not fetched.is_file():
@@ -333,7 +342,6 @@ def overlay_files(registry: QueryRegistry, space: str) -> dict[str, str]:
         "guide.md": guide_markdown(registry, space),
         "style.grass": style_grass(),
     }
-
 
 
 def palette() -> dict[str, str]:

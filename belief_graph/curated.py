@@ -51,27 +51,54 @@ class Question:
 
 # Tour order: (query name, title, what to look at).
 _QUESTIONS: tuple[tuple[str, str, str], ...] = (
-    ("explore.why_believed", "Why is X believed?",
-     "The fact, its current claim and every chain of justifications back to the evidence. "
-     "Small grey nodes are justifications (AND-groups): a claim holds while one of them has every premise."),
-    ("explore.find_dependents", "What depends on evidence E?",
-     "Everything downstream of an episode or a claim: what a retraction of E would re-examine."),
-    ("explore.show_audit", "What changed in audit A?",
-     "The roots of one reconsolidation and what it withdrew, retained, reinstated, made stale or re-derived."),
-    ("explore.show_history", "A fact's history",
-     "Every version of a fact, the SUPERSEDES chain, the CURRENT edge and each version's revisions."),
-    ("explore.list_open_disputes", "Open disputes",
-     "Challengers that policy could not settle, parked next to the incumbent they could not displace."),
-    ("explore.show_attack_graph", "A deliberation's attack graph",
-     "Each perspective's proposal (captioned with its grounded label IN/OUT/UNDEC), the attacks between "
-     "them and the claims they cite."),
-    ("explore.show_perspective", "A perspective's knowledge graph",
-     "A perspective's concepts, the interpretations that instantiate them and the episodes they interpret."),
-    ("explore.find_stale", "Stale conclusions",
-     "Claims whose premises are no longer current (status 'stale'), the audit that made each stale and "
-     "the premises it rests on."),
-    ("explore.show_framework", "An argumentation framework",
-     "An imported Dung framework: arguments captioned with their grounded label, and the attacks."),
+    (
+        "explore.why_believed",
+        "Why is X believed?",
+        "The fact, its current claim and every chain of justifications back to the evidence. "
+        "Small grey nodes are justifications (AND-groups): a claim holds while one of them has every premise.",
+    ),
+    (
+        "explore.find_dependents",
+        "What depends on evidence E?",
+        "Everything downstream of an episode or a claim: what a retraction of E would re-examine.",
+    ),
+    (
+        "explore.show_audit",
+        "What changed in audit A?",
+        "The roots of one reconsolidation and what it withdrew, retained, reinstated, made stale or re-derived.",
+    ),
+    (
+        "explore.show_history",
+        "A fact's history",
+        "Every version of a fact, the SUPERSEDES chain, the CURRENT edge and each version's revisions.",
+    ),
+    (
+        "explore.list_open_disputes",
+        "Open disputes",
+        "Challengers that policy could not settle, parked next to the incumbent they could not displace.",
+    ),
+    (
+        "explore.show_attack_graph",
+        "A deliberation's attack graph",
+        "Each perspective's proposal (captioned with its grounded label IN/OUT/UNDEC), the attacks between "
+        "them and the claims they cite.",
+    ),
+    (
+        "explore.show_perspective",
+        "A perspective's knowledge graph",
+        "A perspective's concepts, the interpretations that instantiate them and the episodes they interpret.",
+    ),
+    (
+        "explore.find_stale",
+        "Stale conclusions",
+        "Claims whose premises are no longer current (status 'stale'), the audit that made each stale and "
+        "the premises it rests on.",
+    ),
+    (
+        "explore.show_framework",
+        "An argumentation framework",
+        "An imported Dung framework: arguments captioned with their grounded label, and the attacks.",
+    ),
 )
 
 
@@ -117,9 +144,7 @@ def _typed(example: str, raw: str, name: str) -> Any:
     try:
         return json.loads(raw)
     except ValueError:
-        raise ValidationError(
-            f"parameter {name!r} (example {example}) takes a JSON value, got {raw!r}"
-        ) from None
+        raise ValidationError(f"parameter {name!r} (example {example}) takes a JSON value, got {raw!r}") from None
 
 
 def parse_param_pairs(query: Query, pairs: Iterable[str]) -> dict[str, Any]:

@@ -119,7 +119,9 @@ class EmbeddingDimensionError(ValidationError):
 class FormatError(ValidationError):
     """A malformed input file. ``str()`` is ``path:line: message (expected ...)``."""
 
-    def __init__(self, message: str, path: str | None = None, line: int | None = None, expected: str | None = None) -> None:
+    def __init__(
+        self, message: str, path: str | None = None, line: int | None = None, expected: str | None = None
+    ) -> None:
         self.path = path
         self.line = line
         self.expected = expected
@@ -157,10 +159,14 @@ class ImportLineError(FormatError):
         self.import_name = import_name
         self.committed = committed
         self.reason = message
-        super().__init__(f"{message} (import {import_name!r}: lines 1-{committed} committed, "
-                         f"nothing of this batch written; fix the line and run the import again to resume)"
-                         if committed else f"{message} (import {import_name!r}: nothing written)",
-                         path=path, line=line)
+        super().__init__(
+            f"{message} (import {import_name!r}: lines 1-{committed} committed, "
+            f"nothing of this batch written; fix the line and run the import again to resume)"
+            if committed
+            else f"{message} (import {import_name!r}: nothing written)",
+            path=path,
+            line=line,
+        )
 
 
 class ImportStateError(ValidationError):
@@ -285,8 +291,7 @@ class AuthenticationFailed(DatabaseError):
         self.user = user
         super().__init__(
             f"Neo4j at {uri} refused user {user!r}: wrong user or password "
-            "(set BELIEF_GRAPH_NEO4J__USER / BELIEF_GRAPH_NEO4J__PASSWORD"
-            + (f"; {hint}" if hint else "") + ")"
+            "(set BELIEF_GRAPH_NEO4J__USER / BELIEF_GRAPH_NEO4J__PASSWORD" + (f"; {hint}" if hint else "") + ")"
         )
 
 
@@ -377,7 +382,9 @@ class EncodingError(LLMError):
     """The model's output stayed invalid (malformed JSON, schema violation, refusal, empty,
     timeout) after the bounded repair retries. ``raw`` holds the last raw output."""
 
-    def __init__(self, job: str, reason: str, raw: str | None = None, errors: Sequence[str] = (), attempts: int = 0) -> None:
+    def __init__(
+        self, job: str, reason: str, raw: str | None = None, errors: Sequence[str] = (), attempts: int = 0
+    ) -> None:
         self.job = job
         self.reason = reason
         self.raw = raw

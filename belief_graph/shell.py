@@ -100,8 +100,12 @@ class CypherShell:
         with open(log_file, "wb") as out:
             rc = subprocess.run(
                 [str(mvn), "-q", "-B", "dependency:copy-dependencies", "-DoutputDirectory=lib"],
-                cwd=staging, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                env=dict(os.environ, JAVA_HOME=str(java.home)), check=False,
+                cwd=staging,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=dict(os.environ, JAVA_HOME=str(java.home)),
+                check=False,
             ).returncode
         jar = staging / "lib" / f"cypher-shell-{self.version}.jar"
         if rc != 0 or not jar.is_file():

@@ -21,5 +21,6 @@ def run_cli_with(settings: Settings, args: list[str], **env: str) -> subprocess.
         BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
     )
     e.update(env)
-    return subprocess.run([str(Path(sys.executable).with_name("belief-graph")), *args], capture_output=True,
-                          text=True, env=e, timeout=300)
+    return subprocess.run(
+        [str(Path(sys.executable).with_name("belief-graph")), *args], capture_output=True, text=True, env=e, timeout=300
+    )

@@ -110,7 +110,9 @@ def read_framework(
     try:
         size = p.stat().st_size
         if size > lim.af_max_file_bytes:
-            raise LimitExceeded("framework file size (bytes)", size, lim.af_max_file_bytes, _SETTING + "FILE_BYTES", str(p))
+            raise LimitExceeded(
+                "framework file size (bytes)", size, lim.af_max_file_bytes, _SETTING + "FILE_BYTES", str(p)
+            )
         with open(p, "rb") as fh:
             data = fh.read(lim.af_max_file_bytes + 1)  # a file that grew since stat() is still bounded
     except OSError as exc:
@@ -134,8 +136,9 @@ def parse(text: str, format: Format | str, path: str | None = None, limits: Limi
     """
     lim = _limits(limits)
     if len(text) > lim.af_max_file_bytes:
-        raise LimitExceeded("framework text size (characters)", len(text), lim.af_max_file_bytes,
-                            _SETTING + "FILE_BYTES", path)
+        raise LimitExceeded(
+            "framework text size (characters)", len(text), lim.af_max_file_bytes, _SETTING + "FILE_BYTES", path
+        )
     if format == "apx":
         return parse_apx(text, path, lim)
     if format == "tgf":
@@ -159,10 +162,13 @@ class _Builder:
     def arg(self, name: str, line: int, expected: str) -> None:
         first = self.args.get(name)
         if first is not None:
-            raise FormatError(f"duplicate argument {name!r} (first declared on line {first})", self.path, line, expected)
+            raise FormatError(
+                f"duplicate argument {name!r} (first declared on line {first})", self.path, line, expected
+            )
         if len(self.args) >= self.limits.af_max_arguments:
-            raise LimitExceeded(f"arguments (line {line})", None, self.limits.af_max_arguments,
-                                _SETTING + "ARGUMENTS", self.path)
+            raise LimitExceeded(
+                f"arguments (line {line})", None, self.limits.af_max_arguments, _SETTING + "ARGUMENTS", self.path
+            )
         self.args[name] = line
 
     def att(self, x: str, y: str, line: int) -> None:
@@ -170,8 +176,9 @@ class _Builder:
             self.dupes += 1
         else:
             if len(self.attacks) >= self.limits.af_max_attacks:
-                raise LimitExceeded(f"attacks (line {line})", None, self.limits.af_max_attacks,
-                                    _SETTING + "ATTACKS", self.path)
+                raise LimitExceeded(
+                    f"attacks (line {line})", None, self.limits.af_max_attacks, _SETTING + "ATTACKS", self.path
+                )
             self.attacks[(x, y)] = line
 
     def build(self, declared_expected: str, empty_expected: str) -> AttackGraph:
@@ -227,7 +234,9 @@ def parse_tgf(text: str, path: str | None = None, limits: LimitSettings | None =
             b.arg(parts[0], number, "each argument on one line, once")
             continue
         if len(parts) != 2:
-            raise FormatError(f"attack line {line[:40]!r} has {len(parts)} field(s)", path, number, "'<attacker> <target>'")
+            raise FormatError(
+                f"attack line {line[:40]!r} has {len(parts)} field(s)", path, number, "'<attacker> <target>'"
+            )
         b.att(parts[0], parts[1], number)
     if not in_attacks:
         if not b.args:
@@ -256,8 +265,13 @@ def parse_af(text: str, path: str | None = None, limits: LimitSettings | None = 
                 raise FormatError(f"bad header {line[:40]!r}", path, number, "'p af <number of arguments>'")
             if len(parts[2].lstrip("0")) > len(str(lim.af_max_arguments)) or int(parts[2]) > lim.af_max_arguments:
                 shown = int(parts[2]) if len(parts[2]) <= 30 else None
-                raise LimitExceeded(f"arguments declared by 'p af' (line {number})", shown, lim.af_max_arguments,
-                                    _SETTING + "ARGUMENTS", path)
+                raise LimitExceeded(
+                    f"arguments declared by 'p af' (line {number})",
+                    shown,
+                    lim.af_max_arguments,
+                    _SETTING + "ARGUMENTS",
+                    path,
+                )
             n = int(parts[2])
             if n == 0:
                 raise FormatError("empty framework: p af 0", path, number, "at least one argument")

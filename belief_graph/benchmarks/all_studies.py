@@ -72,8 +72,14 @@ Row = dict[str, Any]
 
 
 def _row(study: str, figure: str, goal: str, measured: str, ratio: float | None, met: bool | None) -> Row:
-    return {"study": study, "figure": figure, "goal": goal, "measured": measured,
-            "ratio": None if ratio is None else round(ratio, 3), "met": met}
+    return {
+        "study": study,
+        "figure": figure,
+        "goal": goal,
+        "measured": measured,
+        "ratio": None if ratio is None else round(ratio, 3),
+        "met": met,
+    }
 
 
 def _hashing(bg: BeliefGraph) -> BeliefGraph:
@@ -118,16 +124,39 @@ def study_edits(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) 
     out = run_edits(_hashing(bg), p["sizes"], repeats=p["repeats"], progress=say)
     rows = out["rows"]
     worst = max(rows, key=lambda r: r["ratio_p50"])
-    res = [_row("edits", "edit (assert + re-derivation + currency) / plain assert_claim, p50, worst row",
-                "<= 3", f"{worst['edit_ms_p50']} ms vs {worst['plain_ms_p50']} ms (depth {worst['depth']}, "
-                f"{worst['facts']} facts)", worst["ratio_p50"], worst["ratio_p50"] <= 3)]
+    res = [
+        _row(
+            "edits",
+            "edit (assert + re-derivation + currency) / plain assert_claim, p50, worst row",
+            "<= 3",
+            f"{worst['edit_ms_p50']} ms vs {worst['plain_ms_p50']} ms (depth {worst['depth']}, {worst['facts']} facts)",
+            worst["ratio_p50"],
+            worst["ratio_p50"] <= 3,
+        )
+    ]
     flat = max(d["edit_p50_largest_over_smallest"] for d in out["summary"]["by_depth"].values())
     hits = max(d["db_hits_edit_max_over_min"] for d in out["summary"]["by_depth"].values())
     sizes = f"{rows[0]['facts']} -> {rows[-1]['facts']} facts"
-    res.append(_row("edits", "edit p50 largest / smallest store, worst depth", "<= 1.5",
-                    f"x{flat} ({sizes})", flat, flat <= 1.5 if len({r['facts'] for r in rows}) > 1 else None))
-    res.append(_row("edits", "db hits per edit largest / smallest store", "constant (1.0)",
-                    f"x{hits}", hits, hits <= 1.0 if len({r['facts'] for r in rows}) > 1 else None))
+    res.append(
+        _row(
+            "edits",
+            "edit p50 largest / smallest store, worst depth",
+            "<= 1.5",
+            f"x{flat} ({sizes})",
+            flat,
+            flat <= 1.5 if len({r["facts"] for r in rows}) > 1 else None,
+        )
+    )
+    res.append(
+        _row(
+            "edits",
+            "db hits per edit largest / smallest store",
+            "constant (1.0)",
+            f"x{hits}",
+            hits,
+            hits <= 1.0 if len({r["facts"] for r in rows}) > 1 else None,
+        )
+    )
     return res, out
 
 
@@ -137,8 +166,12 @@ def study_revision(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
     floor = _Floor(bg)
     try:
         floor.probe()
-        out = run_revision_latency(bg, p["sizes"], repeats=p["repeats"],
-                                   progress=lambda r: say(f"  {r['claims']} claims: retract {r['retract_ms_median']} ms"))
+        out = run_revision_latency(
+            bg,
+            p["sizes"],
+            repeats=p["repeats"],
+            progress=lambda r: say(f"  {r['claims']} claims: retract {r['retract_ms_median']} ms"),
+        )
         floor.probe()
     finally:
         floor.drop()
@@ -148,15 +181,31 @@ def study_revision(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
     worst_ms = max(worst["retract_ms_median"], worst["restore_ms_median"])
     rr = out["ratio_largest_smallest"]
     return [
-        _row("revision-latency", f"retract / restore of a {out['region']}-claim region, median, worst size / "
-             "commit floor", "<= 5 ms", f"retract {worst['retract_ms_median']} ms, restore "
-             f"{worst['restore_ms_median']} ms at {worst['claims']} claims; floor {floor.ms} ms",
-             worst_ms / floor.ms, worst_ms <= 5),
-        _row("revision-latency", "retract median largest / smallest space", "<= 1.5",
-             f"x{rr['retract_ms_median']} ({rows[0]['claims']} -> {rows[-1]['claims']} claims)",
-             rr["retract_ms_median"], rr["retract_ms_median"] <= 1.5),
-        _row("revision-latency", "db hits retract largest / smallest space", "constant (1.0)",
-             f"x{rr['db_hits_retract']}", rr["db_hits_retract"], rr["db_hits_retract"] <= 1.0),
+        _row(
+            "revision-latency",
+            f"retract / restore of a {out['region']}-claim region, median, worst size / commit floor",
+            "<= 5 ms",
+            f"retract {worst['retract_ms_median']} ms, restore "
+            f"{worst['restore_ms_median']} ms at {worst['claims']} claims; floor {floor.ms} ms",
+            worst_ms / floor.ms,
+            worst_ms <= 5,
+        ),
+        _row(
+            "revision-latency",
+            "retract median largest / smallest space",
+            "<= 1.5",
+            f"x{rr['retract_ms_median']} ({rows[0]['claims']} -> {rows[-1]['claims']} claims)",
+            rr["retract_ms_median"],
+            rr["retract_ms_median"] <= 1.5,
+        ),
+        _row(
+            "revision-latency",
+            "db hits retract largest / smallest space",
+            "constant (1.0)",
+            f"x{rr['db_hits_retract']}",
+            rr["db_hits_retract"],
+            rr["db_hits_retract"] <= 1.0,
+        ),
     ], out
 
 
@@ -164,27 +213,64 @@ def study_grounded(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
     from .grounded import _default_corpus, measure
 
     corpus = _default_corpus() if p["corpus_limit"] >= 0 else None
-    out = measure(bg.argumentation, corpus=corpus, corpus_limit=p["corpus_limit"], sizes=p["sizes"],
-                  families=["chain", "dchain"], repeat=p["repeat"], progress=say)
+    out = measure(
+        bg.argumentation,
+        corpus=corpus,
+        corpus_limit=p["corpus_limit"],
+        sizes=p["sizes"],
+        families=["chain", "dchain"],
+        repeat=p["repeat"],
+        progress=say,
+    )
     cases = [r for r in out["corpus"] + out["cases"] if r["ratio"] is not None]
     worst = max(cases, key=lambda r: r["ratio"])
     s = out["summary"]
-    res = [_row("grounded", "in-database solve / export + Python solve, every row (worst row)",
-                "< 1 in every row", f"db faster in {s['db_faster_cases']} of {s['cases']} rows; worst "
-                f"{worst['case']}: {worst['db_s'] * 1000:.1f} ms vs {worst['ext_s'] * 1000:.1f} ms",
-                worst["ratio"], s["db_faster_cases"] == s["cases"])]
+    res = [
+        _row(
+            "grounded",
+            "in-database solve / export + Python solve, every row (worst row)",
+            "< 1 in every row",
+            f"db faster in {s['db_faster_cases']} of {s['cases']} rows; worst "
+            f"{worst['case']}: {worst['db_s'] * 1000:.1f} ms vs {worst['ext_s'] * 1000:.1f} ms",
+            worst["ratio"],
+            s["db_faster_cases"] == s["cases"],
+        )
+    ]
     big = max(out["cases"], key=lambda r: r["arguments"])
     us = big["db_s"] / big["arguments"] * 1e6
-    res.append(_row("grounded", f"in-database solve per argument at {big['arguments']} arguments ({big['case']}) "
-                    "/ export + Python", "<= 20 us at 10^5", f"{us:.1f} us vs {big['ext_s'] / big['arguments'] * 1e6:.1f} us",
-                    big["ratio"], us <= 20 if big["arguments"] >= 10**5 else None))
+    res.append(
+        _row(
+            "grounded",
+            f"in-database solve per argument at {big['arguments']} arguments ({big['case']}) / export + Python",
+            "<= 20 us at 10^5",
+            f"{us:.1f} us vs {big['ext_s'] / big['arguments'] * 1e6:.1f} us",
+            big["ratio"],
+            us <= 20 if big["arguments"] >= 10**5 else None,
+        )
+    )
     small = [r for r in out["cases"] if r["arguments"] <= 12]
     if small:
         w = max(small, key=lambda r: r["db_s"])
-        res.append(_row("grounded", f"one solve of a small framework ({w['case']}) / export + Python", "<= 3 ms",
-                        f"{w['db_s'] * 1000:.2f} ms vs {w['ext_s'] * 1000:.2f} ms", w["ratio"], w["db_s"] <= 0.003))
-    res.append(_row("grounded", "labels identical to formal-argumentation", "all rows", str(s["all_ok"]), None,
-                    bool(s["all_ok"])))
+        res.append(
+            _row(
+                "grounded",
+                f"one solve of a small framework ({w['case']}) / export + Python",
+                "<= 3 ms",
+                f"{w['db_s'] * 1000:.2f} ms vs {w['ext_s'] * 1000:.2f} ms",
+                w["ratio"],
+                w["db_s"] <= 0.003,
+            )
+        )
+    res.append(
+        _row(
+            "grounded",
+            "labels identical to formal-argumentation",
+            "all rows",
+            str(s["all_ok"]),
+            None,
+            bool(s["all_ok"]),
+        )
+    )
     return res, out
 
 
@@ -197,25 +283,64 @@ def study_writes(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None])
     s = lat["summary"]
     many = len(lat["rows"]) > 1
     res = [
-        _row("writes", f"assert_claim ADD p50 / commit floor at {last['claims']} claims", "-",
-             f"{last['add_ms_p50']} ms vs floor {last['floor_ms_p50']} ms", last["add_over_floor"], None),
-        _row("writes", f"assert_claim UPDATE p50 / commit floor at {last['claims']} claims", "-",
-             f"{last['update_ms_p50']} ms vs floor {last['floor_ms_p50']} ms", last["update_over_floor"], None),
-        _row("writes", "ADD p50 largest / smallest store", "<= 1.5",
-             f"x{s['add_p50_largest_over_smallest']} ({lat['rows'][0]['claims']} -> {last['claims']} claims)",
-             s["add_p50_largest_over_smallest"], s["add_p50_largest_over_smallest"] <= 1.5 if many else None),
-        _row("writes", "UPDATE p50 largest / smallest store", "<= 1.5", f"x{s['update_p50_largest_over_smallest']}",
-             s["update_p50_largest_over_smallest"], s["update_p50_largest_over_smallest"] <= 1.5 if many else None),
+        _row(
+            "writes",
+            f"assert_claim ADD p50 / commit floor at {last['claims']} claims",
+            "-",
+            f"{last['add_ms_p50']} ms vs floor {last['floor_ms_p50']} ms",
+            last["add_over_floor"],
+            None,
+        ),
+        _row(
+            "writes",
+            f"assert_claim UPDATE p50 / commit floor at {last['claims']} claims",
+            "-",
+            f"{last['update_ms_p50']} ms vs floor {last['floor_ms_p50']} ms",
+            last["update_over_floor"],
+            None,
+        ),
+        _row(
+            "writes",
+            "ADD p50 largest / smallest store",
+            "<= 1.5",
+            f"x{s['add_p50_largest_over_smallest']} ({lat['rows'][0]['claims']} -> {last['claims']} claims)",
+            s["add_p50_largest_over_smallest"],
+            s["add_p50_largest_over_smallest"] <= 1.5 if many else None,
+        ),
+        _row(
+            "writes",
+            "UPDATE p50 largest / smallest store",
+            "<= 1.5",
+            f"x{s['update_p50_largest_over_smallest']}",
+            s["update_p50_largest_over_smallest"],
+            s["update_p50_largest_over_smallest"] <= 1.5 if many else None,
+        ),
     ]
     if p["import_n"]:
         imp = run_import_bench(bg, p["import_n"], batch_size=250, chunk=max(250, p["import_n"] // 4), progress=say)
         out["import"] = imp
         rate = {r["variant"]: r["per_second"] for r in imp["rows"]}
         v = list(rate)
-        res.append(_row("writes", "import_claims (hashing embedder) claims/s / assert_claim per claim", "-",
-                        f"{rate[v[0]]} vs {rate[v[2]]} claims/s", imp["ratios"]["import_over_assert"], None))
-        res.append(_row("writes", f"import_claims with {imp['embedder']} claims/s / the embedder alone texts/s", "-",
-                        f"{rate[v[1]]} vs {rate[v[3]]} per s", imp["ratios"]["import_model_over_embedder"], None))
+        res.append(
+            _row(
+                "writes",
+                "import_claims (hashing embedder) claims/s / assert_claim per claim",
+                "-",
+                f"{rate[v[0]]} vs {rate[v[2]]} claims/s",
+                imp["ratios"]["import_over_assert"],
+                None,
+            )
+        )
+        res.append(
+            _row(
+                "writes",
+                f"import_claims with {imp['embedder']} claims/s / the embedder alone texts/s",
+                "-",
+                f"{rate[v[1]]} vs {rate[v[3]]} per s",
+                imp["ratios"]["import_model_over_embedder"],
+                None,
+            )
+        )
     return res, out
 
 
@@ -227,12 +352,22 @@ def study_recall(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None])
     out = measure_recall(repo, p["n"], bg.settings.embedding.dimension, p["queries"], 10, 7, log=say, fetches=(50,))
     ix, ex = out["paths"]["index_fetch50"], out["paths"]["exact"]
     return [
-        _row("recall", f"recall@10 of the vector index (ask 50) at {p['n']} claims vs the exact scan", ">= 0.95",
-             f"{ix['recall']} vs {ex['recall']}", ix["recall"] / ex["recall"] if ex["recall"] else None,
-             ix["recall"] >= 0.95),
-        _row("recall", f"index p50 / exact scan p50 at {p['n']} claims", "well below 1",
-             f"{ix['p50_ms']} ms vs {ex['p50_ms']} ms", ix["p50_ms"] / ex["p50_ms"] if ex["p50_ms"] else None,
-             ix["p50_ms"] < ex["p50_ms"]),
+        _row(
+            "recall",
+            f"recall@10 of the vector index (ask 50) at {p['n']} claims vs the exact scan",
+            ">= 0.95",
+            f"{ix['recall']} vs {ex['recall']}",
+            ix["recall"] / ex["recall"] if ex["recall"] else None,
+            ix["recall"] >= 0.95,
+        ),
+        _row(
+            "recall",
+            f"index p50 / exact scan p50 at {p['n']} claims",
+            "well below 1",
+            f"{ix['p50_ms']} ms vs {ex['p50_ms']} ms",
+            ix["p50_ms"] / ex["p50_ms"] if ex["p50_ms"] else None,
+            ix["p50_ms"] < ex["p50_ms"],
+        ),
     ], out
 
 
@@ -242,9 +377,17 @@ def study_tenancy(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]
     out = measure_tenancy(bg, p["big"], [p["small"]], p["queries"], 10, 7, log=say)
     sm = out["small"][0]
     d, i = sm["default"], sm["index_only"]
-    return [_row("tenancy", f"recall@10 of a {p['small']}-claim space beside {p['big']} claims: default vs "
-                 "global index then space filter", ">= 0.95", f"{d['recall']} vs {i['recall']} ({d['p50_ms']} ms vs "
-                 f"{i['p50_ms']} ms p50)", d["recall"] / i["recall"] if i["recall"] else None, d["recall"] >= 0.95)], out
+    return [
+        _row(
+            "tenancy",
+            f"recall@10 of a {p['small']}-claim space beside {p['big']} claims: default vs "
+            "global index then space filter",
+            ">= 0.95",
+            f"{d['recall']} vs {i['recall']} ({d['p50_ms']} ms vs {i['p50_ms']} ms p50)",
+            d["recall"] / i["recall"] if i["recall"] else None,
+            d["recall"] >= 0.95,
+        )
+    ], out
 
 
 def study_tenants(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
@@ -252,10 +395,16 @@ def study_tenants(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]
 
     out = run_tenants(bg, p["tenant"], p["shares"], p["queries"], p["others"], progress=say)
     last = out["rows"][-1]
-    return [_row("tenants", f"recall p50 at a {last['share']:g} share of the index / the space alone",
-                 "- (grows as the share shrinks: docs/scaling.md)",
-                 f"{last['recall_ms_p50']} ms vs {out['rows'][0]['recall_ms_p50']} ms; fetch up to {last['fetch_max']}",
-                 last["recall_p50_over_alone"], None)], out
+    return [
+        _row(
+            "tenants",
+            f"recall p50 at a {last['share']:g} share of the index / the space alone",
+            "- (grows as the share shrinks: docs/scaling.md)",
+            f"{last['recall_ms_p50']} ms vs {out['rows'][0]['recall_ms_p50']} ms; fetch up to {last['fetch_max']}",
+            last["recall_p50_over_alone"],
+            None,
+        )
+    ], out
 
 
 def study_recall_quality(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
@@ -276,10 +425,26 @@ def study_recall_quality(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str]
     for part in ("tune", "heldout"):
         if part in a:
             r1, r0 = a[part]["recall@1"], b[part]["recall@1"]
-            res.append(_row("recall-quality", f"recall@1 on {part} ({a[part]['n']} questions), adopted vs {b['name']}",
-                            ">= 0.85", f"{r1} vs {r0}", r1 / r0 if r0 else None, r1 >= 0.85))
-    res.append(_row("recall-quality", f"recall p50, adopted / {b['name']}", "-", f"{a['p50_ms']} ms vs {b['p50_ms']} ms",
-                    a["p50_ms"] / b["p50_ms"] if b["p50_ms"] else None, None))
+            res.append(
+                _row(
+                    "recall-quality",
+                    f"recall@1 on {part} ({a[part]['n']} questions), adopted vs {b['name']}",
+                    ">= 0.85",
+                    f"{r1} vs {r0}",
+                    r1 / r0 if r0 else None,
+                    r1 >= 0.85,
+                )
+            )
+    res.append(
+        _row(
+            "recall-quality",
+            f"recall p50, adopted / {b['name']}",
+            "-",
+            f"{a['p50_ms']} ms vs {b['p50_ms']} ms",
+            a["p50_ms"] / b["p50_ms"] if b["p50_ms"] else None,
+            None,
+        )
+    )
     return res, out
 
 
@@ -287,14 +452,27 @@ def study_llm(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) ->
     from .llm import measure
 
     out = measure()
-    res = [_row("llm", "encode 8 observations x 3 perspectives: calls batched / unbatched (scripted model)",
-                "grows with perspectives, not observations", f"{out['encode_8x3_calls']} vs "
-                f"{out['encode_8x3_calls_unbatched']} calls",
-                out["encode_8x3_calls"] / out["encode_8x3_calls_unbatched"], out["encode_8x3_calls"] <= 3)]
+    res = [
+        _row(
+            "llm",
+            "encode 8 observations x 3 perspectives: calls batched / unbatched (scripted model)",
+            "grows with perspectives, not observations",
+            f"{out['encode_8x3_calls']} vs {out['encode_8x3_calls_unbatched']} calls",
+            out["encode_8x3_calls"] / out["encode_8x3_calls_unbatched"],
+            out["encode_8x3_calls"] <= 3,
+        )
+    ]
     if out.get("deliberate_calls") is not None:
-        res.append(_row("llm", "one deliberation of 3 perspectives: calls batched / per perspective", "2 calls",
-                        f"{out['deliberate_calls']} vs {out['deliberate_calls_per_perspective']} calls",
-                        out["deliberate_calls"] / out["deliberate_calls_per_perspective"], out["deliberate_calls"] == 2))
+        res.append(
+            _row(
+                "llm",
+                "one deliberation of 3 perspectives: calls batched / per perspective",
+                "2 calls",
+                f"{out['deliberate_calls']} vs {out['deliberate_calls_per_perspective']} calls",
+                out["deliberate_calls"] / out["deliberate_calls_per_perspective"],
+                out["deliberate_calls"] == 2,
+            )
+        )
     return res, out
 
 
@@ -313,8 +491,14 @@ STUDIES: dict[str, Callable[[BeliefGraph, dict[str, Any], Callable[[str], None]]
 
 def _commit() -> str | None:
     try:
-        r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5,
-                           cwd=Path(__file__).resolve().parent, check=False)
+        r = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            cwd=Path(__file__).resolve().parent,
+            check=False,
+        )
     except OSError:
         return None
     return r.stdout.strip() or None
@@ -327,16 +511,27 @@ def _loadavg() -> str | None:
         return None
 
 
-def run_all(bg: BeliefGraph, preset: str = "default", only: list[str] | None = None,
-            progress: Callable[[str], None] | None = None, out_file: Path | None = None) -> dict[str, Any]:
+def run_all(
+    bg: BeliefGraph,
+    preset: str = "default",
+    only: list[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+    out_file: Path | None = None,
+) -> dict[str, Any]:
     """Run the studies of ``preset`` (``only``: a subset, in the table's order) and return the table and
     every study's own result (also written to ``out_file`` after each study, so a long run that is
     stopped keeps what it measured)."""
     say = progress or (lambda _m: None)
     sizes = PRESETS[preset]
     names = [n for n in STUDIES if only is None or n in only]
-    out: dict[str, Any] = {"preset": preset, "commit": _commit(), "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                           "loadavg_start": _loadavg(), "rows": [], "studies": {}}
+    out: dict[str, Any] = {
+        "preset": preset,
+        "commit": _commit(),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "loadavg_start": _loadavg(),
+        "rows": [],
+        "studies": {},
+    }
     started = time.perf_counter()
     for name in names:
         say(f"bench all: {name} ...")
@@ -345,11 +540,20 @@ def run_all(bg: BeliefGraph, preset: str = "default", only: list[str] | None = N
             rows, raw = STUDIES[name](bg, sizes[name], say)
             error = None
         except Exception as exc:  # noqa: BLE001  (one failing study is a row, the others still run)
-            rows, raw, error = [_row(name, "the study failed", "-", f"{type(exc).__name__}: {exc}", None, False)], None, str(exc)
+            rows, raw, error = (
+                [_row(name, "the study failed", "-", f"{type(exc).__name__}: {exc}", None, False)],
+                None,
+                str(exc),
+            )
         secs = round(time.perf_counter() - t0, 1)
         out["rows"] += rows
-        out["studies"][name] = {"params": sizes[name], "seconds": secs, "loadavg": _loadavg(), "error": error,
-                                "result": raw}
+        out["studies"][name] = {
+            "params": sizes[name],
+            "seconds": secs,
+            "loadavg": _loadavg(),
+            "error": error,
+            "result": raw,
+        }
         say(f"bench all: {name} done in {secs} s")
         if out_file is not None:
             out_file.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
@@ -363,11 +567,22 @@ def _met(v: bool | None) -> str:
 
 
 def show(out: dict[str, Any]) -> None:
-    table(f"bench all ({out['preset']} sizes), commit {out['commit']}, load average {out['loadavg_start']} -> "
-          f"{out['loadavg_end']}, {out['seconds']} s; ratio = measured / the baseline of the same run",
-          ["study", "figure", "goal", "measured", "ratio", "met"],
-          [[r["study"], r["figure"], r["goal"], r["measured"], "-" if r["ratio"] is None else r["ratio"], _met(r["met"])]
-           for r in out["rows"]])
+    table(
+        f"bench all ({out['preset']} sizes), commit {out['commit']}, load average {out['loadavg_start']} -> "
+        f"{out['loadavg_end']}, {out['seconds']} s; ratio = measured / the baseline of the same run",
+        ["study", "figure", "goal", "measured", "ratio", "met"],
+        [
+            [
+                r["study"],
+                r["figure"],
+                r["goal"],
+                r["measured"],
+                "-" if r["ratio"] is None else r["ratio"],
+                _met(r["met"]),
+            ]
+            for r in out["rows"]
+        ],
+    )
 
 
 def bench_all(
@@ -387,10 +602,18 @@ def bench_all(
         raise ValidationError(f"unknown studies {', '.join(unknown)} (known: {', '.join(STUDIES)})")
     bg = state(ctx).engine()
     preset = "full" if full else "tiny" if tiny else "default"
-    out = run_all(bg, preset, chosen, out_file=out_file,
-                  progress=None if json_ else (lambda m: console.print(m, markup=False, highlight=False)))
-    out["command"] = "belief-graph bench all" + (f" --{preset}" if preset != "default" else "") + (
-        f" --only {only}" if chosen else "")
+    out = run_all(
+        bg,
+        preset,
+        chosen,
+        out_file=out_file,
+        progress=None if json_ else (lambda m: console.print(m, markup=False, highlight=False)),
+    )
+    out["command"] = (
+        "belief-graph bench all"
+        + (f" --{preset}" if preset != "default" else "")
+        + (f" --only {only}" if chosen else "")
+    )
     if out_file is not None:
         out_file.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
     if json_:

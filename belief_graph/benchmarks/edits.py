@@ -39,10 +39,17 @@ _LOAD_BATCH = 10_000
 
 def chain_rule(depth: int) -> dict[str, Any]:
     premises = [{"key": f"e{depth}.{{x}}.start", "as": "v1"}] + [
-        {"key": f"e{depth}.hop.{{v{k - 1}}}", "as": f"v{k}"} for k in range(2, depth + 1)]
-    return {"name": f"chain{depth}", "premises": premises,
-            "conclusion": {"key": f"r{depth}.{{x}}.out", "value": f"{{v{depth}}}",
-                           "text": f"{{x}} reaches {{v{depth}}} in {depth} hops"}}
+        {"key": f"e{depth}.hop.{{v{k - 1}}}", "as": f"v{k}"} for k in range(2, depth + 1)
+    ]
+    return {
+        "name": f"chain{depth}",
+        "premises": premises,
+        "conclusion": {
+            "key": f"r{depth}.{{x}}.out",
+            "value": f"{{v{depth}}}",
+            "text": f"{{x}} reaches {{v{depth}}} in {depth} hops",
+        },
+    }
 
 
 def _chain_rows(depth: int, i: int) -> list[dict[str, str]]:
@@ -67,7 +74,7 @@ class _Store:
     def _load(self, rows: list[dict[str, str]]) -> None:
         at = utcnow().isoformat()
         for start in range(0, len(rows), _LOAD_BATCH):
-            batch = [{**r, "id": new_id()} for r in rows[start:start + _LOAD_BATCH]]
+            batch = [{**r, "id": new_id()} for r in rows[start : start + _LOAD_BATCH]]
             self.graph.write("bench.load_facts", space=self.space, agent="bench:loader", at=at, rows=batch)
         self.facts += len(rows)
 
@@ -117,7 +124,10 @@ def _p(xs: list[float], q: float) -> float:
 
 
 def run_edits(
-    bg: BeliefGraph, sizes: Sequence[int], repeats: int = 30, keep: bool = False,
+    bg: BeliefGraph,
+    sizes: Sequence[int],
+    repeats: int = 30,
+    keep: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Measure edits and plain writes side by side at each store size (see the module docstring)."""
@@ -165,19 +175,27 @@ def run_edits(
                 _plain(profiled, next(plains))
                 hits_plain = prof.total
                 row = {
-                    "facts": store.facts, "instances": sum(store.instances.values()), "depth": depth,
+                    "facts": store.facts,
+                    "instances": sum(store.instances.values()),
+                    "depth": depth,
                     "edit_ms_p50": round(statistics.median(edits) * 1000, 2),
                     "edit_ms_p95": round(_p(edits, 0.95) * 1000, 2),
                     "plain_ms_p50": round(statistics.median(plain) * 1000, 2),
                     "plain_ms_p95": round(_p(plain, 0.95) * 1000, 2),
                     "ratio_p50": round(statistics.median(edits) / statistics.median(plain), 2),
-                    "pair_ratios": [round(min(e / p for e, p in zip(edits, plain, strict=True)), 2),
-                                    round(max(e / p for e, p in zip(edits, plain, strict=True)), 2)],
-                    "db_hits_edit": hits_edit, "db_hits_plain": hits_plain, "build_s": round(load_s, 1),
+                    "pair_ratios": [
+                        round(min(e / p for e, p in zip(edits, plain, strict=True)), 2),
+                        round(max(e / p for e, p in zip(edits, plain, strict=True)), 2),
+                    ],
+                    "db_hits_edit": hits_edit,
+                    "db_hits_plain": hits_plain,
+                    "build_s": round(load_s, 1),
                 }
                 rows.append(row)
-                say(f"  depth {depth}: edit {row['edit_ms_p50']} ms, plain {row['plain_ms_p50']} ms, "
-                    f"x{row['ratio_p50']}, db hits {hits_edit} / {hits_plain}")
+                say(
+                    f"  depth {depth}: edit {row['edit_ms_p50']} ms, plain {row['plain_ms_p50']} ms, "
+                    f"x{row['ratio_p50']}, db hits {hits_edit} / {hits_plain}"
+                )
     finally:
         if not keep:
             _drop(graph, space)
@@ -186,11 +204,18 @@ def run_edits(
         rs = [r for r in rows if r["depth"] == depth]
         summary["by_depth"][depth] = {
             "edit_p50_largest_over_smallest": round(rs[-1]["edit_ms_p50"] / rs[0]["edit_ms_p50"], 2),
-            "db_hits_edit_max_over_min": round(max(r["db_hits_edit"] for r in rs) / min(r["db_hits_edit"] for r in rs), 3),
+            "db_hits_edit_max_over_min": round(
+                max(r["db_hits_edit"] for r in rs) / min(r["db_hits_edit"] for r in rs), 3
+            ),
             "db_hits_edit": sorted({r["db_hits_edit"] for r in rs}),
         }
-    return {"space": space if keep else None, "embedder": bg.embedder.name, "repeats": repeats, "rows": rows,
-            "summary": summary}
+    return {
+        "space": space if keep else None,
+        "embedder": bg.embedder.name,
+        "repeats": repeats,
+        "rows": rows,
+        "summary": summary,
+    }
 
 
 def bench_edits(
@@ -198,8 +223,9 @@ def bench_edits(
     sizes: str = typer.Option("1000,10000", "--sizes", help="Comma-separated store sizes in facts."),
     full: bool = typer.Option(False, "--full", help="Sizes 10^3, 10^4, 10^5 and 10^6 facts (about an hour here)."),
     repeats: int = typer.Option(30, "--repeats", help="Edits and plain writes per size and depth (fresh keys each)."),
-    embedder: str = typer.Option("hashing", "--embedder",
-                                 help="hashing (the engine's cost alone) or configured (the space's embedder)."),
+    embedder: str = typer.Option(
+        "hashing", "--embedder", help="hashing (the engine's cost alone) or configured (the space's embedder)."
+    ),
     keep: bool = typer.Option(False, "--keep", help="Keep the bench space (bench-edits-*)."),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -215,19 +241,39 @@ def bench_edits(
     bg = state(ctx).engine()
     if embedder == "hashing":
         bg = BeliefGraph(bg.graph, bg.settings, bg.space, HashingEmbedder(bg.settings.embedding.dimension))
-    out = run_edits(bg, size_list, repeats=repeats, keep=keep,
-                    progress=None if json_ else (lambda m: console.print(m, markup=False, highlight=False)))
+    out = run_edits(
+        bg,
+        size_list,
+        repeats=repeats,
+        keep=keep,
+        progress=None if json_ else (lambda m: console.print(m, markup=False, highlight=False)),
+    )
     if json_:
         print_json(out)
         return
-    table(f"edit (assert + re-derivation + currency, one tx) vs plain assert_claim, median of {repeats}, "
-          f"embedder {out['embedder']}",
-          ["facts", "instances", "depth", "edit ms", "plain ms", "edit/plain", "db hits edit", "db hits plain"],
-          [[r["facts"], r["instances"], r["depth"], r["edit_ms_p50"], r["plain_ms_p50"], r["ratio_p50"],
-            r["db_hits_edit"], r["db_hits_plain"]] for r in out["rows"]])
+    table(
+        f"edit (assert + re-derivation + currency, one tx) vs plain assert_claim, median of {repeats}, "
+        f"embedder {out['embedder']}",
+        ["facts", "instances", "depth", "edit ms", "plain ms", "edit/plain", "db hits edit", "db hits plain"],
+        [
+            [
+                r["facts"],
+                r["instances"],
+                r["depth"],
+                r["edit_ms_p50"],
+                r["plain_ms_p50"],
+                r["ratio_p50"],
+                r["db_hits_edit"],
+                r["db_hits_plain"],
+            ]
+            for r in out["rows"]
+        ],
+    )
     s = out["summary"]
     console.print(f"edit / plain write (p50): at most x{s['max_ratio_p50']} (goal <= 3)", highlight=False)
     for depth, d in s["by_depth"].items():
-        console.print(f"depth {depth}: edit p50 largest/smallest store x{d['edit_p50_largest_over_smallest']} "
-                      f"(goal <= 1.5); db hits per edit {d['db_hits_edit']} (max/min x{d['db_hits_edit_max_over_min']})",
-                      highlight=False)
+        console.print(
+            f"depth {depth}: edit p50 largest/smallest store x{d['edit_p50_largest_over_smallest']} "
+            f"(goal <= 1.5); db hits per edit {d['db_hits_edit']} (max/min x{d['db_hits_edit_max_over_min']})",
+            highlight=False,
+        )

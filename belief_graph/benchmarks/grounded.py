@@ -197,16 +197,28 @@ def measure_small(svc: ArgumentationService, sizes: list[int], repeat: int) -> d
         while svc.graph.write("bench.delete_space_batch", space=probes, limit=10_000)[0]["deleted"]:
             pass
     f50 = statistics.median(floors) if floors else None
-    return {"repeat": repeat, "rows": rows,
-            "db_ms_median": statistics.median(all_db) * 1000 if all_db else None,
-            "ext_ms_median": statistics.median(all_ext) * 1000 if all_ext else None,
-            "floor_ms_median": f50 * 1000 if f50 else None,
-            "db_over_floor": statistics.median(all_db) / f50 if f50 and all_db else None}
+    return {
+        "repeat": repeat,
+        "rows": rows,
+        "db_ms_median": statistics.median(all_db) * 1000 if all_db else None,
+        "ext_ms_median": statistics.median(all_ext) * 1000 if all_ext else None,
+        "floor_ms_median": f50 * 1000 if f50 else None,
+        "db_over_floor": statistics.median(all_db) / f50 if f50 and all_db else None,
+    }
 
 
-def _small_rows(svc: ArgumentationService, sizes: list[int], repeat: int, AF: Any, grounded_extension: Any,
-                floor: Callable[[], float], rows: list[dict[str, Any]], all_db: list[float], all_ext: list[float],
-                floors: list[float]) -> None:
+def _small_rows(
+    svc: ArgumentationService,
+    sizes: list[int],
+    repeat: int,
+    AF: Any,
+    grounded_extension: Any,
+    floor: Callable[[], float],
+    rows: list[dict[str, Any]],
+    all_db: list[float],
+    all_ext: list[float],
+    floors: list[float],
+) -> None:
     for n in sizes:
         af = small_graph(n)
         ns = f"bench:{new_id()}"
@@ -218,16 +230,24 @@ def _small_rows(svc: ArgumentationService, sizes: list[int], repeat: int, AF: An
                 db.append(svc.ground(ns).seconds)
                 t0 = time.perf_counter()
                 exported = svc.export_framework(ns)
-                ext_in = grounded_extension(AF(arguments=frozenset(exported.arguments), defeats=frozenset(exported.attacks)))
+                ext_in = grounded_extension(
+                    AF(arguments=frozenset(exported.arguments), defeats=frozenset(exported.attacks))
+                )
                 _write_back(svc, ns, exported, ext_in)
                 ext.append(time.perf_counter() - t0)
         finally:
             svc.delete_namespace(ns)
         all_db += db
         all_ext += ext
-        rows.append({"arguments": n, "attacks": len(af.attacks), "db_ms_median": statistics.median(db) * 1000,
-                     "ext_ms_median": statistics.median(ext) * 1000,
-                     "ratio": statistics.median(db) / statistics.median(ext)})
+        rows.append(
+            {
+                "arguments": n,
+                "attacks": len(af.attacks),
+                "db_ms_median": statistics.median(db) * 1000,
+                "ext_ms_median": statistics.median(ext) * 1000,
+                "ratio": statistics.median(db) / statistics.median(ext),
+            }
+        )
 
 
 def measure(
@@ -259,12 +279,22 @@ def measure(
             svc.store_graph(warm, warm_graph)
             svc.ground(warm)
             exported = svc.export_framework(warm)
-            _write_back(svc, warm, exported,
-                        grounded_extension(AF(arguments=frozenset(exported.arguments), defeats=frozenset(exported.attacks))))
+            _write_back(
+                svc,
+                warm,
+                exported,
+                grounded_extension(AF(arguments=frozenset(exported.arguments), defeats=frozenset(exported.attacks))),
+            )
         finally:
             svc.delete_namespace(warm)
-    out: dict[str, Any] = {"space": svc.space, "repeat": repeat, "corpus_repeat": corpus_repeat, "cases": [],
-                           "corpus": [], "corpus_instances": []}
+    out: dict[str, Any] = {
+        "space": svc.space,
+        "repeat": repeat,
+        "corpus_repeat": corpus_repeat,
+        "cases": [],
+        "corpus": [],
+        "corpus_instances": [],
+    }
     if corpus is not None:
         files = sorted(p for p in corpus.rglob("*") if p.suffix in (".apx", ".tgf", ".af"))
         if corpus_limit:
@@ -337,7 +367,9 @@ def _pairs(xs: list[float]) -> str:
 
 def bench_grounded(
     ctx: typer.Context,
-    corpus: Path = typer.Option(None, "--corpus", help="ICCMA corpus folder (default: the subset in tests/data/corpus/argumentation)."),
+    corpus: Path = typer.Option(
+        None, "--corpus", help="ICCMA corpus folder (default: the subset in tests/data/corpus/argumentation)."
+    ),
     no_corpus: bool = typer.Option(False, "--no-corpus", help="Skip the corpus."),
     corpus_limit: int = typer.Option(0, "--corpus-limit", help="Only the first N corpus files (0 = all)."),
     sizes: str = typer.Option("1000,10000,100000", "--sizes", help="Generated sizes (arguments), comma-separated."),
@@ -345,8 +377,9 @@ def bench_grounded(
     repeat: int = typer.Option(3, "--repeat", min=1, help="Timed runs per generated case (best is reported)."),
     corpus_repeat: int = typer.Option(1, "--corpus-repeat", min=1, help="Timed runs per corpus file."),
     profile: bool = typer.Option(True, "--profile/--no-profile", help="One extra PROFILE run for db hits."),
-    small: str = typer.Option("3,4,5,6,7,8,9,10,11,12", "--small",
-                              help="Small-framework sizes (deliberation latency); '' skips them."),
+    small: str = typer.Option(
+        "3,4,5,6,7,8,9,10,11,12", "--small", help="Small-framework sizes (deliberation latency); '' skips them."
+    ),
     small_repeat: int = typer.Option(21, "--small-repeat", min=1, help="Solves per small framework (median)."),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -365,41 +398,97 @@ def bench_grounded(
     except ValueError as exc:
         raise ValidationError(f"--small must be comma-separated integers, got {small!r}") from exc
     data = measure(
-        svc, corpus=folder, corpus_limit=corpus_limit, sizes=size_list, families=fams, repeat=repeat,
-        corpus_repeat=corpus_repeat, profile=profile, small=small_list, small_repeat=small_repeat,
+        svc,
+        corpus=folder,
+        corpus_limit=corpus_limit,
+        sizes=size_list,
+        families=fams,
+        repeat=repeat,
+        corpus_repeat=corpus_repeat,
+        profile=profile,
+        small=small_list,
+        small_repeat=small_repeat,
         progress=None if json_ else (lambda m: console.print(f"[dim]{m}[/dim]")),
     )
     if json_:
         print_json(data)
         return
-    cols = ["case", "args", "attacks", "waves", "stmts", "import s", "db s", "export s", "py build s",
-            "py solve s", "write s", "ext s", "db/ext", "pairs", "db us/arg", "ext us/arg", "hits/(a+r)", "ok"]
+    cols = [
+        "case",
+        "args",
+        "attacks",
+        "waves",
+        "stmts",
+        "import s",
+        "db s",
+        "export s",
+        "py build s",
+        "py solve s",
+        "write s",
+        "ext s",
+        "db/ext",
+        "pairs",
+        "db us/arg",
+        "ext us/arg",
+        "hits/(a+r)",
+        "ok",
+    ]
     rows = [
-        [r["case"], r["arguments"], r["attacks"], r["waves"], r["round_trips"], _f(r["import_s"], 2), _f(r["db_s"]),
-         _f(r["export_s"]), _f(r["build_s"]), _f(r["solve_s"]), _f(r["write_s"]), _f(r["ext_s"]), _f(r["ratio"], 2),
-         _pairs(r["ratio_pairs"]), _f(r["db_us_per_argument"], 1), _f(r["ext_us_per_argument"], 1),
-         _f(r["hits_per_unit"], 1), "yes" if r["ok"] else "NO"]
+        [
+            r["case"],
+            r["arguments"],
+            r["attacks"],
+            r["waves"],
+            r["round_trips"],
+            _f(r["import_s"], 2),
+            _f(r["db_s"]),
+            _f(r["export_s"]),
+            _f(r["build_s"]),
+            _f(r["solve_s"]),
+            _f(r["write_s"]),
+            _f(r["ext_s"]),
+            _f(r["ratio"], 2),
+            _pairs(r["ratio_pairs"]),
+            _f(r["db_us_per_argument"], 1),
+            _f(r["ext_us_per_argument"], 1),
+            _f(r["hits_per_unit"], 1),
+            "yes" if r["ok"] else "NO",
+        ]
         for r in data["corpus"] + data["cases"]
     ]
-    typer.echo("grounded labelling IN THE GRAPH: solved in Neo4j, labels written (db) vs export + formal-argumentation + "
-               "labels written back in one batched UNWIND (ext); db/ext < 1: the database is faster; "
-               "pairs: lowest..highest db/ext of the runs made one right after the other")
+    typer.echo(
+        "grounded labelling IN THE GRAPH: solved in Neo4j, labels written (db) vs export + formal-argumentation + "
+        "labels written back in one batched UNWIND (ext); db/ext < 1: the database is faster; "
+        "pairs: lowest..highest db/ext of the runs made one right after the other"
+    )
     widths = [max(len(str(c)), *(len(str(r[i])) for r in rows)) for i, c in enumerate(cols)]
     for line in [cols, *rows]:
-        typer.echo("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(line, widths, strict=True))))
+        typer.echo(
+            "  ".join(
+                str(v).ljust(w) if i == 0 else str(v).rjust(w)
+                for i, (v, w) in enumerate(zip(line, widths, strict=True))
+            )
+        )
     big = [r for r in data["cases"] if r["arguments"] == max((c["arguments"] for c in data["cases"]), default=0)]
     for r in big:
-        typer.echo(f"{r['case']}: {r['db_us_per_argument']:.1f} us per argument in the database (goal <= 20), "
-                   f"{r['ext_us_per_argument']:.1f} exported, solved and written back")
+        typer.echo(
+            f"{r['case']}: {r['db_us_per_argument']:.1f} us per argument in the database (goal <= 20), "
+            f"{r['ext_us_per_argument']:.1f} exported, solved and written back"
+        )
     if data.get("small"):
         sm = data["small"]
-        typer.echo(f"small frameworks (deliberations), median of {sm['repeat']} solves each, ms: "
-                   + ", ".join(f"{r['arguments']} args {r['db_ms_median']:.2f} (ext {r['ext_ms_median']:.2f})"
-                               for r in sm["rows"]))
-        typer.echo(f"  all small solves: db median {sm['db_ms_median']:.2f} ms (goal <= 3), "
-                   f"ext median {sm['ext_ms_median']:.2f} ms, db/ext {sm['db_ms_median'] / sm['ext_ms_median']:.2f}; "
-                   f"commit floor (one-node write transaction) of the same rounds {sm['floor_ms_median']:.2f} ms, "
-                   f"db/floor {sm['db_over_floor']:.2f}")
+        typer.echo(
+            f"small frameworks (deliberations), median of {sm['repeat']} solves each, ms: "
+            + ", ".join(
+                f"{r['arguments']} args {r['db_ms_median']:.2f} (ext {r['ext_ms_median']:.2f})" for r in sm["rows"]
+            )
+        )
+        typer.echo(
+            f"  all small solves: db median {sm['db_ms_median']:.2f} ms (goal <= 3), "
+            f"ext median {sm['ext_ms_median']:.2f} ms, db/ext {sm['db_ms_median'] / sm['ext_ms_median']:.2f}; "
+            f"commit floor (one-node write transaction) of the same rounds {sm['floor_ms_median']:.2f} ms, "
+            f"db/floor {sm['db_over_floor']:.2f}"
+        )
     s = data["summary"]
     typer.echo(
         f"database faster in {s['db_faster_cases']} of {s['cases']} rows; results identical: {s['all_ok']}; "

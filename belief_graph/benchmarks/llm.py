@@ -32,24 +32,49 @@ def _deliberation_scenario() -> list[Any]:
     from ..services.deliberation import Slate
 
     return [
-        Slate(Perspective(id=f"p{i}", name=f"perspective-{i}", goal=f"goal {i}"),
-              [InterpretationHit(claim=Claim(id=f"i{i}{j}", text=f"interpretation {j} of perspective {i}",
-                                             kind="interpretation", agent=f"perspective:perspective-{i}"),
-                                 perspective=f"perspective-{i}", score=1.0) for j in range(3)])
+        Slate(
+            Perspective(id=f"p{i}", name=f"perspective-{i}", goal=f"goal {i}"),
+            [
+                InterpretationHit(
+                    claim=Claim(
+                        id=f"i{i}{j}",
+                        text=f"interpretation {j} of perspective {i}",
+                        kind="interpretation",
+                        agent=f"perspective:perspective-{i}",
+                    ),
+                    perspective=f"perspective-{i}",
+                    score=1.0,
+                )
+                for j in range(3)
+            ],
+        )
         for i in range(PERSPECTIVES)
     ]
 
 
 def _propose_all_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    return {"proposals": [{"perspective": e["perspective"]["id"], "text": f"answer of {e['perspective']['name']}",
-                           "citations": [e["beliefs"][0]["id"]]} for e in inputs["perspectives"]]}
+    return {
+        "proposals": [
+            {
+                "perspective": e["perspective"]["id"],
+                "text": f"answer of {e['perspective']['name']}",
+                "citations": [e["beliefs"][0]["id"]],
+            }
+            for e in inputs["perspectives"]
+        ]
+    }
 
 
 def _critique_all_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
     # every perspective attacks every other proposal (the most work a critique can cause)
-    return {"attacks": [{"by": c["perspective"]["id"], "target": p["id"], "reason": "disagree"}
-                        for c in inputs["perspectives"] for p in inputs["proposals"]
-                        if p["perspective"] != c["perspective"]["id"]]}
+    return {
+        "attacks": [
+            {"by": c["perspective"]["id"], "target": p["id"], "reason": "disagree"}
+            for c in inputs["perspectives"]
+            for p in inputs["proposals"]
+            if p["perspective"] != c["perspective"]["id"]
+        ]
+    }
 
 
 def _propose_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -57,8 +82,13 @@ def _propose_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _critique_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    return {"attacks": [{"target": p["id"], "reason": "disagree"} for p in inputs["proposals"]
-                        if p["perspective"] != inputs["perspective"]["id"]]}
+    return {
+        "attacks": [
+            {"target": p["id"], "reason": "disagree"}
+            for p in inputs["proposals"]
+            if p["perspective"] != inputs["perspective"]["id"]
+        ]
+    }
 
 
 def counting_model() -> ScriptedModel:
@@ -89,8 +119,13 @@ def _encode_reply(inputs: Mapping[str, Any]) -> dict[str, Any]:
     p = inputs["perspective"]
     return {
         "items": [
-            {"observation": o["id"], "relevant": True, "concepts": [],
-             "interpretation": f"For {p['name']}: {o['text']}", "confidence": 0.5}
+            {
+                "observation": o["id"],
+                "relevant": True,
+                "concepts": [],
+                "interpretation": f"For {p['name']}: {o['text']}",
+                "confidence": 0.5,
+            }
             for o in inputs["observations"]
         ]
     }
@@ -120,9 +155,11 @@ def measure() -> dict[str, Any]:
     per = LLMClient(counting_model())
     run_one_deliberation(per, batched=False)
     out["deliberate_calls_per_perspective"] = per.usage().calls
-    out["notes"] = {"deliberate_calls": "LLM calls of one deliberation among 3 perspectives (propose + critique, "
-                                        "every perspective attacking every other): batched mode, and "
-                                        "per-perspective mode in deliberate_calls_per_perspective"}
+    out["notes"] = {
+        "deliberate_calls": "LLM calls of one deliberation among 3 perspectives (propose + critique, "
+        "every perspective attacking every other): batched mode, and "
+        "per-perspective mode in deliberate_calls_per_perspective"
+    }
     return out
 
 

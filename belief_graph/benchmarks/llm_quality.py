@@ -66,8 +66,11 @@ _STOP = frozenset("a an the of in at on to for and or is are my our".split())
 
 def load_labels(path: Path | None = None) -> dict[str, Any]:
     """The labelled set (``belief_graph/data/llm_quality.yaml`` unless ``path``)."""
-    src = path.read_text(encoding="utf-8") if path else (files("belief_graph") / "data" / "llm_quality.yaml").read_text(
-        encoding="utf-8")
+    src = (
+        path.read_text(encoding="utf-8")
+        if path
+        else (files("belief_graph") / "data" / "llm_quality.yaml").read_text(encoding="utf-8")
+    )
     data: dict[str, Any] = yaml.safe_load(src)
     return data
 
@@ -111,8 +114,9 @@ def value_matches(expected: Any, stored: Any) -> bool:
 
 
 def _covered(value: Any, key: str | None, facts: Iterable[Mapping[str, Any]], key_rule: bool) -> bool:
-    return any(value_matches(f["value"], value) and (not key_rule or not f.get("key") or f["key"] == key)
-               for f in facts)
+    return any(
+        value_matches(f["value"], value) and (not key_rule or not f.get("key") or f["key"] == key) for f in facts
+    )
 
 
 # -- the model wrapper: answers each prompt once per run, counts live calls per job and category ----
@@ -196,9 +200,19 @@ def oracle_model(labels: Mapping[str, Any]) -> ScriptedModel:
     def extract(inputs: Mapping[str, Any]) -> dict[str, Any]:
         turn = inputs["turns"][-1]
         u = by_text.get(turn["text"], {})
-        return {"facts": [{"source": turn["id"], "key": _oracle_key(u, n, f), "value": f["value"],
-                           "text": turn["text"], "kind": "semantic", "confidence": 0.9}
-                          for n, f in enumerate(u.get("expect") or [])]}
+        return {
+            "facts": [
+                {
+                    "source": turn["id"],
+                    "key": _oracle_key(u, n, f),
+                    "value": f["value"],
+                    "text": turn["text"],
+                    "kind": "semantic",
+                    "confidence": 0.9,
+                }
+                for n, f in enumerate(u.get("expect") or [])
+            ]
+        }
 
     def classify(inputs: Mapping[str, Any]) -> dict[str, Any]:
         out = []
@@ -207,33 +221,57 @@ def oracle_model(labels: Mapping[str, Any]) -> ScriptedModel:
             action = u.get("action", "ADD") if it["candidates"] else "ADD"
             target = it["candidates"][0]["id"] if action != "ADD" else None
             relation = {"ADD": "unrelated", "REPLACE": "conflict", "UPDATE": "same", "NOOP": "same"}[action]
-            out.append({"item": it["id"], "action": action, "relation": relation, "target_id": target,
-                        "rationale": "labelled"})
+            out.append(
+                {"item": it["id"], "action": action, "relation": relation, "target_id": target, "rationale": "labelled"}
+            )
         return {"items": out}
 
     def disambiguate(inputs: Mapping[str, Any]) -> dict[str, Any]:
         known = set(inputs["known_keys"])
-        return {"items": [{"item": it["id"], "key": it["proposed_key"] or "fact.unnamed",
-                           "is_new": (it["proposed_key"] or "fact.unnamed") not in known, "rationale": "labelled"}
-                          for it in inputs["items"]]}
+        return {
+            "items": [
+                {
+                    "item": it["id"],
+                    "key": it["proposed_key"] or "fact.unnamed",
+                    "is_new": (it["proposed_key"] or "fact.unnamed") not in known,
+                    "rationale": "labelled",
+                }
+                for it in inputs["items"]
+            ]
+        }
 
     def encode(inputs: Mapping[str, Any]) -> dict[str, Any]:
         name = inputs["perspective"]["name"]
         items = []
         for o in inputs["observations"]:
             rel = enc.get((name, o["text"]), False)
-            items.append({"observation": o["id"], "relevant": rel, "interpretation": o["text"] if rel else None,
-                          "concepts": [], "confidence": 0.9})
+            items.append(
+                {
+                    "observation": o["id"],
+                    "relevant": rel,
+                    "interpretation": o["text"] if rel else None,
+                    "concepts": [],
+                    "confidence": 0.9,
+                }
+            )
         return {"items": items}
 
     def critique(inputs: Mapping[str, Any]) -> dict[str, Any]:
         me = inputs["perspective"]
-        attacks = [{"target": p["id"], "reason": "labelled"} for p in inputs["proposals"]
-                   if p["perspective"] != me["id"] and crit.get((me["name"], inputs["question"], p["text"]))]
+        attacks = [
+            {"target": p["id"], "reason": "labelled"}
+            for p in inputs["proposals"]
+            if p["perspective"] != me["id"] and crit.get((me["name"], inputs["question"], p["text"]))
+        ]
         return {"attacks": attacks}
 
-    for job, fn in (("extract", extract), ("classify", classify), ("disambiguate", disambiguate),
-                    ("encode", encode), ("critique", critique)):
+    for job, fn in (
+        ("extract", extract),
+        ("classify", classify),
+        ("disambiguate", disambiguate),
+        ("encode", encode),
+        ("critique", critique),
+    ):
         m.respond(job, fn)
     return m
 
@@ -265,22 +303,32 @@ def _score_remember(u: Mapping[str, Any], bg: BeliefGraph, r: Any, error: str | 
     all_results = [{"key": w.claim.key, "value": w.claim.value} for w in (r.results if r is not None else [])]
     missed = []
     for f in expect:
-        ok = _covered(f["value"], f.get("key"), [{"key": x["key"], "value": x["value"]} for x in all_results], False) \
-            if not keyed else any(value_matches(f["value"], x["value"]) and x["key"] == f["key"] for x in all_results)
+        ok = (
+            _covered(f["value"], f.get("key"), [{"key": x["key"], "value": x["value"]} for x in all_results], False)
+            if not keyed
+            else any(value_matches(f["value"], x["value"]) and x["key"] == f["key"] for x in all_results)
+        )
         if keyed and f.get("key"):
             cur = bg.belief(f["key"])
             ok = ok and cur is not None and value_matches(f["value"], cur.value)
         if not ok:
             missed.append(f["value"])
     false = [x for x in stored if not any(value_matches(f["value"], x["value"]) for f in [*expect, *allow])]
-    return {"id": u["id"], "category": u["category"], "ok": not missed and not false and error is None,
-            "missed": missed, "false_stored": false, "stored": stored,
-            "rejected": [{"key": x["key"], "value": x["value"], "reason": x["reason"]} for x in (r.rejected if r else [])],
-            "error": error}
+    return {
+        "id": u["id"],
+        "category": u["category"],
+        "ok": not missed and not false and error is None,
+        "missed": missed,
+        "false_stored": false,
+        "stored": stored,
+        "rejected": [{"key": x["key"], "value": x["value"], "reason": x["reason"]} for x in (r.rejected if r else [])],
+        "error": error,
+    }
 
 
-def _remember_all(settings: Settings, memo: _Memo, embedder: Any, utterances: list[dict[str, Any]], grounding: bool,
-                  run: str) -> list[dict[str, Any]]:
+def _remember_all(
+    settings: Settings, memo: _Memo, embedder: Any, utterances: list[dict[str, Any]], grounding: bool, run: str
+) -> list[dict[str, Any]]:
     mode = "grounded" if grounding else "ungrounded"
     s = settings.model_copy(update={"policy": settings.policy.model_copy(update={"ground_extraction": grounding})})
     out = []
@@ -324,8 +372,9 @@ def _extract_scores(memo: _Memo, utterances: list[dict[str, Any]]) -> list[dict[
             continue
         found = all(any(value_matches(f["value"], v) for v in values) for f in expect)
         false = [v for v in values if not any(value_matches(f["value"], v) for f in [*expect, *allow])]
-        rows.append({"id": u["id"], "category": u["category"], "ok": found and not false, "false": len(false),
-                     "values": values})
+        rows.append(
+            {"id": u["id"], "category": u["category"], "ok": found and not false, "false": len(false), "values": values}
+        )
     return rows
 
 
@@ -344,10 +393,26 @@ def _classify_scores(client: LLMClient, memo: _Memo, utterances: list[dict[str, 
         items = []
         for u in us:
             p, f = u["prior"][0], u["expect"][0]
-            items.append({"id": u["id"], "claim": {"key": f["key"], "value": f["value"], "text": u["text"],
-                                                    "agent": u.get("agent", _DEFAULT_AGENT)},
-                          "candidates": [{"id": f"{u['id']}-prior", "key": p["key"], "value": p["value"],
-                                          "text": p["text"], "agent": p.get("agent", _DEFAULT_AGENT)}]})
+            items.append(
+                {
+                    "id": u["id"],
+                    "claim": {
+                        "key": f["key"],
+                        "value": f["value"],
+                        "text": u["text"],
+                        "agent": u.get("agent", _DEFAULT_AGENT),
+                    },
+                    "candidates": [
+                        {
+                            "id": f"{u['id']}-prior",
+                            "key": p["key"],
+                            "value": p["value"],
+                            "text": p["text"],
+                            "agent": p.get("agent", _DEFAULT_AGENT),
+                        }
+                    ],
+                }
+            )
         memo.tag = ("job", cat)
         try:
             got = {c.item: c.action for c in client.classify(items).output.items}
@@ -357,12 +422,22 @@ def _classify_scores(client: LLMClient, memo: _Memo, utterances: list[dict[str, 
         except LLMError as exc:
             got, error = {}, f"{type(exc).__name__}"
         for u in us:
-            rows.append({"id": u["id"], "category": cat, "ok": got.get(u["id"]) == u["action"],
-                         "got": got.get(u["id"]), "expected": u["action"], "error": error})
+            rows.append(
+                {
+                    "id": u["id"],
+                    "category": cat,
+                    "ok": got.get(u["id"]) == u["action"],
+                    "got": got.get(u["id"]),
+                    "expected": u["action"],
+                    "error": error,
+                }
+            )
     return rows
 
 
-def _encode_scores(client: LLMClient, memo: _Memo, labels: Mapping[str, Any], limit: int | None) -> list[dict[str, Any]]:
+def _encode_scores(
+    client: LLMClient, memo: _Memo, labels: Mapping[str, Any], limit: int | None
+) -> list[dict[str, Any]]:
     rows = []
     items = _limit(labels["encodings"], limit, by="perspective")
     for name, spec in labels["perspectives"].items():
@@ -380,19 +455,35 @@ def _encode_scores(client: LLMClient, memo: _Memo, labels: Mapping[str, Any], li
         except LLMError as exc:
             got, error = {}, type(exc).__name__
         for e in mine:
-            rows.append({"id": e["id"], "category": name, "ok": got.get(e["id"]) == e["relevant"],
-                         "got": got.get(e["id"]), "expected": e["relevant"], "error": error})
+            rows.append(
+                {
+                    "id": e["id"],
+                    "category": name,
+                    "ok": got.get(e["id"]) == e["relevant"],
+                    "got": got.get(e["id"]),
+                    "expected": e["relevant"],
+                    "error": error,
+                }
+            )
     return rows
 
 
-def _critique_scores(client: LLMClient, memo: _Memo, labels: Mapping[str, Any], limit: int | None) -> list[dict[str, Any]]:
+def _critique_scores(
+    client: LLMClient, memo: _Memo, labels: Mapping[str, Any], limit: int | None
+) -> list[dict[str, Any]]:
     rows = []
     for c in _limit(labels["critiques"], limit, by="perspective"):
         spec = labels["perspectives"][c["perspective"]]
-        me = {"id": f"p-{c['perspective']}", "name": c["perspective"], "goal": spec["goal"],
-              "concepts": spec.get("concepts", [])}
-        proposals = [{"id": f"{c['id']}-own", "perspective": me["id"], "text": c["own"]},
-                     {"id": f"{c['id']}-other", "perspective": "p-other", "text": c["other"]}]
+        me = {
+            "id": f"p-{c['perspective']}",
+            "name": c["perspective"],
+            "goal": spec["goal"],
+            "concepts": spec.get("concepts", []),
+        }
+        proposals = [
+            {"id": f"{c['id']}-own", "perspective": me["id"], "text": c["own"]},
+            {"id": f"{c['id']}-other", "perspective": "p-other", "text": c["other"]},
+        ]
         memo.tag = ("job", c["perspective"])
         try:
             attacks = client.critique(me, c["question"], proposals).output.attacks
@@ -402,13 +493,22 @@ def _critique_scores(client: LLMClient, memo: _Memo, labels: Mapping[str, Any], 
             raise
         except LLMError as exc:
             got, error = None, type(exc).__name__
-        rows.append({"id": c["id"], "category": c["perspective"], "ok": got == c["attack"], "got": got,
-                     "expected": c["attack"], "error": error})
+        rows.append(
+            {
+                "id": c["id"],
+                "category": c["perspective"],
+                "ok": got == c["attack"],
+                "got": got,
+                "expected": c["attack"],
+                "error": error,
+            }
+        )
     return rows
 
 
-def _summary(rows: list[dict[str, Any]], memo: _Memo, mode: str, job: str | None,
-             false_key: str | None = None) -> dict[str, dict[str, Any]]:
+def _summary(
+    rows: list[dict[str, Any]], memo: _Memo, mode: str, job: str | None, false_key: str | None = None
+) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     cats = list(dict.fromkeys(r["category"] for r in rows))
     for cat in [*cats, "all"]:
@@ -417,20 +517,34 @@ def _summary(rows: list[dict[str, Any]], memo: _Memo, mode: str, job: str | None
         for (m, c, j), v in memo.tally.items():
             if m == mode and (job is None or j == job) and cat in ("all", c):
                 t.add(v)
-        entry: dict[str, Any] = {"n": len(rs), "correct": sum(1 for r in rs if r["ok"]),
-                                 "accuracy": round(sum(1 for r in rs if r["ok"]) / len(rs), 3) if rs else None,
-                                 "calls": t.calls, "replayed": t.replayed, "failed_calls": t.failed,
-                                 "tokens_in": t.tokens_in, "tokens_out": t.tokens_out,
-                                 "max_tokens_out": t.max_out, "seconds": round(t.seconds, 1)}
+        entry: dict[str, Any] = {
+            "n": len(rs),
+            "correct": sum(1 for r in rs if r["ok"]),
+            "accuracy": round(sum(1 for r in rs if r["ok"]) / len(rs), 3) if rs else None,
+            "calls": t.calls,
+            "replayed": t.replayed,
+            "failed_calls": t.failed,
+            "tokens_in": t.tokens_in,
+            "tokens_out": t.tokens_out,
+            "max_tokens_out": t.max_out,
+            "seconds": round(t.seconds, 1),
+        }
         if false_key:
-            entry["false_stored"] = sum(len(r[false_key]) if isinstance(r[false_key], list) else r[false_key]
-                                        for r in rs)
+            entry["false_stored"] = sum(
+                len(r[false_key]) if isinstance(r[false_key], list) else r[false_key] for r in rs
+            )
         out[cat] = entry
     return out
 
 
-def run_quality(settings: Settings, model: ChatModel, *, limit: int | None = None, labels: Mapping[str, Any] | None = None,
-                progress: Any = None) -> dict[str, Any]:
+def run_quality(
+    settings: Settings,
+    model: ChatModel,
+    *,
+    limit: int | None = None,
+    labels: Mapping[str, Any] | None = None,
+    progress: Any = None,
+) -> dict[str, Any]:
     """Run the whole bench with ``model`` (see the module docstring) and return the numbers."""
     labels = labels if labels is not None else load_labels()
     memo = _Memo(model)
@@ -456,14 +570,24 @@ def run_quality(settings: Settings, model: ChatModel, *, limit: int | None = Non
         "model_description": str(getattr(model, "description", model.name)),
         "labels": labels.get("title"),
         "seconds": round(time.perf_counter() - t0, 1),
-        "remember": {"ungrounded": _summary(off, memo, "ungrounded", None, "false_stored"),
-                     "grounded": _summary(on, memo, "grounded", None, "false_stored")},
-        "jobs": {"extract": _summary(extract, memo, "ungrounded", "extract", "false"),
-                 "classify": _summary(classify, memo, "job", "classify"),
-                 "encode": _summary(encode, memo, "job", "encode"),
-                 "critique": _summary(critique, memo, "job", "critique")},
-        "rows": {"remember_ungrounded": off, "remember_grounded": on, "extract": extract, "classify": classify,
-                 "encode": encode, "critique": critique},
+        "remember": {
+            "ungrounded": _summary(off, memo, "ungrounded", None, "false_stored"),
+            "grounded": _summary(on, memo, "grounded", None, "false_stored"),
+        },
+        "jobs": {
+            "extract": _summary(extract, memo, "ungrounded", "extract", "false"),
+            "classify": _summary(classify, memo, "job", "classify"),
+            "encode": _summary(encode, memo, "job", "encode"),
+            "critique": _summary(critique, memo, "job", "critique"),
+        },
+        "rows": {
+            "remember_ungrounded": off,
+            "remember_grounded": on,
+            "extract": extract,
+            "classify": classify,
+            "encode": encode,
+            "critique": critique,
+        },
     }
 
 
@@ -482,13 +606,19 @@ def bench_llm_quality(
         model: ChatModel = oracle_model(load_labels())
     else:
         if resolve_provider(s.llm, s.llm_server) == "replay":
-            raise LLMUnavailable("bench llm-quality needs a model: start `belief-graph llm serve`, set "
-                                 "BELIEF_GRAPH_LLM__API_KEY (or BASE_URL with PROVIDER=openai), or use --scripted")
+            raise LLMUnavailable(
+                "bench llm-quality needs a model: start `belief-graph llm serve`, set "
+                "BELIEF_GRAPH_LLM__API_KEY (or BASE_URL with PROVIDER=openai), or use --scripted"
+            )
         model = make_chat_model(s.llm, s.llm_server)
     with BeliefGraph.connect(settings=s) as bg:
         bg.init_schema()
-    data = run_quality(s, model, limit=limit or None,
-                       progress=None if json_ else (lambda m: console.print(f"  {m}", highlight=False, markup=False)))
+    data = run_quality(
+        s,
+        model,
+        limit=limit or None,
+        progress=None if json_ else (lambda m: console.print(f"  {m}", highlight=False, markup=False)),
+    )
     if scripted:
         data["model_description"] = "scripted oracle: answers the labels (a check of the scoring; not a model)"
     if out is not None:
@@ -502,18 +632,47 @@ def bench_llm_quality(
 def show(data: Mapping[str, Any]) -> None:
     console.print(f"model: {data['model_description']}   ({data['seconds']} s)", highlight=False, markup=False)
     off, on = data["remember"]["ungrounded"], data["remember"]["grounded"]
-    table("remember: the same model answers, extraction grounding off | on",
-          ["category", "n", "accuracy off | on", "false-stored off | on", "calls (live/replayed)", "tokens in/out",
-           "seconds"],
-          [[c, off[c]["n"], f"{off[c]['accuracy']} | {on[c]['accuracy']}",
-            f"{off[c]['false_stored']} | {on[c]['false_stored']}",
-            f"{off[c]['calls'] + on[c]['calls']}/{on[c]['replayed']}",
-            f"{off[c]['tokens_in'] + on[c]['tokens_in']}/{off[c]['tokens_out'] + on[c]['tokens_out']}",
-            round(off[c]["seconds"] + on[c]["seconds"], 1)] for c in off])
+    table(
+        "remember: the same model answers, extraction grounding off | on",
+        [
+            "category",
+            "n",
+            "accuracy off | on",
+            "false-stored off | on",
+            "calls (live/replayed)",
+            "tokens in/out",
+            "seconds",
+        ],
+        [
+            [
+                c,
+                off[c]["n"],
+                f"{off[c]['accuracy']} | {on[c]['accuracy']}",
+                f"{off[c]['false_stored']} | {on[c]['false_stored']}",
+                f"{off[c]['calls'] + on[c]['calls']}/{on[c]['replayed']}",
+                f"{off[c]['tokens_in'] + on[c]['tokens_in']}/{off[c]['tokens_out'] + on[c]['tokens_out']}",
+                round(off[c]["seconds"] + on[c]["seconds"], 1),
+            ]
+            for c in off
+        ],
+    )
     rows = []
     for job, cats in data["jobs"].items():
         for c, v in cats.items():
-            rows.append([job, c, v["n"], v["accuracy"], v.get("false_stored", ""), v["calls"],
-                         f"{v['tokens_in']}/{v['tokens_out']}", v["seconds"]])
-    table("per job (extract: the raw answer before grounding; false = facts outside the labels)",
-          ["job", "category", "n", "accuracy", "false", "calls", "tokens in/out", "seconds"], rows)
+            rows.append(
+                [
+                    job,
+                    c,
+                    v["n"],
+                    v["accuracy"],
+                    v.get("false_stored", ""),
+                    v["calls"],
+                    f"{v['tokens_in']}/{v['tokens_out']}",
+                    v["seconds"],
+                ]
+            )
+    table(
+        "per job (extract: the raw answer before grounding; false = facts outside the labels)",
+        ["job", "category", "n", "accuracy", "false", "calls", "tokens in/out", "seconds"],
+        rows,
+    )

@@ -57,23 +57,36 @@ def run_study(bg: BeliefGraph, script: ScriptedRashomon) -> dict[str, Any]:
         raw_order = [episodes[i] for i in np.argsort(-sims, kind="stable")]
         pool = {h.episode for h in bg.interpretations(persp, "active")}
         hits = bg.search_interpretations(question, persp, k=max(1, len(pool)))
-        rows.append({
-            "perspective": persp, "question": question, "relevant": item["relevant"],
-            "raw_rank": _rank(raw_order, relevant), "raw_pool": len(raw_order),
-            "raw_same_pool_rank": _rank([e for e in raw_order if e in pool], relevant),
-            "perspective_rank": _rank([h.episode or "" for h in hits], relevant), "perspective_pool": len(pool),
-            "top_interpretation": hits[0].claim.text if hits else None,
-        })
+        rows.append(
+            {
+                "perspective": persp,
+                "question": question,
+                "relevant": item["relevant"],
+                "raw_rank": _rank(raw_order, relevant),
+                "raw_pool": len(raw_order),
+                "raw_same_pool_rank": _rank([e for e in raw_order if e in pool], relevant),
+                "perspective_rank": _rank([h.episode or "" for h in hits], relevant),
+                "perspective_pool": len(pool),
+                "top_interpretation": hits[0].claim.text if hits else None,
+            }
+        )
 
     def summary(col: str) -> dict[str, Any]:
         ranks = [r[col] for r in rows]
         found = [x for x in ranks if x is not None]
-        return {"hits_at_1": sum(1 for x in found if x == 1), "mrr": round(sum(1 / x for x in found) / len(rows), 3),
-                "mean_rank": round(sum(found) / len(found), 2) if found else None, "not_found": len(ranks) - len(found)}
+        return {
+            "hits_at_1": sum(1 for x in found if x == 1),
+            "mrr": round(sum(1 / x for x in found) / len(rows), 3),
+            "mean_rank": round(sum(found) / len(found), 2) if found else None,
+            "not_found": len(ranks) - len(found),
+        }
 
     return {
-        "embedder": bg.embedder.name, "interpretations": "scripted (hand-written encodings in rashomon.yaml)",
-        "questions": len(rows), "encodings_passed": enc.passed, "rows": rows,
+        "embedder": bg.embedder.name,
+        "interpretations": "scripted (hand-written encodings in rashomon.yaml)",
+        "questions": len(rows),
+        "encodings_passed": enc.passed,
+        "rows": rows,
         "summary": {c: summary(c) for c in ("raw_rank", "raw_same_pool_rank", "perspective_rank")},
     }
 
@@ -87,8 +100,9 @@ def bench_perspectives(
     st = state(ctx)
     space = f"bench-perspectives-{uuid.uuid4().hex[:8]}"
     script = ScriptedRashomon(load_scenario())
-    with BeliefGraph.connect(space=space, settings=st.settings, embedder=LocalMiniLMEmbedder(),
-                             chat_model=script.model()) as bg:
+    with BeliefGraph.connect(
+        space=space, settings=st.settings, embedder=LocalMiniLMEmbedder(), chat_model=script.model()
+    ) as bg:
         try:
             data = run_study(bg, script)
         finally:
@@ -96,14 +110,36 @@ def bench_perspectives(
     if json_:
         print_json(data)
         return
-    table(f"rank of the relevant observation ({data['embedder']}; interpretations: {data['interpretations']})",
-          ["perspective", "question", "obs", "raw (of 8)", "raw, same pool", "perspective (pool)"],
-          [[r["perspective"], r["question"], r["relevant"], r["raw_rank"], r["raw_same_pool_rank"],
-            f"{r['perspective_rank']} ({r['perspective_pool']})"] for r in data["rows"]])
+    table(
+        f"rank of the relevant observation ({data['embedder']}; interpretations: {data['interpretations']})",
+        ["perspective", "question", "obs", "raw (of 8)", "raw, same pool", "perspective (pool)"],
+        [
+            [
+                r["perspective"],
+                r["question"],
+                r["relevant"],
+                r["raw_rank"],
+                r["raw_same_pool_rank"],
+                f"{r['perspective_rank']} ({r['perspective_pool']})",
+            ]
+            for r in data["rows"]
+        ],
+    )
     s = data["summary"]
-    table("summary", ["search", "hits@1", "MRR", "mean rank", "not found"],
-          [[name, s[c]["hits_at_1"], s[c]["mrr"], s[c]["mean_rank"], s[c]["not_found"]]
-           for name, c in (("raw episode text (8)", "raw_rank"), ("raw text, same pool", "raw_same_pool_rank"),
-                           ("perspective interpretations", "perspective_rank"))])
-    console.print(f"{data['questions']} questions; interpretations written by the scripted encoder: "
-                  f"{data['encodings_passed']}", markup=False, highlight=False)
+    table(
+        "summary",
+        ["search", "hits@1", "MRR", "mean rank", "not found"],
+        [
+            [name, s[c]["hits_at_1"], s[c]["mrr"], s[c]["mean_rank"], s[c]["not_found"]]
+            for name, c in (
+                ("raw episode text (8)", "raw_rank"),
+                ("raw text, same pool", "raw_same_pool_rank"),
+                ("perspective interpretations", "perspective_rank"),
+            )
+        ],
+    )
+    console.print(
+        f"{data['questions']} questions; interpretations written by the scripted encoder: {data['encodings_passed']}",
+        markup=False,
+        highlight=False,
+    )

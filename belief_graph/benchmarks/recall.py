@@ -80,16 +80,21 @@ def index_config(repo: RetrievalRepository) -> dict[str, Any]:
     """``claim_embedding``'s state and ``vector.*`` indexConfig entries as SHOW INDEXES reports them."""
     info = repo.index_info("claim_embedding") or {}
     cfg = (info.get("options") or {}).get("indexConfig") or {}
-    return {"name": "claim_embedding", "state": info.get("state"),
-            **{k: cfg[k] for k in sorted(cfg) if k.startswith("vector.")}}
+    return {
+        "name": "claim_embedding",
+        "state": info.get("state"),
+        **{k: cfg[k] for k in sorted(cfg) if k.startswith("vector.")},
+    }
 
 
 def _describe(cfg: dict[str, Any]) -> str:
     if cfg.get("state") is None:
         return "claim_embedding missing"
     q = cfg.get("vector.quantization.enabled")
-    return (f"claim_embedding: quantization {'on' if q else 'off' if q is not None else '?'}, "
-            f"m {cfg.get('vector.hnsw.m', '?')}, ef_construction {cfg.get('vector.hnsw.ef_construction', '?')}")
+    return (
+        f"claim_embedding: quantization {'on' if q else 'off' if q is not None else '?'}, "
+        f"m {cfg.get('vector.hnsw.m', '?')}, ef_construction {cfg.get('vector.hnsw.ef_construction', '?')}"
+    )
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -98,8 +103,15 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def measure_recall(
-    repo: RetrievalRepository, n: int, dim: int, queries: int, k: int, seed: int, log: Any = None,
-    fetches: tuple[int, ...] = (50,), vectors: str = "clustered",
+    repo: RetrievalRepository,
+    n: int,
+    dim: int,
+    queries: int,
+    k: int,
+    seed: int,
+    log: Any = None,
+    fetches: tuple[int, ...] = (50,),
+    vectors: str = "clustered",
 ) -> dict[str, Any]:
     """Load, wait for the index, measure every path, remove the space. One column of the table."""
     rng = np.random.default_rng(seed)
@@ -108,8 +120,10 @@ def measure_recall(
     t0 = time.perf_counter()
     try:
         for start in range(0, n, _BATCH):
-            rows = [{"id": f"r{i}", "text": f"bench claim {i}", "embedding": x[i].tolist()}
-                    for i in range(start, min(n, start + _BATCH))]
+            rows = [
+                {"id": f"r{i}", "text": f"bench claim {i}", "embedding": x[i].tolist()}
+                for i in range(start, min(n, start + _BATCH))
+            ]
             repo.bench_load(rows, at)
             if log is not None and (start // _BATCH) % 10 == 9:
                 log(f"  loaded {start + len(rows)}/{n}")
@@ -146,15 +160,23 @@ def measure_recall(
             lat["exact"].append(time.perf_counter() - s)
             rec["exact"].append(len(truth & set(got)) / k)
         out: dict[str, Any] = {
-            "claims": n, "dimension": dim, "queries": queries, "k": k, "vectors": vectors,
-            "load_s": round(load_s, 2), "index_wait_s": round(wait_s, 2), "paths": {},
+            "claims": n,
+            "dimension": dim,
+            "queries": queries,
+            "k": k,
+            "vectors": vectors,
+            "load_s": round(load_s, 2),
+            "index_wait_s": round(wait_s, 2),
+            "paths": {},
         }
         p50e = _pct(lat["exact"], 0.5)
         for name in lat:
             p50 = _pct(lat[name], 0.5)
             out["paths"][name] = {
-                "fetch": dict(paths).get(name), "recall": round(statistics.fmean(rec[name]), 4),
-                "p50_ms": round(p50 * 1000, 2), "p95_ms": round(_pct(lat[name], 0.95) * 1000, 2),
+                "fetch": dict(paths).get(name),
+                "recall": round(statistics.fmean(rec[name]), 4),
+                "p50_ms": round(p50 * 1000, 2),
+                "p95_ms": round(_pct(lat[name], 0.95) * 1000, 2),
                 "exact_p50_over_p50": round(p50e / p50, 1) if p50 > 0 else None,
             }
         return out
@@ -194,15 +216,20 @@ def bench_recall(
         repo = RetrievalRepository(bg.graph, f"__bench_recall__{new_id()}")
         if not json_:
             console.print(f"bench recall: {n} claims ...", highlight=False)
-        rows.append(measure_recall(repo, n, dim, queries, k, seed, log=None if json_ else console.print,
-                                   fetches=fetches, vectors=vectors))
+        rows.append(
+            measure_recall(
+                repo, n, dim, queries, k, seed, log=None if json_ else console.print, fetches=fetches, vectors=vectors
+            )
+        )
     if json_:
         print_json({"vectors": f"synthetic {vectors} (see docs/retrieval.md)", "index": index, "rows": rows})
         return
     from rich.table import Table
 
-    t = Table(title=f"bench recall: Neo4j vector index vs exact cosine scan\n(recall@{k}, {queries} queries, "
-                    f"dimension {dim}, synthetic {vectors} vectors)\n{_describe(index)}")
+    t = Table(
+        title=f"bench recall: Neo4j vector index vs exact cosine scan\n(recall@{k}, {queries} queries, "
+        f"dimension {dim}, synthetic {vectors} vectors)\n{_describe(index)}"
+    )
     t.add_column("claims", justify="left")
     for r in rows:
         t.add_column(f"{r['claims']:,}", justify="right")
@@ -218,10 +245,14 @@ def bench_recall(
         t.add_row(f"recall@{k} {label(name, f)}", *[f"{r['paths'][name]['recall']:.3f}" for r in rows])
     for name in names:
         f = rows[0]["paths"][name]["fetch"]
-        t.add_row(f"p50 / p95 ms {label(name, f)}",
-                  *[f"{r['paths'][name]['p50_ms']:.1f} / {r['paths'][name]['p95_ms']:.1f}" for r in rows])
+        t.add_row(
+            f"p50 / p95 ms {label(name, f)}",
+            *[f"{r['paths'][name]['p50_ms']:.1f} / {r['paths'][name]['p95_ms']:.1f}" for r in rows],
+        )
     for name in names:
         if name != "exact":
             f = rows[0]["paths"][name]["fetch"]
-            t.add_row(f"exact p50 / p50 {label(name, f)}", *[f"{r['paths'][name]['exact_p50_over_p50']}x" for r in rows])
+            t.add_row(
+                f"exact p50 / p50 {label(name, f)}", *[f"{r['paths'][name]['exact_p50_over_p50']}x" for r in rows]
+            )
     console.print(t)

@@ -51,13 +51,21 @@ CONFIGS: list[Config] = [
     ("RRF (k 60, fulltext weight 0.5)", _OFF, "rrf"),
     ("previous + subject rewrite", _OFF.model_copy(update={"subject_rewrite": True}), "score"),
     ("previous + key fusion w 0.5", _OFF.model_copy(update={"key_weight": 0.5}), "score"),
-    ("previous + key+value fusion w 0.5", _OFF.model_copy(update={"key_weight": 0.5, "key_text": "key_value"}), "score"),
+    (
+        "previous + key+value fusion w 0.5",
+        _OFF.model_copy(update={"key_weight": 0.5, "key_text": "key_value"}),
+        "score",
+    ),
     ("rewrite + key w 0.5, beta 0.02", _ADOPTED.model_copy(update={"fulltext_beta": 0.02}), "score"),
     ("rewrite + key w 0.5, beta 0.005", _ADOPTED.model_copy(update={"fulltext_beta": 0.005}), "score"),
     ("rewrite + key w 0.5, beta 0", _ADOPTED.model_copy(update={"fulltext_beta": 0.0}), "score"),
     ("rewrite + key w 0.35, beta 0", _ADOPTED.model_copy(update={"key_weight": 0.35, "fulltext_beta": 0.0}), "score"),
     ("rewrite + key w 0.65, beta 0", _ADOPTED.model_copy(update={"key_weight": 0.65, "fulltext_beta": 0.0}), "score"),
-    ("key w 0.5, beta 0 (no rewrite)", _ADOPTED.model_copy(update={"subject_rewrite": False, "fulltext_beta": 0.0}), "score"),
+    (
+        "key w 0.5, beta 0 (no rewrite)",
+        _ADOPTED.model_copy(update={"subject_rewrite": False, "fulltext_beta": 0.0}),
+        "score",
+    ),
     ("rewrite, beta 0 (no key fusion)", _ADOPTED.model_copy(update={"key_weight": 0.0, "fulltext_beta": 0.0}), "score"),
 ]
 
@@ -87,7 +95,9 @@ class _Preloaded:
         return self.embed_documents([text])[0]
 
 
-def _cases(suite: dict[str, Any], paraphrase: dict[str, Any] | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _cases(
+    suite: dict[str, Any], paraphrase: dict[str, Any] | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``(memories, questions)`` for both suites: memories ``{space, key, value, text}``, questions
     ``{space, part, id, question, answer (text)}``."""
     mem: list[dict[str, Any]] = []
@@ -95,12 +105,26 @@ def _cases(suite: dict[str, Any], paraphrase: dict[str, Any] | None) -> tuple[li
     for it in suite["items"]:
         for c in [it["answer"], *it["distractors"]]:
             mem.append({"space": "inference", **c})
-        qs.append({"space": "inference", "part": it["part"], "id": it["id"], "question": it["question"],
-                   "answer": it["answer"]["text"]})
+        qs.append(
+            {
+                "space": "inference",
+                "part": it["part"],
+                "id": it["id"],
+                "question": it["question"],
+                "answer": it["answer"]["text"],
+            }
+        )
     for n, p in enumerate((paraphrase or {}).get("pairs", [])):
         mem.append({"space": "paraphrase", "key": p["key"], "value": p["value"], "text": p["belief"]})
-        qs.append({"space": "paraphrase", "part": "paraphrase", "id": f"p{n + 1:03d}", "question": p["question"],
-                   "answer": p["belief"]})
+        qs.append(
+            {
+                "space": "paraphrase",
+                "part": "paraphrase",
+                "id": f"p{n + 1:03d}",
+                "question": p["question"],
+                "answer": p["belief"],
+            }
+        )
     return mem, qs
 
 
@@ -109,7 +133,9 @@ def _check_suite(suite: Any) -> None:
         raise ValidationError("the suite needs a non-empty 'items' list (see tests/data/inference_suite.json)")
     for it in suite["items"]:
         if not {"id", "part", "question", "answer", "distractors"} <= set(it) or it["part"] not in ("tune", "heldout"):
-            raise ValidationError(f"suite item {it.get('id')!r} needs id, part (tune|heldout), question, answer, distractors")
+            raise ValidationError(
+                f"suite item {it.get('id')!r} needs id, part (tune|heldout), question, answer, distractors"
+            )
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -144,8 +170,10 @@ def measure_recall_quality(
         load_s = time.perf_counter() - t0
         if log:
             log(f"loaded {len(mem)} memories in {load_s:.1f} s")
-        services = {s: RetrievalService(bg.graph, space, emb, bg.settings.embedding.dimension, llm=llm)
-                    for s, space in spaces.items()}
+        services = {
+            s: RetrievalService(bg.graph, space, emb, bg.settings.embedding.dimension, llm=llm)
+            for s, space in spaces.items()
+        }
         ranks: dict[int, dict[str, int | None]] = {c: {} for c in range(len(configs))}
         lat: dict[int, list[float]] = {c: [] for c in range(len(configs))}
         llm_calls = {c: 0 for c in range(len(configs))}
@@ -170,9 +198,14 @@ def measure_recall_quality(
         out_configs = []
         parts = [p for p in ("tune", "heldout", "paraphrase") if any(q["part"] == p for q in qs)]
         for c, (name, st, fusion) in enumerate(configs):
-            row: dict[str, Any] = {"name": name, "fusion": fusion, "steps": st.model_dump(),
-                                   "p50_ms": round(_pct(lat[c], 0.5) * 1000, 1),
-                                   "p95_ms": round(_pct(lat[c], 0.95) * 1000, 1), "llm_calls": llm_calls[c]}
+            row: dict[str, Any] = {
+                "name": name,
+                "fusion": fusion,
+                "steps": st.model_dump(),
+                "p50_ms": round(_pct(lat[c], 0.5) * 1000, 1),
+                "p95_ms": round(_pct(lat[c], 0.95) * 1000, 1),
+                "llm_calls": llm_calls[c],
+            }
             for p in parts:
                 rs = [ranks[c][f"{q['space']}:{q['id']}"] for q in qs if q["part"] == p]
                 row[p] = {
@@ -181,10 +214,17 @@ def measure_recall_quality(
                     "recall@5": round(sum(r is not None and r <= 5 for r in rs) / len(rs), 3),
                     "mrr": round(statistics.fmean(1 / r if r else 0.0 for r in rs), 3),
                 }
-            row["misses_tune"] = [q["id"] for q in qs if q["part"] == "tune" and ranks[c][f"{q['space']}:{q['id']}"] != 1]
+            row["misses_tune"] = [
+                q["id"] for q in qs if q["part"] == "tune" and ranks[c][f"{q['space']}:{q['id']}"] != 1
+            ]
             out_configs.append(row)
-        return {"load_s": round(load_s, 1), "memories": len(mem), "questions": {p: sum(q["part"] == p for q in qs) for p in parts},
-                "k": 10, "configs": out_configs}
+        return {
+            "load_s": round(load_s, 1),
+            "memories": len(mem),
+            "questions": {p: sum(q["part"] == p for q in qs) for p in parts},
+            "k": 10,
+            "configs": out_configs,
+        }
     finally:
         for space in spaces.values():
             RetrievalRepository(bg.graph, space).delete_space_batched()
@@ -212,10 +252,16 @@ def bench_recall_quality(
     adopted = ("adopted (settings.retrieval)", bg.settings.retrieval, "score")
     configs.insert(0, adopted)
     if llm:
-        configs.append(("adopted + LLM re-rank of the top 10",
-                        bg.settings.retrieval.model_copy(update={"llm_rerank": True}), "score"))
-    out = measure_recall_quality(bg, data, para, configs, llm=lambda: bg.llm,
-                                 log=None if json_ else lambda m: console.print(m, highlight=False))
+        configs.append(
+            (
+                "adopted + LLM re-rank of the top 10",
+                bg.settings.retrieval.model_copy(update={"llm_rerank": True}),
+                "score",
+            )
+        )
+    out = measure_recall_quality(
+        bg, data, para, configs, llm=lambda: bg.llm, log=None if json_ else lambda m: console.print(m, highlight=False)
+    )
     out["suite"] = str(path)
     if json_:
         print_json(out)
@@ -224,8 +270,11 @@ def bench_recall_quality(
     from rich.table import Table
 
     qn = out["questions"]
-    t = Table(title=f"bench recall-quality: {out['memories']} memories, questions "
-                    + ", ".join(f"{p} {n}" for p, n in qn.items()) + f"; embedder {bg.embedder.name}")
+    t = Table(
+        title=f"bench recall-quality: {out['memories']} memories, questions "
+        + ", ".join(f"{p} {n}" for p, n in qn.items())
+        + f"; embedder {bg.embedder.name}"
+    )
     t.add_column("configuration", justify="left", no_wrap=True)
     for p in qn:
         t.add_column(f"{p} r@1 / r@5 / MRR", justify="right", no_wrap=True)

@@ -167,12 +167,24 @@ def build_world(bg: BeliefGraph, world: World, *, at: datetime = EPOCH) -> dict[
         ids[name] = bg.add_episode(text, agent="user:lab", at=when()).id
     for name, text in world.claims.items():
         first = world.families[name][0]
-        ids[name] = bg.derive(text, [ids[p] for p in first], agent="agent:analyst", rule="analysis",
-                              kind=world.kinds.get(name, "derived"), at=when()).id
+        ids[name] = bg.derive(
+            text,
+            [ids[p] for p in first],
+            agent="agent:analyst",
+            rule="analysis",
+            kind=world.kinds.get(name, "derived"),
+            at=when(),
+        ).id
     for name in world.claims:
         for fam in world.families[name][1:]:
-            got = bg.derive(world.claims[name], [ids[p] for p in fam], agent="agent:analyst", rule="analysis",
-                            kind=world.kinds.get(name, "derived"), at=when())
+            got = bg.derive(
+                world.claims[name],
+                [ids[p] for p in fam],
+                agent="agent:analyst",
+                rule="analysis",
+                kind=world.kinds.get(name, "derived"),
+                at=when(),
+            )
             assert got.id == ids[name]
     return ids
 
@@ -216,9 +228,14 @@ def paired_worlds(pairs: int, seed: int = 7) -> list[tuple[World, World]]:
         worlds = []
         for grouping in ("and", "or"):
             w = World(f"pair{i:02d}-{grouping}")
-            assays = [w.episode(f"e{j}", f"Assay {i}.{j}: sample {i * 10 + j} "
-                                f"showed {['elevated', 'reduced', 'unchanged'][j % 3]} marker M{i}")
-                      for j in range(k)]
+            assays = [
+                w.episode(
+                    f"e{j}",
+                    f"Assay {i}.{j}: sample {i * 10 + j} "
+                    f"showed {['elevated', 'reduced', 'unchanged'][j % 3]} marker M{i}",
+                )
+                for j in range(k)
+            ]
             finding = f"Finding {i}: marker M{i} responds to treatment T{i}"
             if grouping == "and":
                 w.claim("c", finding, assays)
@@ -228,7 +245,9 @@ def paired_worlds(pairs: int, seed: int = 7) -> list[tuple[World, World]]:
                     w.also("c", a)
             prev = "c"
             for d in range(chain):
-                prev = w.claim(f"d{d}", f"Consequence {i}.{d}: step {d} of the treatment plan for T{i} relies on it", [prev])
+                prev = w.claim(
+                    f"d{d}", f"Consequence {i}.{d}: step {d} of the treatment plan for T{i} relies on it", [prev]
+                )
             side = w.claim("s", f"Side note {i}: assay {i}.1 also fixes the dose range", [assays[1]])
             w.claim("m", f"Protocol {i}: dose T{i} as in the side note, guided by the finding", ["c", side])
             if loop:
@@ -307,11 +326,24 @@ def bench_revision_pairs(
         print_json(out)
         return
     n = out["worlds"]
-    console.print(f"{n} worlds ({pairs} AND, {pairs} OR); pairs verified identical except the grouping: "
-                  f"{out['pairs_verified_identical_but_grouping']}/{pairs}")
-    table("worlds repaired exactly (stored labelling == least model)", ["mode", "exact", "AND", "OR", "median repair ms"],
-          [[m, f"{out['exact'][m]}/{n}", f"{out['exact_by_grouping'][m]['and']}/{pairs}",
-            f"{out['exact_by_grouping'][m]['or']}/{pairs}", out["median_repair_ms"].get(m)] for m in MODES])
+    console.print(
+        f"{n} worlds ({pairs} AND, {pairs} OR); pairs verified identical except the grouping: "
+        f"{out['pairs_verified_identical_but_grouping']}/{pairs}"
+    )
+    table(
+        "worlds repaired exactly (stored labelling == least model)",
+        ["mode", "exact", "AND", "OR", "median repair ms"],
+        [
+            [
+                m,
+                f"{out['exact'][m]}/{n}",
+                f"{out['exact_by_grouping'][m]['and']}/{pairs}",
+                f"{out['exact_by_grouping'][m]['or']}/{pairs}",
+                out["median_repair_ms"].get(m),
+            ]
+            for m in MODES
+        ],
+    )
     console.print(f"({out['seconds']} s)")
 
 
@@ -319,8 +351,18 @@ def bench_revision_pairs(
 # Research workspaces (scimap)
 # ---------------------------------------------------------------------------------------------
 
-_TOPICS = ["kinase KRX", "transporter SLC", "receptor GPR", "protease MMP", "channel KCN", "ligase UBE",
-           "factor TNF", "enzyme CYP", "regulator SOX", "chaperone HSP"]
+_TOPICS = [
+    "kinase KRX",
+    "transporter SLC",
+    "receptor GPR",
+    "protease MMP",
+    "channel KCN",
+    "ligase UBE",
+    "factor TNF",
+    "enzyme CYP",
+    "regulator SOX",
+    "chaperone HSP",
+]
 
 
 def scimap_workspace(index: int, seed: int = 11) -> World:
@@ -338,15 +380,30 @@ def scimap_workspace(index: int, seed: int = 11) -> World:
         n_obs = rng.randint(3, 5)
         obs = []
         for j in range(n_obs):
-            r = w.episode(f"r{j}", f"Run {index}-{j}: the {['knock-down', 'dose-response', 'imaging', 'proteomics', 'rescue'][j % 5]} "
-                                   f"assay on {topic} was executed; readout {rng.randint(5, 95)}%")
-            obs.append(w.claim(f"o{j}", f"Observation {index}.{j}: {topic} readout changes under condition {j}", [r],
-                               kind="observation"))
+            r = w.episode(
+                f"r{j}",
+                f"Run {index}-{j}: the {['knock-down', 'dose-response', 'imaging', 'proteomics', 'rescue'][j % 5]} "
+                f"assay on {topic} was executed; readout {rng.randint(5, 95)}%",
+            )
+            obs.append(
+                w.claim(
+                    f"o{j}",
+                    f"Observation {index}.{j}: {topic} readout changes under condition {j}",
+                    [r],
+                    kind="observation",
+                )
+            )
         interp = []
         for j in range(rng.randint(3, 5)):
             prem = rng.sample(obs, rng.choice([1, 1, 2]))
-            interp.append(w.claim(f"i{j}", f"Interpretation {index}.{j}: {topic} activity depends on pathway P{j}", prem,
-                                  kind="interpretation"))
+            interp.append(
+                w.claim(
+                    f"i{j}",
+                    f"Interpretation {index}.{j}: {topic} activity depends on pathway P{j}",
+                    prem,
+                    kind="interpretation",
+                )
+            )
         mech = []
         for j in range(rng.randint(2, 4)):
             prem = rng.sample(interp, rng.choice([1, 2]))
@@ -387,8 +444,13 @@ def _scimap_metrics(w: World, statuses: dict[str, str], cited: set[str], ids: di
     }
 
 
-def run_scimap(bg: BeliefGraph, workspaces: int = 20, modes: Sequence[str] = ("none", "justification"),
-               keep: bool = False, seed: int = 11) -> dict[str, Any]:
+def run_scimap(
+    bg: BeliefGraph,
+    workspaces: int = 20,
+    modes: Sequence[str] = ("none", "justification"),
+    keep: bool = False,
+    seed: int = 11,
+) -> dict[str, Any]:
     graph = bg.graph
     embedder = _CachedEmbedder(bg.embedder)
     run = new_id()[-8:]
@@ -400,7 +462,9 @@ def run_scimap(bg: BeliefGraph, workspaces: int = 20, modes: Sequence[str] = ("n
             space = f"bench-sm-{run}-{i:02d}-{mode}"
             e = _engine(graph, bg, space, embedder)
             ids = build_world(e, w)
-            audit = e.retract([ids[r] for r in w.roots], "reviewer: the executed run is invalid (contaminated reagent)", mode)
+            audit = e.retract(
+                [ids[r] for r in w.roots], "reviewer: the executed run is invalid (contaminated reagent)", mode
+            )
             latencies[mode].append(audit.seconds or 0.0)
             ctx = e.context(budget_tokens=100_000, limit=1000)
             m = _scimap_metrics(w, _labels(e, ids), ctx.cited_ids(), ids)
@@ -441,16 +505,28 @@ def bench_scimap(
     rows = []
     for m in mode_list:
         t = out["modes"][m]
-        rows.append([m, f"{t['repaired']}/{t['consequences']}", f"{t['preserved']}/{t['preserved_expected']}",
-                     f"{t['independent_in_region_preserved']}/{t['independent_in_region']}", t["withdrawn_cited"],
-                     out["median_repair_ms"].get(m)])
-    table(f"{workspaces} research workspaces, one executed result invalidated in each",
-          ["mode", "repaired", "preserved", "branches kept", "withdrawn cited", "median ms"], rows)
-    console.print("repaired: propagated consequences (claims that lost every support) now withdrawn; "
-                  "preserved: claims that still have support and are still active; branches kept: of those, "
-                  "the ones downstream of the invalidated result (independent justification); withdrawn cited: "
-                  "withdrawn-worthy claims or the invalid result cited by the compiled working context; "
-                  "median ms: repair (retract) latency.")
+        rows.append(
+            [
+                m,
+                f"{t['repaired']}/{t['consequences']}",
+                f"{t['preserved']}/{t['preserved_expected']}",
+                f"{t['independent_in_region_preserved']}/{t['independent_in_region']}",
+                t["withdrawn_cited"],
+                out["median_repair_ms"].get(m),
+            ]
+        )
+    table(
+        f"{workspaces} research workspaces, one executed result invalidated in each",
+        ["mode", "repaired", "preserved", "branches kept", "withdrawn cited", "median ms"],
+        rows,
+    )
+    console.print(
+        "repaired: propagated consequences (claims that lost every support) now withdrawn; "
+        "preserved: claims that still have support and are still active; branches kept: of those, "
+        "the ones downstream of the invalidated result (independent justification); withdrawn cited: "
+        "withdrawn-worthy claims or the invalid result cited by the compiled working context; "
+        "median ms: repair (retract) latency."
+    )
     console.print(f"({out['seconds']} s)")
 
 
@@ -476,9 +552,17 @@ def _fill(graph: Graph, space: str, start: int, count: int, anchors: list[str], 
         graph.write("support.bulk_filler", space=space, agent="bench:filler", at=at, rows=rows)
 
 
-def _measure(svc: SupportService, steps: SupportService, timed: SupportService, timer: TimingRunner,
-             roots: list[str], repeats: int, profiler: ProfilingRunner, profiled: SupportService,
-             floor: Any) -> dict[str, Any]:
+def _measure(
+    svc: SupportService,
+    steps: SupportService,
+    timed: SupportService,
+    timer: TimingRunner,
+    roots: list[str],
+    repeats: int,
+    profiler: ProfilingRunner,
+    profiled: SupportService,
+    floor: Any,
+) -> dict[str, Any]:
     """``repeats`` rounds, each: the commit floor, retract + restore in one statement, retract +
     restore as the step statements (the same roots: each cycle leaves them as they were)."""
     fl, retract_s, restore_s, steps_retract, steps_restore = [], [], [], [], []
@@ -495,8 +579,9 @@ def _measure(svc: SupportService, steps: SupportService, timed: SupportService, 
         steps_retract.append(c.seconds or 0.0)
         steps_restore.append(d.seconds or 0.0)
     server, client, statements, rec_s = [], [], [], []
-    stepped = SupportService(timed.graph, timed.space, timed.embedder, timed.dimension, runner=timer,
-                             one_statement=False)
+    stepped = SupportService(
+        timed.graph, timed.space, timed.embedder, timed.dimension, runner=timer, one_statement=False
+    )
     for op in ("retract", "restore"):  # where the time goes: statements, server, the rest (begin, commit, driver)
         timer.reset()
         rec = getattr(timed, op)(roots, f"bench: timed {op}")
@@ -528,19 +613,35 @@ def _measure(svc: SupportService, steps: SupportService, timed: SupportService, 
         "steps_retract_ms_median": round(statistics.median(steps_retract) * 1000, 2),
         "steps_restore_ms_median": round(statistics.median(steps_restore) * 1000, 2),
         "steps_retract_over_floor": round(statistics.median(steps_retract) / f50, 2),
-        "statements": {"retract": statements[0], "restore": statements[1], "retract_steps": statements[2],
-                       "restore_steps": statements[3]},
-        "timed_retract": {"total_ms": round((rec_s[0] or 0.0) * 1000, 2), "statement_client_ms": round(client[0] * 1000, 2),
-                          "statement_server_ms": round(server[0] * 1000, 2)},
-        "timed_restore": {"total_ms": round((rec_s[1] or 0.0) * 1000, 2), "statement_client_ms": round(client[1] * 1000, 2),
-                          "statement_server_ms": round(server[1] * 1000, 2)},
+        "statements": {
+            "retract": statements[0],
+            "restore": statements[1],
+            "retract_steps": statements[2],
+            "restore_steps": statements[3],
+        },
+        "timed_retract": {
+            "total_ms": round((rec_s[0] or 0.0) * 1000, 2),
+            "statement_client_ms": round(client[0] * 1000, 2),
+            "statement_server_ms": round(server[0] * 1000, 2),
+        },
+        "timed_restore": {
+            "total_ms": round((rec_s[1] or 0.0) * 1000, 2),
+            "statement_client_ms": round(client[1] * 1000, 2),
+            "statement_server_ms": round(server[1] * 1000, 2),
+        },
         "db_hits_retract": hits_retract,
         "db_hits_restore": hits_restore,
     }
 
 
-def run_revision_latency(bg: BeliefGraph, sizes: Sequence[int], repeats: int = 21, keep: bool = False,
-                         workspace: int = 0, progress: Any = None) -> dict[str, Any]:
+def run_revision_latency(
+    bg: BeliefGraph,
+    sizes: Sequence[int],
+    repeats: int = 21,
+    keep: bool = False,
+    workspace: int = 0,
+    progress: Any = None,
+) -> dict[str, Any]:
     """Measure the same repair alone and inside ever larger spaces.
 
     One copy of the workspace per measurement (texts tagged, structure identical) is built up
@@ -590,8 +691,13 @@ def run_revision_latency(bg: BeliefGraph, sizes: Sequence[int], repeats: int = 2
                     v.retract(warm_roots, "warm-up")
                     v.restore(warm_roots, "warm-up")
             roots = [measured[k][r] for r in w.roots]
-            rows.append({"claims": count, "load_s": round(load_s, 1), **_measure(svc, stepwise, timed, timer, roots, repeats, profiler,
-                                                                                 profiled, floor)})
+            rows.append(
+                {
+                    "claims": count,
+                    "load_s": round(load_s, 1),
+                    **_measure(svc, stepwise, timed, timer, roots, repeats, profiler, profiled, floor),
+                }
+            )
             if progress:
                 progress(rows[-1])
     finally:
@@ -626,7 +732,9 @@ def chain_world(depth: int) -> World:
     return w
 
 
-def run_wave_comparison(bg: BeliefGraph, depths: Sequence[int], repeats: int = 11, keep: bool = False) -> list[dict[str, Any]]:
+def run_wave_comparison(
+    bg: BeliefGraph, depths: Sequence[int], repeats: int = 11, keep: bool = False
+) -> list[dict[str, Any]]:
     """Restore latency of chains: all waves in one ``support.fixpoint`` statement (up to 64 per
     call, the default) vs one statement per wave (a Python loop of round trips)."""
     graph = bg.graph
@@ -660,11 +768,17 @@ def run_wave_comparison(bg: BeliefGraph, depths: Sequence[int], repeats: int = 1
 
 def bench_revision_latency(
     ctx: typer.Context,
-    sizes: str = typer.Option("1000,10000,100000,1000000", "--sizes",
-                              help="Comma-separated space sizes in claims (the workspace is measured alone first)."),
+    sizes: str = typer.Option(
+        "1000,10000,100000,1000000",
+        "--sizes",
+        help="Comma-separated space sizes in claims (the workspace is measured alone first).",
+    ),
     repeats: int = typer.Option(21, "--repeats", help="Retract+restore cycles per size (median reported)."),
-    chains: str = typer.Option("10,50,200", "--chains",
-                               help="Chain depths for the fixpoint comparison (one statement vs one per wave); '' skips it."),
+    chains: str = typer.Option(
+        "10,50,200",
+        "--chains",
+        help="Chain depths for the fixpoint comparison (one statement vs one per wave); '' skips it.",
+    ),
     keep: bool = typer.Option(False, "--keep", help="Keep the bench space (bench-lat-*)."),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -673,44 +787,85 @@ def bench_revision_latency(
         size_list = [int(s) for s in sizes.split(",") if s.strip()]
         depth_list = [int(s) for s in chains.split(",") if s.strip()]
     except ValueError as exc:
-        raise ValidationError(f"--sizes and --chains must be comma-separated integers, got {sizes!r}, {chains!r}") from exc
+        raise ValidationError(
+            f"--sizes and --chains must be comma-separated integers, got {sizes!r}, {chains!r}"
+        ) from exc
     if any(s < 1 for s in size_list + depth_list) or repeats < 1:
         raise ValidationError("--sizes, --chains and --repeats must be positive")
     bg = state(ctx).engine()
 
     def progress(row: dict[str, Any]) -> None:
         if not json_:
-            console.print(f"  {row['claims']:>9} claims: floor {row['floor_ms_median']} ms, retract "
-                          f"{row['retract_ms_median']} ms (x{row['retract_over_floor']}), restore "
-                          f"{row['restore_ms_median']} ms (x{row['restore_over_floor']}), step statements "
-                          f"{row['steps_retract_ms_median']} ms (db hits {row['db_hits_retract']})")
+            console.print(
+                f"  {row['claims']:>9} claims: floor {row['floor_ms_median']} ms, retract "
+                f"{row['retract_ms_median']} ms (x{row['retract_over_floor']}), restore "
+                f"{row['restore_ms_median']} ms (x{row['restore_over_floor']}), step statements "
+                f"{row['steps_retract_ms_median']} ms (db hits {row['db_hits_retract']})"
+            )
 
     out = run_revision_latency(bg, size_list, repeats=repeats, keep=keep, progress=progress)
     out["waves"] = run_wave_comparison(bg, depth_list, repeats=min(repeats, 11), keep=keep) if depth_list else []
     if json_:
         print_json(out)
         return
-    table(f"repair latency of one workspace ({out['workspace_claims']} claims, region {out['region']} claims), "
-          f"median of {repeats}, next to the commit floor (one-node write transaction) of the same rounds",
-          ["claims in space", "filler load s", "floor ms", "retract ms", "x floor", "retract min", "retract p90",
-           "restore ms", "x floor", "steps retract ms", "x floor", "stmts", "server ms", "db hits retract",
-           "db hits restore"],
-          [[r["claims"], r.get("load_s", "-"), r["floor_ms_median"], r["retract_ms_median"], r["retract_over_floor"],
-            r["retract_ms_min"], r["retract_ms_p90"], r["restore_ms_median"], r["restore_over_floor"],
-            r["steps_retract_ms_median"], r["steps_retract_over_floor"],
-            f"{r['statements']['retract']} / {r['statements']['retract_steps']}",
-            r["timed_retract"]["statement_server_ms"], r["db_hits_retract"], r["db_hits_restore"]] for r in out["rows"]])
+    table(
+        f"repair latency of one workspace ({out['workspace_claims']} claims, region {out['region']} claims), "
+        f"median of {repeats}, next to the commit floor (one-node write transaction) of the same rounds",
+        [
+            "claims in space",
+            "filler load s",
+            "floor ms",
+            "retract ms",
+            "x floor",
+            "retract min",
+            "retract p90",
+            "restore ms",
+            "x floor",
+            "steps retract ms",
+            "x floor",
+            "stmts",
+            "server ms",
+            "db hits retract",
+            "db hits restore",
+        ],
+        [
+            [
+                r["claims"],
+                r.get("load_s", "-"),
+                r["floor_ms_median"],
+                r["retract_ms_median"],
+                r["retract_over_floor"],
+                r["retract_ms_min"],
+                r["retract_ms_p90"],
+                r["restore_ms_median"],
+                r["restore_over_floor"],
+                r["steps_retract_ms_median"],
+                r["steps_retract_over_floor"],
+                f"{r['statements']['retract']} / {r['statements']['retract_steps']}",
+                r["timed_retract"]["statement_server_ms"],
+                r["db_hits_retract"],
+                r["db_hits_restore"],
+            ]
+            for r in out["rows"]
+        ],
+    )
     rr = out["ratio_largest_smallest"]
-    console.print(f"largest/smallest: claims x{rr['claims']}, retract latency x{rr['retract_ms_median']} "
-                  f"(median) x{rr['retract_ms_min']} (min), restore latency x{rr['restore_ms_median']}, "
-                  f"floor x{rr['floor_ms_median']}, retract/floor x{rr['retract_over_floor']}, "
-                  f"db hits retract x{rr['db_hits_retract']}, restore x{rr['db_hits_restore']}")
-    console.print("x floor: median over the floor's median of the same rounds; steps: the same repair as the "
-                  "step statements (one round trip each, the path before support.repair); stmts: statements in "
-                  "the transaction (one statement / steps); server ms: what the server reports for the one "
-                  "statement of one timed retract (whole ms); goal: retract and restore median <= 5 ms at every "
-                  "size, largest/smallest <= 1.5.")
+    console.print(
+        f"largest/smallest: claims x{rr['claims']}, retract latency x{rr['retract_ms_median']} "
+        f"(median) x{rr['retract_ms_min']} (min), restore latency x{rr['restore_ms_median']}, "
+        f"floor x{rr['floor_ms_median']}, retract/floor x{rr['retract_over_floor']}, "
+        f"db hits retract x{rr['db_hits_retract']}, restore x{rr['db_hits_restore']}"
+    )
+    console.print(
+        "x floor: median over the floor's median of the same rounds; steps: the same repair as the "
+        "step statements (one round trip each, the path before support.repair); stmts: statements in "
+        "the transaction (one statement / steps); server ms: what the server reports for the one "
+        "statement of one timed retract (whole ms); goal: retract and restore median <= 5 ms at every "
+        "size, largest/smallest <= 1.5."
+    )
     if out["waves"]:
-        table("least fixpoint: restore of a chain of depth n (n - 1 waves), median ms",
-              ["depth", "all waves in one statement", "one statement per wave"],
-              [[r["depth"], r["one_statement_ms"], r["statement_per_wave_ms"]] for r in out["waves"]])
+        table(
+            "least fixpoint: restore of a chain of depth n (n - 1 waves), median ms",
+            ["depth", "all waves in one statement", "one statement per wave"],
+            [[r["depth"], r["one_statement_ms"], r["statement_per_wave_ms"]] for r in out["waves"]],
+        )

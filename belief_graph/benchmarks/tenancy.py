@@ -43,8 +43,10 @@ __all__ = ["bench_tenancy", "measure_tenancy"]
 
 def _load(repo: RetrievalRepository, x: np.ndarray, prefix: str, at: str) -> None:
     for start in range(0, len(x), _BATCH):
-        rows = [{"id": f"{prefix}{i}", "text": f"bench claim {i}", "embedding": x[i].tolist()}
-                for i in range(start, min(len(x), start + _BATCH))]
+        rows = [
+            {"id": f"{prefix}{i}", "text": f"bench claim {i}", "embedding": x[i].tolist()}
+            for i in range(start, min(len(x), start + _BATCH))
+        ]
         repo.bench_load(rows, at)
 
 
@@ -61,13 +63,18 @@ def _measure(svc: RetrievalService, q: np.ndarray, truth: list[set[str]], k: int
         rec.append(len(t & {h.claim.id for h in hits}) / k)
         assert svc.last_stats is not None
         fetches.append(svc.last_stats.fetch if svc.last_stats.stopped != "exact_scan" else 0)
-    return {"recall": round(statistics.fmean(rec), 4), "p50_ms": round(_pct(lat, 0.5) * 1000, 1),
-            "p95_ms": round(_pct(lat, 0.95) * 1000, 1), "max_fetch": max(fetches),
-            "median_fetch": int(statistics.median(fetches))}
+    return {
+        "recall": round(statistics.fmean(rec), 4),
+        "p50_ms": round(_pct(lat, 0.5) * 1000, 1),
+        "p95_ms": round(_pct(lat, 0.95) * 1000, 1),
+        "max_fetch": max(fetches),
+        "median_fetch": int(statistics.median(fetches)),
+    }
 
 
-def measure_tenancy(bg: Any, big: int, smalls: list[int], queries: int, k: int, seed: int,
-                    log: Any = None) -> dict[str, Any]:
+def measure_tenancy(
+    bg: Any, big: int, smalls: list[int], queries: int, k: int, seed: int, log: Any = None
+) -> dict[str, Any]:
     dim = bg.settings.embedding.dimension
     rng = np.random.default_rng(seed)
     x = clustered_vectors(big + sum(smalls), dim, rng)
@@ -83,17 +90,22 @@ def measure_tenancy(bg: Any, big: int, smalls: list[int], queries: int, k: int, 
         parts: list[np.ndarray] = []
         offset = big
         for repo, n in zip(repos[1:], smalls, strict=True):
-            xs = x[order[offset: offset + n]]
+            xs = x[order[offset : offset + n]]
             offset += n
             _load(repo, xs, "s", at)
             parts.append(xs)
         load_s = time.perf_counter() - t0
         if log:
-            log(f"  loaded {big:,} + {', '.join(f'{n:,}' for n in smalls)} claims in {load_s:.0f} s; waiting for the index")
+            log(
+                f"  loaded {big:,} + {', '.join(f'{n:,}' for n in smalls)} claims in {load_s:.0f} s; waiting for the index"
+            )
         t1 = time.perf_counter()
         while True:  # the index is refreshed asynchronously: wait until sampled vectors find themselves
-            found = sum(f"s{i}" in repo.bench_index_topk(xs[i].tolist(), 1, 4 * big)
-                        for repo, xs in zip(repos[1:], parts, strict=True) for i in range(min(3, len(xs))))
+            found = sum(
+                f"s{i}" in repo.bench_index_topk(xs[i].tolist(), 1, 4 * big)
+                for repo, xs in zip(repos[1:], parts, strict=True)
+                for i in range(min(3, len(xs)))
+            )
             if found == sum(min(3, len(xs)) for xs in parts) or time.perf_counter() - t1 > 900:
                 break
             time.sleep(1.0)
@@ -106,9 +118,14 @@ def measure_tenancy(bg: Any, big: int, smalls: list[int], queries: int, k: int, 
             truth = [{f"s{i}" for i in row} for row in exact]
             index_only = RetrievalService(bg.graph, space, bg.embedder, dim, exact_scan_max=0)
             default = RetrievalService(bg.graph, space, bg.embedder, dim)
-            rows.append({"space_claims": n, "queries": len(picks),
-                         "index_only": _measure(index_only, q, truth, k),
-                         "default": _measure(default, q, truth, k)})
+            rows.append(
+                {
+                    "space_claims": n,
+                    "queries": len(picks),
+                    "index_only": _measure(index_only, q, truth, k),
+                    "default": _measure(default, q, truth, k),
+                }
+            )
             if log:
                 log(f"  measured the {n:,}-claim space")
         picks = rng.choice(big, size=min(queries, big), replace=False)
@@ -116,8 +133,15 @@ def measure_tenancy(bg: Any, big: int, smalls: list[int], queries: int, k: int, 
         exact = np.argsort(-(q @ xb.T), axis=1)[:, :k]
         truth = [{f"b{i}" for i in row} for row in exact]
         big_row = _measure(RetrievalService(bg.graph, big_space, bg.embedder, dim), q, truth, k)
-        return {"big_claims": big, "k": k, "exact_scan_max": EXACT_SCAN_MAX, "load_s": round(load_s, 1),
-                "index_wait_s": round(wait_s, 1), "small": rows, "big": big_row}
+        return {
+            "big_claims": big,
+            "k": k,
+            "exact_scan_max": EXACT_SCAN_MAX,
+            "load_s": round(load_s, 1),
+            "index_wait_s": round(wait_s, 1),
+            "small": rows,
+            "big": big_row,
+        }
     finally:
         for repo in repos:
             repo.delete_space_batched()
@@ -150,19 +174,30 @@ def bench_tenancy(
         return
     from rich.table import Table
 
-    t = Table(title=f"bench tenancy: recall@{k} of a small space beside {big:,} claims of another space\n"
-                    f"(synthetic clustered vectors, {queries} queries per space; exact scan up to "
-                    f"{out['exact_scan_max']:,} candidates)")
+    t = Table(
+        title=f"bench tenancy: recall@{k} of a small space beside {big:,} claims of another space\n"
+        f"(synthetic clustered vectors, {queries} queries per space; exact scan up to "
+        f"{out['exact_scan_max']:,} candidates)"
+    )
     for col in ("space", "path", f"recall@{k}", "p50 / p95 ms", "fetch (median / max)"):
         t.add_column(col)
     for r in out["small"]:
-        for path, label in (("index_only", "global index top-fetch, then space filter"),
-                            ("default", "default (exact scan of a small space)")):
+        for path, label in (
+            ("index_only", "global index top-fetch, then space filter"),
+            ("default", "default (exact scan of a small space)"),
+        ):
             m = r[path]
             fetch = "exact scan" if m["max_fetch"] == 0 else f"{m['median_fetch']:,} / {m['max_fetch']:,}"
-            t.add_row(f"{r['space_claims']:,} claims", label, f"{m['recall']:.3f}", f"{m['p50_ms']} / {m['p95_ms']}", fetch)
+            t.add_row(
+                f"{r['space_claims']:,} claims", label, f"{m['recall']:.3f}", f"{m['p50_ms']} / {m['p95_ms']}", fetch
+            )
     m = out["big"]
-    t.add_row(f"{big:,} claims", "default (index)", f"{m['recall']:.3f}", f"{m['p50_ms']} / {m['p95_ms']}",
-              f"{m['median_fetch']:,} / {m['max_fetch']:,}")
+    t.add_row(
+        f"{big:,} claims",
+        "default (index)",
+        f"{m['recall']:.3f}",
+        f"{m['p50_ms']} / {m['p95_ms']}",
+        f"{m['median_fetch']:,} / {m['max_fetch']:,}",
+    )
     console.print(t)
     console.print(f"load {out['load_s']} s, index refresh wait {out['index_wait_s']} s", highlight=False)

@@ -33,8 +33,14 @@ __all__ = ["bench_tenants", "run_tenants"]
 
 
 def run_tenants(
-    bg: BeliefGraph, tenant: int = 1000, shares: Sequence[float] = (1.0, 0.1, 0.01), queries: int = 30,
-    others: int = 10, keep: bool = False, progress: Callable[[str], None] | None = None, seed: int = 11,
+    bg: BeliefGraph,
+    tenant: int = 1000,
+    shares: Sequence[float] = (1.0, 0.1, 0.01),
+    queries: int = 30,
+    others: int = 10,
+    keep: bool = False,
+    progress: Callable[[str], None] | None = None,
+    seed: int = 11,
 ) -> dict[str, Any]:
     say = progress or (lambda _m: None)
     graph = bg.graph
@@ -77,15 +83,24 @@ def run_tenants(
                     fetches.append(stats.fetch)
                     stopped[stats.stopped] = stopped.get(stats.stopped, 0) + 1
                 self_at_1 += bool(hits) and hits[0].claim.key == f"load.k{i}"
-            rows.append({
-                "share": share, "claims_in_index": total, "tenant_claims": tenant, "load_s": round(load_s, 1),
-                "recall_ms_p50": _ms(statistics.median(lat)), "recall_ms_p95": _ms(_p(lat, 0.95)),
-                "rounds_mean": round(statistics.mean(rounds), 2) if rounds else None,
-                "fetch_max": max(fetches) if fetches else None, "stopped": stopped,
-                "self_at_1": round(self_at_1 / queries, 3),
-            })
-            say(f"  recall p50 {rows[-1]['recall_ms_p50']} ms, rounds {rows[-1]['rounds_mean']}, "
-                f"fetch up to {rows[-1]['fetch_max']}, self@1 {rows[-1]['self_at_1']}")
+            rows.append(
+                {
+                    "share": share,
+                    "claims_in_index": total,
+                    "tenant_claims": tenant,
+                    "load_s": round(load_s, 1),
+                    "recall_ms_p50": _ms(statistics.median(lat)),
+                    "recall_ms_p95": _ms(_p(lat, 0.95)),
+                    "rounds_mean": round(statistics.mean(rounds), 2) if rounds else None,
+                    "fetch_max": max(fetches) if fetches else None,
+                    "stopped": stopped,
+                    "self_at_1": round(self_at_1 / queries, 3),
+                }
+            )
+            say(
+                f"  recall p50 {rows[-1]['recall_ms_p50']} ms, rounds {rows[-1]['rounds_mean']}, "
+                f"fetch up to {rows[-1]['fetch_max']}, self@1 {rows[-1]['self_at_1']}"
+            )
     finally:
         elapsed = time.perf_counter() - started
         if not keep:
@@ -114,16 +129,43 @@ def bench_tenants(
     if not share_list or any(not 0 < s <= 1 for s in share_list) or tenant < 50 or queries < 5 or others < 1:
         raise ValidationError("--shares in (0, 1], --tenant at least 50, --queries at least 5, --others at least 1")
     bg = state(ctx).engine()
-    out = run_tenants(bg, tenant, share_list, queries, others, keep,
-                      progress=None if json_ else (lambda m: console.print(m, markup=False, highlight=False)))
+    out = run_tenants(
+        bg,
+        tenant,
+        share_list,
+        queries,
+        others,
+        keep,
+        progress=None if json_ else (lambda m: console.print(m, markup=False, highlight=False)),
+    )
     if json_:
         print_json(out)
         return
-    table(f"recall (k=5, hybrid) of one space of {tenant} claims as other spaces fill the shared vector index, "
-          f"{queries} queries per share",
-          ["tenant share", "claims in index", "recall p50 / p95 ms", "x alone", "fetch rounds (mean)", "largest fetch",
-           "stopped", "self@1"],
-          [[r["share"], r["claims_in_index"], f"{r['recall_ms_p50']} / {r['recall_ms_p95']}",
-            r["recall_p50_over_alone"], r["rounds_mean"], r["fetch_max"],
-            ", ".join(f"{k} {v}" for k, v in r["stopped"].items()), r["self_at_1"]] for r in out["rows"]])
+    table(
+        f"recall (k=5, hybrid) of one space of {tenant} claims as other spaces fill the shared vector index, "
+        f"{queries} queries per share",
+        [
+            "tenant share",
+            "claims in index",
+            "recall p50 / p95 ms",
+            "x alone",
+            "fetch rounds (mean)",
+            "largest fetch",
+            "stopped",
+            "self@1",
+        ],
+        [
+            [
+                r["share"],
+                r["claims_in_index"],
+                f"{r['recall_ms_p50']} / {r['recall_ms_p95']}",
+                r["recall_p50_over_alone"],
+                r["rounds_mean"],
+                r["fetch_max"],
+                ", ".join(f"{k} {v}" for k, v in r["stopped"].items()),
+                r["self_at_1"],
+            ]
+            for r in out["rows"]
+        ],
+    )
     console.print(f"bench tenants: {out['seconds']} s", highlight=False)

@@ -53,10 +53,51 @@ __all__ = ["bench_writes", "run_import_bench", "run_write_latency"]
 _LOAD_BATCH = 2_000
 _AGENT = "bench:loader"
 _SUBJECTS = ("user", "account", "project", "device", "team", "order", "city", "book", "patient", "vendor")
-_ATTRIBUTES = ("timezone", "owner", "status", "budget", "colour", "language", "deadline", "manager", "plan",
-               "location", "priority", "rating", "currency", "diet", "schedule", "supplier", "tier", "size")
-_VALUES = ("red", "blue", "green", "berlin", "paris", "tokyo", "high", "low", "open", "closed", "gold", "silver",
-           "monday", "friday", "vegan", "spanish", "german", "euro", "dollar", "alice", "bob", "carol", "dana")
+_ATTRIBUTES = (
+    "timezone",
+    "owner",
+    "status",
+    "budget",
+    "colour",
+    "language",
+    "deadline",
+    "manager",
+    "plan",
+    "location",
+    "priority",
+    "rating",
+    "currency",
+    "diet",
+    "schedule",
+    "supplier",
+    "tier",
+    "size",
+)
+_VALUES = (
+    "red",
+    "blue",
+    "green",
+    "berlin",
+    "paris",
+    "tokyo",
+    "high",
+    "low",
+    "open",
+    "closed",
+    "gold",
+    "silver",
+    "monday",
+    "friday",
+    "vegan",
+    "spanish",
+    "german",
+    "euro",
+    "dollar",
+    "alice",
+    "bob",
+    "carol",
+    "dana",
+)
 
 
 def _text(i: int, value: str) -> str:
@@ -120,7 +161,8 @@ def _timing(ws: Sequence[_Write], f50: float) -> dict[str, Any]:
     walls = [w.wall for w in ws]
     names = sorted({n for w in ws for n in w.statements})
     return {
-        "ms_p50": _ms(statistics.median(walls)), "ms_p95": _ms(_p(walls, 0.95)),
+        "ms_p50": _ms(statistics.median(walls)),
+        "ms_p95": _ms(_p(walls, 0.95)),
         "over_floor": round(statistics.median(walls) / f50, 2),
         "statements_ms_p50": _ms(statistics.median([sum(w.statements.values()) for w in ws])),
         "rest_ms_p50": _ms(statistics.median([w.wall - sum(w.statements.values()) for w in ws])),
@@ -190,16 +232,24 @@ class _Store:
             ids = range(self.loaded, min(to, self.loaded + _LOAD_BATCH))
             texts = [_text(self.offset + i, _value(i)) for i in ids]
             vecs = self.embedder.embed_documents(texts) if self.vectors else [None] * len(texts)
-            rows = [{"id": new_id(), "key": f"load.k{i}", "value": _value(i), "text": t, "embedding": v}
-                    for i, t, v in zip(ids, texts, vecs, strict=True)]
+            rows = [
+                {"id": new_id(), "key": f"load.k{i}", "value": _value(i), "text": t, "embedding": v}
+                for i, t, v in zip(ids, texts, vecs, strict=True)
+            ]
             self.graph.write("bench.load_claims", space=self.space, agent=_AGENT, at=at, rows=rows)
             self.loaded += len(rows)
         return time.perf_counter() - t0
 
 
 def run_write_latency(
-    bg: BeliefGraph, sizes: Sequence[int], repeats: int = 40, *, store_vectors: bool = True, keep: bool = False,
-    progress: Callable[[str], None] | None = None, seed: int = 7,
+    bg: BeliefGraph,
+    sizes: Sequence[int],
+    repeats: int = 40,
+    *,
+    store_vectors: bool = True,
+    keep: bool = False,
+    progress: Callable[[str], None] | None = None,
+    seed: int = 7,
 ) -> dict[str, Any]:
     """``assert_claim`` ADD and UPDATE on fresh keys next to the commit floor at each store size."""
     say = progress or (lambda _m: None)
@@ -267,8 +317,7 @@ def run_write_latency(
             load_s = store.grow(size)
             say(f"{store.loaded + written} claims in the space (grown in {load_s:.0f} s); measuring")
             fl, ad, up, ct, cv = [], [], [], [], []
-            cpu: dict[str, list[float]] = {k: [] for k in ("floor", "claim_node", "claim_node_vector", "add",
-                                                             "update")}
+            cpu: dict[str, list[float]] = {k: [] for k in ("floor", "claim_node", "claim_node_vector", "add", "update")}
 
             def on_server(kind: str, fn: Callable[[], Any]) -> Any:
                 c0 = server.read()
@@ -294,20 +343,32 @@ def run_write_latency(
             f50 = statistics.median(fl)
             t_add, t_up = _timing(ad, f50), _timing(up, f50)
             row = {
-                "claims": store.loaded + written, "floor_ms_p50": _ms(f50), "floor_ms_p95": _ms(_p(fl, 0.95)),
-                "claim_node_ms_p50": _ms(statistics.median(ct)), "claim_node_vector_ms_p50": _ms(statistics.median(cv)),
+                "claims": store.loaded + written,
+                "floor_ms_p50": _ms(f50),
+                "floor_ms_p95": _ms(_p(fl, 0.95)),
+                "claim_node_ms_p50": _ms(statistics.median(ct)),
+                "claim_node_vector_ms_p50": _ms(statistics.median(cv)),
                 # mean CPU of the server process per transaction (the clock ticks in 10 ms steps: a mean of many)
                 "server_cpu_ms_mean": {k: _ms(statistics.mean(v)) for k, v in cpu.items() if v} or None,
-                "add_ms_p50": t_add["ms_p50"], "add_ms_p95": t_add["ms_p95"],
-                "update_ms_p50": t_up["ms_p50"], "update_ms_p95": t_up["ms_p95"],
-                "add_over_floor": t_add["over_floor"], "update_over_floor": t_up["over_floor"],
-                "add_timing": t_add, "update_timing": t_up,
-                "db_hits_add": hits_add, "db_hits_update": hits_update, "db_hits_add_by_statement": by_add,
-                "db_hits_update_by_statement": by_update, "grow_s": round(load_s, 1),
+                "add_ms_p50": t_add["ms_p50"],
+                "add_ms_p95": t_add["ms_p95"],
+                "update_ms_p50": t_up["ms_p50"],
+                "update_ms_p95": t_up["ms_p95"],
+                "add_over_floor": t_add["over_floor"],
+                "update_over_floor": t_up["over_floor"],
+                "add_timing": t_add,
+                "update_timing": t_up,
+                "db_hits_add": hits_add,
+                "db_hits_update": hits_update,
+                "db_hits_add_by_statement": by_add,
+                "db_hits_update_by_statement": by_update,
+                "grow_s": round(load_s, 1),
             }
             rows.append(row)
-            say(f"  floor {row['floor_ms_p50']} ms, ADD {row['add_ms_p50']} ms (x{row['add_over_floor']}), "
-                f"UPDATE {row['update_ms_p50']} ms (x{row['update_over_floor']}), db hits {hits_add} / {hits_update}")
+            say(
+                f"  floor {row['floor_ms_p50']} ms, ADD {row['add_ms_p50']} ms (x{row['add_over_floor']}), "
+                f"UPDATE {row['update_ms_p50']} ms (x{row['update_over_floor']}), db hits {hits_add} / {hits_update}"
+            )
     finally:
         elapsed = time.perf_counter() - started
         if not keep:
@@ -321,8 +382,14 @@ def run_write_latency(
         "db_hits_update": sorted({r["db_hits_update"] for r in rows}),
         "seconds": round(elapsed, 1),
     }
-    return {"space": space if keep else None, "embedder": engine.embedder.name, "store_vectors": store_vectors,
-            "repeats": repeats, "rows": rows, "summary": summary}
+    return {
+        "space": space if keep else None,
+        "embedder": engine.embedder.name,
+        "store_vectors": store_vectors,
+        "repeats": repeats,
+        "rows": rows,
+        "summary": summary,
+    }
 
 
 def _import_items(n: int, tag: str) -> list[dict[str, Any]]:
@@ -341,8 +408,14 @@ def _import_items(n: int, tag: str) -> list[dict[str, Any]]:
 
 
 def run_import_bench(
-    bg: BeliefGraph, n: int = 2000, *, chunk: int = 250, batch_size: int = 250, baseline_every: int = 5,
-    keep: bool = False, progress: Callable[[str], None] | None = None,
+    bg: BeliefGraph,
+    n: int = 2000,
+    *,
+    chunk: int = 250,
+    batch_size: int = 250,
+    baseline_every: int = 5,
+    keep: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Claims per second of ``import_claims`` (hashing and configured embedder) against ``assert_claim``
     per claim and the embedder alone, interleaved chunk by chunk (see the module docstring)."""
@@ -352,9 +425,11 @@ def run_import_bench(
     hashing = HashingEmbedder(bg.settings.embedding.dimension)
     tag = new_id()[-8:]
     spaces = {k: f"bench-import-{k}-{tag}" for k in ("hashing", "model", "assert")}
-    engines = {"hashing": BeliefGraph(graph, bg.settings, spaces["hashing"], hashing),
-               "model": BeliefGraph(graph, bg.settings, spaces["model"], model),
-               "assert": BeliefGraph(graph, bg.settings, spaces["assert"], hashing)}
+    engines = {
+        "hashing": BeliefGraph(graph, bg.settings, spaces["hashing"], hashing),
+        "model": BeliefGraph(graph, bg.settings, spaces["model"], model),
+        "assert": BeliefGraph(graph, bg.settings, spaces["assert"], hashing),
+    }
     items = {k: _import_items(n, k) for k in ("hashing", "model")}
     base_items = _import_items(max(1, n // baseline_every), "assert")
     secs = dict.fromkeys(("hashing", "model", "assert", "embedder"), 0.0)
@@ -381,11 +456,11 @@ def run_import_bench(
             texts = [it["text"] for it in items["model"][done:upto]]
             t = time.perf_counter()
             for start in range(0, len(texts), batch_size):
-                model.embed_documents(texts[start:start + batch_size])
+                model.embed_documents(texts[start : start + batch_size])
             secs["embedder"] += time.perf_counter() - t
             counts["embedder"] += len(texts)
             b0 = done // baseline_every
-            for it in base_items[b0:b0 + base_chunk]:
+            for it in base_items[b0 : b0 + base_chunk]:
                 t = time.perf_counter()
                 engines["assert"].assert_claim(it["key"], it["value"], it["text"], it["agent"])
                 secs["assert"] += time.perf_counter() - t
@@ -399,24 +474,49 @@ def run_import_bench(
                 _drop(graph, s, say)
     rate = {k: round(counts[k] / secs[k], 1) if secs[k] > 0 else 0.0 for k in secs}
     rows = [
-        {"variant": "import_claims, hashing embedder (engine only)", "items": counts["hashing"],
-         "seconds": round(secs["hashing"], 1), "per_second": rate["hashing"],
-         "embedding_share": round(embed_secs["hashing"] / secs["hashing"], 3) if secs["hashing"] else None},
-        {"variant": f"import_claims, {model.name}", "items": counts["model"], "seconds": round(secs["model"], 1),
-         "per_second": rate["model"],
-         "embedding_share": round(embed_secs["model"] / secs["model"], 3) if secs["model"] else None},
-        {"variant": "assert_claim, one transaction per claim (hashing embedder)", "items": counts["assert"],
-         "seconds": round(secs["assert"], 1), "per_second": rate["assert"], "embedding_share": None},
-        {"variant": f"embedder alone: {model.name}, batches of {batch_size}", "items": counts["embedder"],
-         "seconds": round(secs["embedder"], 1), "per_second": rate["embedder"], "embedding_share": 1.0},
+        {
+            "variant": "import_claims, hashing embedder (engine only)",
+            "items": counts["hashing"],
+            "seconds": round(secs["hashing"], 1),
+            "per_second": rate["hashing"],
+            "embedding_share": round(embed_secs["hashing"] / secs["hashing"], 3) if secs["hashing"] else None,
+        },
+        {
+            "variant": f"import_claims, {model.name}",
+            "items": counts["model"],
+            "seconds": round(secs["model"], 1),
+            "per_second": rate["model"],
+            "embedding_share": round(embed_secs["model"] / secs["model"], 3) if secs["model"] else None,
+        },
+        {
+            "variant": "assert_claim, one transaction per claim (hashing embedder)",
+            "items": counts["assert"],
+            "seconds": round(secs["assert"], 1),
+            "per_second": rate["assert"],
+            "embedding_share": None,
+        },
+        {
+            "variant": f"embedder alone: {model.name}, batches of {batch_size}",
+            "items": counts["embedder"],
+            "seconds": round(secs["embedder"], 1),
+            "per_second": rate["embedder"],
+            "embedding_share": 1.0,
+        },
     ]
     ratios = {
         "import_over_assert": round(rate["hashing"] / rate["assert"], 2) if rate["assert"] else None,
         "import_model_over_import_hashing": round(rate["model"] / rate["hashing"], 3) if rate["hashing"] else None,
         "import_model_over_embedder": round(rate["model"] / rate["embedder"], 3) if rate["embedder"] else None,
     }
-    return {"n": n, "batch_size": batch_size, "chunk": chunk, "embedder": model.name, "rows": rows,
-            "ratios": ratios, "seconds": round(elapsed, 1)}
+    return {
+        "n": n,
+        "batch_size": batch_size,
+        "chunk": chunk,
+        "embedder": model.name,
+        "rows": rows,
+        "ratios": ratios,
+        "seconds": round(elapsed, 1),
+    }
 
 
 def bench_writes(
@@ -424,13 +524,20 @@ def bench_writes(
     sizes: str = typer.Option("1000,10000", "--sizes", help="Comma-separated store sizes in claims."),
     full: bool = typer.Option(False, "--full", help="Sizes 10^3 -> 10^6 and 10^4 imported claims (hours here)."),
     repeats: int = typer.Option(40, "--repeats", help="Rounds (floor, ADD, floor, UPDATE) per size."),
-    import_n: int = typer.Option(None, "--import-n", help="Claims imported per variant (default 2000; --full 10000); "
-                                 "0 skips the import part."),
+    import_n: int = typer.Option(
+        None, "--import-n", help="Claims imported per variant (default 2000; --full 10000); 0 skips the import part."
+    ),
     batch_size: int = typer.Option(250, "--batch-size", help="Import lines per transaction."),
-    store_vectors: bool = typer.Option(True, "--store-vectors/--no-store-vectors",
-                                       help="The grown store carries embeddings (the vector index grows with it)."),
-    embedder: str = typer.Option("hashing", "--embedder", help="Embedder of the timed assert_claim writes: hashing "
-                                 "(the engine's cost alone) or configured."),
+    store_vectors: bool = typer.Option(
+        True,
+        "--store-vectors/--no-store-vectors",
+        help="The grown store carries embeddings (the vector index grows with it).",
+    ),
+    embedder: str = typer.Option(
+        "hashing",
+        "--embedder",
+        help="Embedder of the timed assert_claim writes: hashing (the engine's cost alone) or configured.",
+    ),
     keep: bool = typer.Option(False, "--keep", help="Keep the bench spaces."),
     out_file: Path = typer.Option(None, "--out", help="Also write the results as JSON to this file."),
     json_: bool = typer.Option(False, "--json"),
@@ -449,15 +556,20 @@ def bench_writes(
     if n_import < 0 or not 1 <= batch_size <= 10_000:
         raise ValidationError("--import-n must be >= 0 and --batch-size between 1 and 10000")
     bg = state(ctx).engine()
-    timed = bg if embedder == "configured" else BeliefGraph(
-        bg.graph, bg.settings, bg.space, HashingEmbedder(bg.settings.embedding.dimension))
+    timed = (
+        bg
+        if embedder == "configured"
+        else BeliefGraph(bg.graph, bg.settings, bg.space, HashingEmbedder(bg.settings.embedding.dimension))
+    )
     say = None if json_ else (lambda m: console.print(m, markup=False, highlight=False))
     started = time.perf_counter()
-    out: dict[str, Any] = {"latency": run_write_latency(timed, size_list, repeats, store_vectors=store_vectors,
-                                                         keep=keep, progress=say)}
+    out: dict[str, Any] = {
+        "latency": run_write_latency(timed, size_list, repeats, store_vectors=store_vectors, keep=keep, progress=say)
+    }
     if n_import:
-        out["import"] = run_import_bench(bg, n_import, batch_size=batch_size, chunk=max(batch_size, n_import // 8),
-                                         keep=keep, progress=say)
+        out["import"] = run_import_bench(
+            bg, n_import, batch_size=batch_size, chunk=max(batch_size, n_import // 8), keep=keep, progress=say
+        )
     out["seconds"] = round(time.perf_counter() - started, 1)
     if out_file is not None:
         out_file.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
@@ -465,41 +577,87 @@ def bench_writes(
         print_json(out)
         return
     lat = out["latency"]
-    table(f"assert_claim on fresh keys vs the commit floor (one-node write tx), {repeats} rounds per size, "
-          f"embedder {lat['embedder']}, store {'with' if store_vectors else 'without'} embeddings",
-          ["claims", "floor p50/p95 ms", "ADD p50/p95 ms", "ADD/floor", "UPDATE p50/p95 ms", "UPDATE/floor",
-           "db hits ADD", "db hits UPDATE", "claim node / +vector p50 ms", "grown in s"],
-          [[r["claims"], f"{r['floor_ms_p50']} / {r['floor_ms_p95']}", f"{r['add_ms_p50']} / {r['add_ms_p95']}",
-            r["add_over_floor"], f"{r['update_ms_p50']} / {r['update_ms_p95']}", r["update_over_floor"],
-            r["db_hits_add"], r["db_hits_update"], f"{r['claim_node_ms_p50']} / {r['claim_node_vector_ms_p50']}",
-            r["grow_s"]] for r in lat["rows"]])
+    table(
+        f"assert_claim on fresh keys vs the commit floor (one-node write tx), {repeats} rounds per size, "
+        f"embedder {lat['embedder']}, store {'with' if store_vectors else 'without'} embeddings",
+        [
+            "claims",
+            "floor p50/p95 ms",
+            "ADD p50/p95 ms",
+            "ADD/floor",
+            "UPDATE p50/p95 ms",
+            "UPDATE/floor",
+            "db hits ADD",
+            "db hits UPDATE",
+            "claim node / +vector p50 ms",
+            "grown in s",
+        ],
+        [
+            [
+                r["claims"],
+                f"{r['floor_ms_p50']} / {r['floor_ms_p95']}",
+                f"{r['add_ms_p50']} / {r['add_ms_p95']}",
+                r["add_over_floor"],
+                f"{r['update_ms_p50']} / {r['update_ms_p95']}",
+                r["update_over_floor"],
+                r["db_hits_add"],
+                r["db_hits_update"],
+                f"{r['claim_node_ms_p50']} / {r['claim_node_vector_ms_p50']}",
+                r["grow_s"],
+            ]
+            for r in lat["rows"]
+        ],
+    )
     split = []
     for r in lat["rows"]:
         for kind in ("add", "update"):
             t = r[f"{kind}_timing"]
             top = sorted(t["ms_p50_by_statement"].items(), key=lambda kv: -kv[1])[:3]
-            split.append([r["claims"], kind.upper(), t["ms_p50"], f"{t['statements']}: {t['statements_ms_p50']}",
-                          t["rest_ms_p50"], t["client_cpu_ms_p50"], ", ".join(f"{n} {v}" for n, v in top)])
-    table("where the time of a write goes (medians, ms): its statements (server + Bolt + driver), the rest "
-          "(begin, commit, Python), the client's CPU",
-          ["claims", "write", "wall", "statements: ms", "rest", "client CPU", "slowest statements"], split)
+            split.append(
+                [
+                    r["claims"],
+                    kind.upper(),
+                    t["ms_p50"],
+                    f"{t['statements']}: {t['statements_ms_p50']}",
+                    t["rest_ms_p50"],
+                    t["client_cpu_ms_p50"],
+                    ", ".join(f"{n} {v}" for n, v in top),
+                ]
+            )
+    table(
+        "where the time of a write goes (medians, ms): its statements (server + Bolt + driver), the rest "
+        "(begin, commit, Python), the client's CPU",
+        ["claims", "write", "wall", "statements: ms", "rest", "client CPU", "slowest statements"],
+        split,
+    )
     if any(r["server_cpu_ms_mean"] for r in lat["rows"]):
         kinds = ["floor", "claim_node", "claim_node_vector", "add", "update"]
-        table("CPU of the local Neo4j server per transaction (mean ms; a one-node write, a Claim node, a Claim node "
-              "with its embedding, assert_claim ADD and UPDATE)", ["claims", *kinds],
-              [[r["claims"], *[(r["server_cpu_ms_mean"] or {}).get(k) for k in kinds]] for r in lat["rows"]])
+        table(
+            "CPU of the local Neo4j server per transaction (mean ms; a one-node write, a Claim node, a Claim node "
+            "with its embedding, assert_claim ADD and UPDATE)",
+            ["claims", *kinds],
+            [[r["claims"], *[(r["server_cpu_ms_mean"] or {}).get(k) for k in kinds]] for r in lat["rows"]],
+        )
     s = lat["summary"]
-    console.print(f"largest / smallest store, p50: ADD x{s['add_p50_largest_over_smallest']}, UPDATE "
-                  f"x{s['update_p50_largest_over_smallest']} (goal <= 1.5), floor x{s['floor_p50_largest_over_smallest']}; "
-                  f"db hits ADD {s['db_hits_add']}, UPDATE {s['db_hits_update']}; {s['seconds']} s", highlight=False)
+    console.print(
+        f"largest / smallest store, p50: ADD x{s['add_p50_largest_over_smallest']}, UPDATE "
+        f"x{s['update_p50_largest_over_smallest']} (goal <= 1.5), floor x{s['floor_p50_largest_over_smallest']}; "
+        f"db hits ADD {s['db_hits_add']}, UPDATE {s['db_hits_update']}; {s['seconds']} s",
+        highlight=False,
+    )
     if "import" in out:
         imp = out["import"]
-        table(f"bulk import, {imp['n']} claims per import variant (80% new keys, 20% updates), batches of "
-              f"{imp['batch_size']}, interleaved in chunks of {imp['chunk']}",
-              ["variant", "items", "s", "per second", "embedding share"],
-              [[r["variant"], r["items"], r["seconds"], r["per_second"], r["embedding_share"]] for r in imp["rows"]])
+        table(
+            f"bulk import, {imp['n']} claims per import variant (80% new keys, 20% updates), batches of "
+            f"{imp['batch_size']}, interleaved in chunks of {imp['chunk']}",
+            ["variant", "items", "s", "per second", "embedding share"],
+            [[r["variant"], r["items"], r["seconds"], r["per_second"], r["embedding_share"]] for r in imp["rows"]],
+        )
         rt = imp["ratios"]
-        console.print(f"import / assert_claim per claim: x{rt['import_over_assert']}; with {imp['embedder']} / hashing: "
-                      f"x{rt['import_model_over_import_hashing']}; import with the model / the embedder alone: "
-                      f"x{rt['import_model_over_embedder']}; {imp['seconds']} s", highlight=False)
+        console.print(
+            f"import / assert_claim per claim: x{rt['import_over_assert']}; with {imp['embedder']} / hashing: "
+            f"x{rt['import_model_over_import_hashing']}; import with the model / the embedder alone: "
+            f"x{rt['import_model_over_embedder']}; {imp['seconds']} s",
+            highlight=False,
+        )
     console.print(f"bench writes: {out['seconds']} s", highlight=False)

@@ -29,5 +29,8 @@ def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> No
     if json_:
         print_json([a.model_dump(mode="json") for a in agents])
     else:
-        table("agents", ["id", "kind", "registered", "description"],
-              [[a.id, a.kind, a.registered, a.description] for a in agents])
+        table(
+            "agents",
+            ["id", "kind", "registered", "description"],
+            [[a.id, a.kind, a.registered, a.description] for a in agents],
+        )

@@ -17,7 +17,9 @@ from ..models.argumentation import GroundedResult, LabelExplanation
 from .common import console, print_json, state, table
 from .progress import with_activity
 
-app = typer.Typer(help="Argumentation frameworks (ICCMA .apx/.tgf/.af) and the grounded extension.", no_args_is_help=True)
+app = typer.Typer(
+    help="Argumentation frameworks (ICCMA .apx/.tgf/.af) and the grounded extension.", no_args_is_help=True
+)
 
 _FORMAT_HELP = "Input format: apx, tgf or af (default: from the extension, else sniffed)."
 
@@ -100,8 +102,19 @@ def show(
     table(
         f"framework {fw.name}",
         ["namespace", "source", "format", "arguments", "attacks", "IN", "OUT", "UNDEC", "waves"],
-        [[fw.ns, fw.source, fw.format, fw.arguments, fw.attacks, len(result.in_), len(result.out),
-          len(result.undec), result.waves]],
+        [
+            [
+                fw.ns,
+                fw.source,
+                fw.format,
+                fw.arguments,
+                fw.attacks,
+                len(result.in_),
+                len(result.out),
+                len(result.undec),
+                result.waves,
+            ]
+        ],
     )
     typer.echo(iccma.format_extension(result.in_, "iccma23" if iccma23 else "iccma19"))
 
@@ -122,7 +135,11 @@ def explain(
     else:
         typer.echo(_explanation_line(e))
         if e.attackers:
-            table(f"attackers of {e.name}", ["attacker", "label", "wave"], [[a.name, a.label, a.wave] for a in e.attackers])
+            table(
+                f"attackers of {e.name}",
+                ["attacker", "label", "wave"],
+                [[a.name, a.label, a.wave] for a in e.attackers],
+            )
 
 
 @app.command("list")
@@ -132,8 +149,11 @@ def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> No
     if json_:
         print_json([f.model_dump(mode="json") for f in fws])
     else:
-        table("frameworks", ["name", "arguments", "attacks", "format", "status", "source"],
-              [[f.name, f.arguments, f.attacks, f.format, f.status, f.source] for f in fws])
+        table(
+            "frameworks",
+            ["name", "arguments", "attacks", "format", "status", "source"],
+            [[f.name, f.arguments, f.attacks, f.format, f.status, f.source] for f in fws],
+        )
 
 
 @app.command("export")

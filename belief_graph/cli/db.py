@@ -15,7 +15,9 @@ app = typer.Typer(help="Schema migrations, verification and counts.", no_args_is
 def init(
     ctx: typer.Context,
     wait: float = typer.Option(
-        60.0, "--wait", min=0.0,
+        60.0,
+        "--wait",
+        min=0.0,
         help="Seconds to wait for the indexes to come ONLINE after applying (a large store rebuilding a vector index may need more).",
     ),
     json_: bool = typer.Option(False, "--json", help="Machine-readable output."),
@@ -35,11 +37,17 @@ def init(
             console.print("schema up to date: nothing to apply")
         console.print("verify: " + ("ok" if report.ok else "FAILED"))
     if not report.ok:
-        hint = ("" if not report.not_online or report.missing or report.problems else
-                f" (the migrations are applied; indexes still populating after {wait:g} s: "
-                "`belief-graph db verify --wait 600` waits longer)")
-        raise SchemaError("schema verification failed after init: "
-                          + "; ".join(report.missing + report.not_online + report.problems) + hint)
+        hint = (
+            ""
+            if not report.not_online or report.missing or report.problems
+            else f" (the migrations are applied; indexes still populating after {wait:g} s: "
+            "`belief-graph db verify --wait 600` waits longer)"
+        )
+        raise SchemaError(
+            "schema verification failed after init: "
+            + "; ".join(report.missing + report.not_online + report.problems)
+            + hint
+        )
 
 
 @app.command("verify")
@@ -53,10 +61,17 @@ def verify(
     if json_:
         print_json(report.to_dict())
     else:
-        table("schema objects", ["name", "type", "state", "population %"],
-              [[o["name"], o["type"], o["state"], o["population"]] for o in report.objects])
-        for label, items in (("pending migrations", report.pending), ("missing", report.missing),
-                             ("not ONLINE", report.not_online), ("problems", report.problems)):
+        table(
+            "schema objects",
+            ["name", "type", "state", "population %"],
+            [[o["name"], o["type"], o["state"], o["population"]] for o in report.objects],
+        )
+        for label, items in (
+            ("pending migrations", report.pending),
+            ("missing", report.missing),
+            ("not ONLINE", report.not_online),
+            ("problems", report.problems),
+        ):
             if items:
                 console.print(f"[red]{label}:[/red] {', '.join(map(str, items))}")
         console.print("schema: " + ("[green]ok[/green]" if report.ok else "[red]FAILED[/red]"))
@@ -76,8 +91,11 @@ def stats(
     if json_:
         print_json({"space": None if all_spaces else st.settings.space, "counts": rows})
     else:
-        table(f"space {'*' if all_spaces else st.settings.space}", ["label", "status", "count"],
-              [[r["label"], r["status"], r["count"]] for r in rows])
+        table(
+            f"space {'*' if all_spaces else st.settings.space}",
+            ["label", "status", "count"],
+            [[r["label"], r["status"], r["count"]] for r in rows],
+        )
 
 
 @app.command("check")
@@ -92,9 +110,14 @@ def check(
     if json_:
         print_json(report.to_dict())
     else:
-        table(f"invariants of space {st.settings.space}", ["invariant", "ok", "violations", "seconds", "offending (first)"],
-              [[i.name, "ok" if i.ok else "BROKEN", i.violations, f"{i.seconds:.3f}", "; ".join(i.offending[:3])]
-               for i in report.invariants])
+        table(
+            f"invariants of space {st.settings.space}",
+            ["invariant", "ok", "violations", "seconds", "offending (first)"],
+            [
+                [i.name, "ok" if i.ok else "BROKEN", i.violations, f"{i.seconds:.3f}", "; ".join(i.offending[:3])]
+                for i in report.invariants
+            ],
+        )
         for i in report.failed:
             console.print(f"[red]{i.name}[/red]: {i.description}", highlight=False)
             for item in i.offending:

@@ -20,8 +20,11 @@ DEMO_SPACE = "demo"
 
 def demo(
     ctx: typer.Context,
-    server: bool = typer.Option(True, "--server/--no-server",
-                                help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI)."),
+    server: bool = typer.Option(
+        True,
+        "--server/--no-server",
+        help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI).",
+    ),
     stop: bool = typer.Option(False, "--stop", help="Stop the local server when done."),
     real_llm: bool = False,
 ) -> None:
@@ -30,8 +33,10 @@ def demo(
     st = state(ctx)
     s = st.settings
     if real_llm and resolve_provider(s.llm, s.llm_server) not in ("openai", "local"):
-        raise LLMUnavailable("--real-llm: no real model is configured: start `belief-graph llm serve` "
-                             "(./scripts/demo.sh --real-llm does) or set BELIEF_GRAPH_LLM__API_KEY")
+        raise LLMUnavailable(
+            "--real-llm: no real model is configured: start `belief-graph llm serve` "
+            "(./scripts/demo.sh --real-llm does) or set BELIEF_GRAPH_LLM__API_KEY"
+        )
     srv = None
     if server:
         from ..localserver import LocalServer
@@ -40,15 +45,19 @@ def demo(
         console.rule("local Neo4j")
         t0 = time.perf_counter()
         status = srv.start(progress=lambda msg: console.print(f"  {msg}"))
-        console.print(f"  running: {status.bolt_uri}  Neo4j {status.version}  data {status.data_dir}  "
-                      f"({time.perf_counter() - t0:.1f}s)")
+        console.print(
+            f"  running: {status.bolt_uri}  Neo4j {status.version}  data {status.data_dir}  "
+            f"({time.perf_counter() - t0:.1f}s)"
+        )
         s = s.model_copy(update={"neo4j": srv.neo4j})  # the password start() may have generated
     try:
         with BeliefGraph.connect(space=DEMO_SPACE, settings=s) as bg:
             console.rule("schema")
             applied = bg.init_schema()
             report = bg.verify_schema()
-            console.print(f"  migrations applied now: {applied or 'none (up to date)'}; verify: {'ok' if report.ok else report.to_dict()}")
+            console.print(
+                f"  migrations applied now: {applied or 'none (up to date)'}; verify: {'ok' if report.ok else report.to_dict()}"
+            )
             console.print(f"  embedder: {bg.embedder.name} (dimension {bg.embedder.dimension})")
             AdminRepository(bg.graph, DEMO_SPACE).delete_space(DEMO_SPACE)
 
@@ -57,18 +66,28 @@ def demo(
             story_agents_disagree(bg)
             story_evidence(bg, console)
             story_conclusions_follow(bg, console)
-            bg.assert_claim("project.deadline", "2027-03-31", "The project's launch deadline is 31 March 2027",
-                            agent="agent:pm")
+            bg.assert_claim(
+                "project.deadline", "2027-03-31", "The project's launch deadline is 31 March 2027", agent="agent:pm"
+            )
 
             console.rule("semantic recall (Neo4j vector index)")
-            for q in ("how much investment risk is she comfortable with?", "when is the launch due?",
-                      "what food should we order for her?"):
+            for q in (
+                "how much investment risk is she comfortable with?",
+                "when is the launch due?",
+                "what food should we order for her?",
+            ):
                 hits = bg.recall(q, k=2)
-                table(q, ["score", "key", "value", "text"],
-                      [[f"{h.score:.3f}", h.claim.key, h.claim.value, h.claim.text] for h in hits])
+                table(
+                    q,
+                    ["score", "key", "value", "text"],
+                    [[f"{h.score:.3f}", h.claim.key, h.claim.value, h.claim.text] for h in hits],
+                )
             console.rule("counts")
-            table(f"space {DEMO_SPACE}", ["label", "status", "count"],
-                  [[r["label"], r["status"], r["count"]] for r in bg.stats()])
+            table(
+                f"space {DEMO_SPACE}",
+                ["label", "status", "count"],
+                [[r["label"], r["status"], r["count"]] for r in bg.stats()],
+            )
     finally:
         if srv is not None and stop:
             srv.stop()
@@ -86,22 +105,42 @@ def story_mind_change(bg: BeliefGraph) -> None:
     """Story 1: Priya changes her mind; memory keeps one current belief per fact, with history."""
     console.rule("story 1: Priya changes her mind")
     sessions = [
-        ("I'm pretty cautious with money, and I don't like individual stocks.", "cautious",
-         "Priya is cautious with money and dislikes individual stocks"),
-        ("After the promotion I want to be aggressive: individual tech stocks.", "aggressive",
-         "Priya wants an aggressive strategy with individual tech stocks"),
+        (
+            "I'm pretty cautious with money, and I don't like individual stocks.",
+            "cautious",
+            "Priya is cautious with money and dislikes individual stocks",
+        ),
+        (
+            "After the promotion I want to be aggressive: individual tech stocks.",
+            "aggressive",
+            "Priya wants an aggressive strategy with individual tech stocks",
+        ),
     ]
     for i, (said, value, statement) in enumerate(sessions, 1):
         ep = bg.add_episode(said, "user:priya", conversation=f"session-{i}")
         console.print(f"  session {i}, Priya: {said!r}")
-        console.print(_op(bg.assert_claim("user.risk_appetite", value, statement, agent="user:priya", evidence=[ep.id])))
+        console.print(
+            _op(bg.assert_claim("user.risk_appetite", value, statement, agent="user:priya", evidence=[ep.id]))
+        )
     console.print("  session 3, the advisor agent asks: what is her appetite for investment risk?")
-    hit = next((h for h in bg.recall("what is her appetite for investment risk?", k=3)
-                if h.claim.key == "user.risk_appetite"), None)
+    hit = next(
+        (h for h in bg.recall("what is her appetite for investment risk?", k=3) if h.claim.key == "user.risk_appetite"),
+        None,
+    )
     console.print(f"  memory answers from the one current belief: {hit.claim.text if hit else None!r}")
-    table("history of user.risk_appetite (oldest first)", ["value", "status", "agent", "why it changed"], [
-        [v.claim.value, v.claim.status.value + (" (current)" if v.current else ""), v.claim.agent,
-         v.revisions[-1].reason if v.revisions else ""] for v in bg.history("user.risk_appetite")])
+    table(
+        "history of user.risk_appetite (oldest first)",
+        ["value", "status", "agent", "why it changed"],
+        [
+            [
+                v.claim.value,
+                v.claim.status.value + (" (current)" if v.current else ""),
+                v.claim.agent,
+                v.revisions[-1].reason if v.revisions else "",
+            ]
+            for v in bg.history("user.risk_appetite")
+        ],
+    )
 
 
 def story_agents_disagree(bg: BeliefGraph) -> None:
@@ -111,17 +150,29 @@ def story_agents_disagree(bg: BeliefGraph) -> None:
     bg.set_authority("agent:calendar", "user.timezone", 0.9)
     bg.set_authority("agent:chat", "user.*", 0.2)
     console.print("  policy: user.timezone is decided by authority (calendar 0.9, chat 0.2 on user.*)")
-    console.print(_op(bg.assert_claim("user.timezone", "America/Los_Angeles", "The user is on Pacific time",
-                                      agent="agent:calendar")))
+    console.print(
+        _op(
+            bg.assert_claim(
+                "user.timezone", "America/Los_Angeles", "The user is on Pacific time", agent="agent:calendar"
+            )
+        )
+    )
     r = bg.assert_claim("user.timezone", "America/New_York", "The user is on Eastern time", agent="agent:chat")
     console.print(_op(r))
     cur = bg.belief("user.timezone")
-    console.print(f"  current belief: {cur.value if cur else None!r}; open disputes: {len(bg.disputes('open'))} "
-                  f"(resolve with `belief-graph --space {bg.space} disputes resolve ...`)")
+    console.print(
+        f"  current belief: {cur.value if cur else None!r}; open disputes: {len(bg.disputes('open'))} "
+        f"(resolve with `belief-graph --space {bg.space} disputes resolve ...`)"
+    )
     console.print("  no rule for user.food: the default strategy, recency, applies")
     console.print(_op(bg.assert_claim("user.food", "Italian", "The user loves Italian food", agent="agent:chat")))
-    console.print(_op(bg.assert_claim("user.food", "Japanese only", "The user now hates Italian, only eats Japanese",
-                                      agent="agent:concierge")))
+    console.print(
+        _op(
+            bg.assert_claim(
+                "user.food", "Japanese only", "The user now hates Italian, only eats Japanese", agent="agent:concierge"
+            )
+        )
+    )
     console.print(f"  disputes still open: {len(bg.disputes('open'))} (recency settled user.food without one)")
 
 
@@ -130,15 +181,21 @@ def story_free_text(bg: BeliefGraph) -> None:
     (``--real-llm``), else the replay of recorded hand-written answers — labelled as such."""
     console.rule("free text in: remember() extracts facts with the LLM layer")
     if bg.llm.is_replay:
-        console.print("  chat model: REPLAY of hand-written answers recorded through a local stub - NOT a "
-                      "language model (fast and deterministic; `./scripts/demo.sh --real-llm` runs a real local "
-                      "model)", markup=False, highlight=False)
+        console.print(
+            "  chat model: REPLAY of hand-written answers recorded through a local stub - NOT a "
+            "language model (fast and deterministic; `./scripts/demo.sh --real-llm` runs a real local "
+            "model)",
+            markup=False,
+            highlight=False,
+        )
         console.print(f"  replay file: {bg.llm.describe()}", markup=False, highlight=False)
     else:
         console.print(f"  chat model (live): {bg.llm.describe()}", markup=False, highlight=False)
-    for said in ("I'm pretty cautious with money, I hate picking individual stocks.",
-                 "Honestly, after the raise I want to be aggressive: growth funds, crypto, all in.",
-                 "What's the weather like today?"):
+    for said in (
+        "I'm pretty cautious with money, I hate picking individual stocks.",
+        "Honestly, after the raise I want to be aggressive: growth funds, crypto, all in.",
+        "What's the weather like today?",
+    ):
         console.print(f"  Alice: {said!r}")
         t0 = time.perf_counter()
         r = bg.remember(said, agent="user:alice")
@@ -152,9 +209,17 @@ def story_free_text(bg: BeliefGraph) -> None:
         if not bg.llm.is_replay:
             console.print(f"  ({time.perf_counter() - t0:.1f} s)")
     usage = bg.llm_usage().llm
-    console.print("  LLM calls: " + ", ".join(
-        f"{job} {u.calls} ({u.tokens_in}/{u.tokens_out} tokens, {u.seconds:.1f} s)" if not bg.llm.is_replay
-        else f"{job} {u.calls}" for job, u in sorted(usage.jobs.items())), markup=False, highlight=False)
+    console.print(
+        "  LLM calls: "
+        + ", ".join(
+            f"{job} {u.calls} ({u.tokens_in}/{u.tokens_out} tokens, {u.seconds:.1f} s)"
+            if not bg.llm.is_replay
+            else f"{job} {u.calls}"
+            for job, u in sorted(usage.jobs.items())
+        ),
+        markup=False,
+        highlight=False,
+    )
 
 
 # -- `belief-graph demo` is a group: the tour above without a subcommand, stories as subcommands --
@@ -164,12 +229,18 @@ app = typer.Typer(no_args_is_help=False)
 @app.callback(invoke_without_command=True)
 def _demo_group(
     ctx: typer.Context,
-    server: bool = typer.Option(True, "--server/--no-server",
-                                help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI)."),
+    server: bool = typer.Option(
+        True,
+        "--server/--no-server",
+        help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI).",
+    ),
     stop: bool = typer.Option(False, "--stop", help="Stop the local server when done."),
-    real_llm: bool = typer.Option(False, "--real-llm",
-                                  help="Insist on a real model (the local `belief-graph llm serve`, or an API key); "
-                                       "default: a real one when configured, else the labelled replay."),
+    real_llm: bool = typer.Option(
+        False,
+        "--real-llm",
+        help="Insist on a real model (the local `belief-graph llm serve`, or an API key); "
+        "default: a real one when configured, else the labelled replay.",
+    ),
 ) -> None:
     """A first tour: free text in, a user changing her mind, two agents disagreeing, evidence invalidated, recall.
     Subcommands: `rashomon` (perspectives and deliberation)."""

@@ -27,23 +27,35 @@ RULES: list[dict[str, Any]] = [
         "name": "work_timezone",
         "description": "a user works in the timezone of their employer",
         "premises": [{"key": "user.{u}.employer", "as": "org"}, {"key": "org.{org}.timezone", "as": "tz"}],
-        "conclusion": {"key": "user.{u}.work_timezone", "value": "{tz}",
-                       "text": "{u} works in the {tz} timezone (employer: {org})"},
+        "conclusion": {
+            "key": "user.{u}.work_timezone",
+            "value": "{tz}",
+            "text": "{u} works in the {tz} timezone (employer: {org})",
+        },
     },
     {
         "name": "meeting_hours",
         "description": "meetings with a user fall in their employer's office hours, in its timezone",
-        "premises": [{"key": "user.{u}.employer", "as": "org"}, {"key": "org.{org}.office_hours", "as": "hours"},
-                     {"key": "org.{org}.timezone", "as": "tz"}],
-        "conclusion": {"key": "user.{u}.meeting_hours", "value": "{hours} {tz}",
-                       "text": "Meetings with {u} fit {hours} {tz}, {org}'s office hours"},
+        "premises": [
+            {"key": "user.{u}.employer", "as": "org"},
+            {"key": "org.{org}.office_hours", "as": "hours"},
+            {"key": "org.{org}.timezone", "as": "tz"},
+        ],
+        "conclusion": {
+            "key": "user.{u}.meeting_hours",
+            "value": "{hours} {tz}",
+            "text": "Meetings with {u} fit {hours} {tz}, {org}'s office hours",
+        },
     },
     {
         "name": "manager_to_copy",
         "description": "scheduling emails to a user copy their employer's manager of record",
         "premises": [{"key": "user.{u}.employer", "as": "org"}, {"key": "org.{org}.manager", "as": "manager"}],
-        "conclusion": {"key": "user.{u}.cc_manager", "value": "{manager}",
-                       "text": "Copy {manager} on scheduling emails to {u} ({org})"},
+        "conclusion": {
+            "key": "user.{u}.cc_manager",
+            "value": "{manager}",
+            "text": "Copy {manager} on scheduling emails to {u} ({org})",
+        },
     },
 ]
 
@@ -82,8 +94,13 @@ def story_conclusions_follow(bg: BeliefGraph, console: Console) -> None:
     bg.assert_claim("user.dana.employer", "acme", "Dana works at Acme", agent="user:dana", evidence=[ep.id])
     for rule in RULES:
         run = bg.add_rule(rule, agent="user:admin")
-        console.print(f"  rule {run.rule}: " + " -> ".join(p["key"] for p in rule["premises"])
-                      + f"  =>  {rule['conclusion']['key']}", markup=False, highlight=False)
+        console.print(
+            f"  rule {run.rule}: "
+            + " -> ".join(p["key"] for p in rule["premises"])
+            + f"  =>  {rule['conclusion']['key']}",
+            markup=False,
+            highlight=False,
+        )
     tz = bg.belief("user.dana.work_timezone")
     assert tz is not None
     sync = bg.derive("Hold Dana's weekly sync on Tuesdays at 10:00 Berlin time", [tz.id], agent="agent:planner")
@@ -93,9 +110,12 @@ def story_conclusions_follow(bg: BeliefGraph, console: Console) -> None:
     console.print(f"  Dana: {said!r}")
     ep2 = bg.add_episode(said, "user:dana", conversation="week-12")
     r = bg.assert_claim("user.dana.employer", "globex", "Dana works at Globex", agent="user:dana", evidence=[ep2.id])
-    console.print(f"  one write, one transaction: {r.op.value} user.dana.employer; "
-                  f"{len(r.rederived)} conclusion(s) re-derived, {len(r.staled)} made stale", markup=False,
-                  highlight=False)
+    console.print(
+        f"  one write, one transaction: {r.op.value} user.dana.employer; "
+        f"{len(r.rederived)} conclusion(s) re-derived, {len(r.staled)} made stale",
+        markup=False,
+        highlight=False,
+    )
     console.print(_beliefs(bg, "after: the same conclusions, followed by themselves", [sync.id]))
     if r.audit:
         audit = bg.audit(r.audit)
@@ -121,6 +141,9 @@ def story_conclusions_follow(bg: BeliefGraph, console: Console) -> None:
     for col in ("value", "status", "why it changed"):
         t.add_column(col)
     for v in bg.history("user.dana.meeting_hours"):
-        t.add_row(escape(str(v.claim.value)), v.claim.status.value + (" (current)" if v.current else ""),
-                  escape((v.revisions[-1].reason or "") if v.revisions else ""))
+        t.add_row(
+            escape(str(v.claim.value)),
+            v.claim.status.value + (" (current)" if v.current else ""),
+            escape((v.revisions[-1].reason or "") if v.revisions else ""),
+        )
     console.print(t)

@@ -47,8 +47,10 @@ __all__ = [
 ]
 
 RASHOMON_SPACE = "demo-rashomon"
-SCRIPTED_LABEL = ("SCRIPTED answers (hand-written in belief_graph/data/rashomon.yaml, NOT a language model): "
-                  "`./scripts/demo.sh --real-llm` runs a real local model, or set BELIEF_GRAPH_LLM__API_KEY")
+SCRIPTED_LABEL = (
+    "SCRIPTED answers (hand-written in belief_graph/data/rashomon.yaml, NOT a language model): "
+    "`./scripts/demo.sh --real-llm` runs a real local model, or set BELIEF_GRAPH_LLM__API_KEY"
+)
 
 
 def data_path(name: str) -> Traversable:
@@ -73,8 +75,13 @@ class Scenario:
 def load_scenario(path: Traversable | None = None) -> Scenario:
     src = path if path is not None else data_path("rashomon.yaml")
     data = yaml.safe_load(src.read_text(encoding="utf-8"))
-    return Scenario(title=data["title"], observations=data["observations"], queries=data["queries"],
-                    scripted=data["scripted"], study=data.get("study", []))
+    return Scenario(
+        title=data["title"],
+        observations=data["observations"],
+        queries=data["queries"],
+        scripted=data["scripted"],
+        study=data.get("study", []),
+    )
 
 
 @dataclass
@@ -128,11 +135,25 @@ class ScriptedRashomon:
         for o in inputs["observations"]:
             enc = script.get(self.episodes.get(o["id"], ""))
             if enc:
-                items.append({"observation": o["id"], "relevant": True, "interpretation": enc["text"].strip(),
-                              "concepts": list(enc["concepts"]), "confidence": 0.8})
+                items.append(
+                    {
+                        "observation": o["id"],
+                        "relevant": True,
+                        "interpretation": enc["text"].strip(),
+                        "concepts": list(enc["concepts"]),
+                        "confidence": 0.8,
+                    }
+                )
             else:
-                items.append({"observation": o["id"], "relevant": False, "interpretation": None, "concepts": [],
-                              "confidence": 0.8})
+                items.append(
+                    {
+                        "observation": o["id"],
+                        "relevant": False,
+                        "interpretation": None,
+                        "concepts": [],
+                        "confidence": 0.8,
+                    }
+                )
         return {"items": items}
 
     def _propose_all(self, inputs: Mapping[str, Any]) -> Reply:
@@ -154,15 +175,21 @@ class ScriptedRashomon:
             return Unavailable(f"no scripted answer for the question {inputs['question']!r}")
         return prop
 
-    def _attacks(self, question: str, critics: list[Mapping[str, Any]], proposals: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    def _attacks(
+        self, question: str, critics: list[Mapping[str, Any]], proposals: list[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
         script = self._script(question) or {"attacks": []}
         pid = {c["name"]: c["id"] for c in critics}
         by_author = {p["perspective"]: p["id"] for p in proposals}
         out = []
         for a in script["attacks"]:
-            target_persp = next((x for x in proposals if x["perspective"] and self._name_of(x["perspective"]) == a["target"]), None)
+            target_persp = next(
+                (x for x in proposals if x["perspective"] and self._name_of(x["perspective"]) == a["target"]), None
+            )
             if a["by"] in pid and target_persp is not None:
-                out.append({"by": pid[a["by"]], "target": by_author[target_persp["perspective"]], "reason": a["reason"]})
+                out.append(
+                    {"by": pid[a["by"]], "target": by_author[target_persp["perspective"]], "reason": a["reason"]}
+                )
         return out
 
     def _name_of(self, perspective_id: str) -> str | None:
@@ -195,13 +222,18 @@ def setup_scenario(bg: BeliefGraph, scenario: Scenario, script: ScriptedRashomon
 
 def demo_rashomon(
     ctx: typer.Context,
-    server: bool = typer.Option(True, "--server/--no-server",
-                                help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI)."),
-    per_perspective: bool = typer.Option(False, "--per-perspective",
-                                         help="One propose and one critique call per perspective instead of one each."),
+    server: bool = typer.Option(
+        True,
+        "--server/--no-server",
+        help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI).",
+    ),
+    per_perspective: bool = typer.Option(
+        False, "--per-perspective", help="One propose and one critique call per perspective instead of one each."
+    ),
     json_: bool = typer.Option(False, "--json", help="Print the encodings and deliberations as JSON."),
-    real_llm: bool = typer.Option(False, "--real-llm",
-                                  help="Insist on a real model (the local `belief-graph llm serve`, or an API key)."),
+    real_llm: bool = typer.Option(
+        False, "--real-llm", help="Insist on a real model (the local `belief-graph llm serve`, or an API key)."
+    ),
 ) -> None:
     """The concession scenario: 8 observations, 3 perspectives, 4 queries; deliberation by argument."""
     st = state(ctx)
@@ -220,8 +252,10 @@ def demo_rashomon(
     if real_llm and not real:
         from ..errors import LLMUnavailable
 
-        raise LLMUnavailable("--real-llm: no real model is configured: start `belief-graph llm serve` "
-                             "(./scripts/demo.sh --real-llm does) or set BELIEF_GRAPH_LLM__API_KEY")
+        raise LLMUnavailable(
+            "--real-llm: no real model is configured: start `belief-graph llm serve` "
+            "(./scripts/demo.sh --real-llm does) or set BELIEF_GRAPH_LLM__API_KEY"
+        )
     script = ScriptedRashomon(scenario)
     space = st.space or RASHOMON_SPACE
     with BeliefGraph.connect(space=space, settings=s, chat_model=None if real else script.model()) as bg:
@@ -233,15 +267,26 @@ def demo_rashomon(
         enc = bg.encode()
         records = [bg.deliberate(q["text"], batched=not per_perspective) for q in scenario.queries]
         if json_:
-            print_json({"space": space, "llm": label, "scripted": not real,
-                        "encode": {**enc.summary(), "cells": [dict(c.model_dump(), observation=key_of[c.episode])
-                                                              for c in enc.cells]},
-                        "deliberations": [r.model_dump() for r in records]})
+            print_json(
+                {
+                    "space": space,
+                    "llm": label,
+                    "scripted": not real,
+                    "encode": {
+                        **enc.summary(),
+                        "cells": [dict(c.model_dump(), observation=key_of[c.episode]) for c in enc.cells],
+                    },
+                    "deliberations": [r.model_dump() for r in records],
+                }
+            )
             return
         console.rule(f"Rashomon memory: {scenario.title}")
         console.print(f"  LLM: {label}", markup=False, highlight=False)
-        console.print(f"  space {space!r}; perspectives: "
-                      + "; ".join(f"{p.name} ({p.goal})" for p in bg.perspectives()), markup=False, highlight=False)
+        console.print(
+            f"  space {space!r}; perspectives: " + "; ".join(f"{p.name} ({p.goal})" for p in bg.perspectives()),
+            markup=False,
+            highlight=False,
+        )
         for o in scenario.observations:
             console.print(f"  [{o['key']}] {o['text'].strip()}", markup=False, highlight=False)
         _print_encoding(enc, key_of, real)
@@ -268,39 +313,67 @@ def _print_encoding(enc: EncodeResult, key_of: dict[str, str], real: bool) -> No
             llm = "" if c.relevant is None else (" -> relevant" if c.relevant else " -> not relevant")
             row.append(pre + llm + (f" REJECTED: {c.rejected}" if c.rejected else ""))
         rows.append(row)
-    table("pre-filter (cosine to the closest concept or goal) -> LLM decision" + _mark(real),
-          ["obs"] + enc.perspectives, rows)
+    table(
+        "pre-filter (cosine to the closest concept or goal) -> LLM decision" + _mark(real),
+        ["obs"] + enc.perspectives,
+        rows,
+    )
     for p, cells in enc.by_perspective().items():
         passed = [c for c in cells if c.passed]
         console.print(f"  {p}: {len(passed)} of {len(cells)} observations encoded", markup=False, highlight=False)
         for c in passed:
-            console.print(f"    [{key_of[c.episode]}] {c.text} ({', '.join(c.concepts)})", markup=False, highlight=False)
+            console.print(
+                f"    [{key_of[c.episode]}] {c.text} ({', '.join(c.concepts)})", markup=False, highlight=False
+            )
     s = enc.summary()
-    console.print(f"  encodings passed: {s['passed']} of {s['possible']} possible (pre-filter passed {s['prefiltered']}); "
-                  f"LLM calls: {s['llm_calls']}{_mark(real)}", markup=False, highlight=False)
+    console.print(
+        f"  encodings passed: {s['passed']} of {s['possible']} possible (pre-filter passed {s['prefiltered']}); "
+        f"LLM calls: {s['llm_calls']}{_mark(real)}",
+        markup=False,
+        highlight=False,
+    )
 
 
-def _print_deliberation(qkey: str, rec: DeliberationRecord, key_of: dict[str, str], bg: BeliefGraph, real: bool) -> None:
+def _print_deliberation(
+    qkey: str, rec: DeliberationRecord, key_of: dict[str, str], bg: BeliefGraph, real: bool
+) -> None:
     console.rule(f"{qkey}: {rec.query}")
     name = {p.id: p.perspective for p in rec.proposals}
     episode_of = {c["id"]: c.get("episode") for p in rec.proposals for c in p.cited}
-    table("proposals" + _mark(real), ["perspective", "label", "proposal", "cites"],
-          [[p.perspective, p.label, p.text, ", ".join(key_of.get(episode_of.get(c) or "", c) for c in p.citations)]
-           for p in rec.proposals])
-    console.print(f"  attack graph ({len(rec.attacks)} edges, grounded extension computed in Neo4j):",
-                  markup=False, highlight=False)
+    table(
+        "proposals" + _mark(real),
+        ["perspective", "label", "proposal", "cites"],
+        [
+            [p.perspective, p.label, p.text, ", ".join(key_of.get(episode_of.get(c) or "", c) for c in p.citations)]
+            for p in rec.proposals
+        ],
+    )
+    console.print(
+        f"  attack graph ({len(rec.attacks)} edges, grounded extension computed in Neo4j):",
+        markup=False,
+        highlight=False,
+    )
     for a in rec.attacks:
         console.print(f"    {name[a.attacker]} -> {name[a.target]}: {a.reason}", markup=False, highlight=False)
     if not rec.attacks:
         console.print("    (no attacks)", markup=False, highlight=False)
     for r in rec.rejections:
         console.print(f"    rejected {r.stage} item of {r.perspective}: {r.reason}", markup=False, highlight=False)
-    console.print("  labels: " + ", ".join(f"{p.perspective} {p.label}" for p in rec.proposals)
-                  + (f"; abstained: {', '.join(rec.abstained)}" if rec.abstained else ""), markup=False, highlight=False)
+    console.print(
+        "  labels: "
+        + ", ".join(f"{p.perspective} {p.label}" for p in rec.proposals)
+        + (f"; abstained: {', '.join(rec.abstained)}" if rec.abstained else ""),
+        markup=False,
+        highlight=False,
+    )
     console.print(f"  mode: {rec.mode}   (LLM calls: {rec.llm_calls})", markup=False, highlight=False)
     if rec.mode == "conflict":
-        console.print("  answer: no forced resolution - the perspectives disagree; every proposal is shown above "
-                      "with the attacks between them", markup=False, highlight=False)
+        console.print(
+            "  answer: no forced resolution - the perspectives disagree; every proposal is shown above "
+            "with the attacks between them",
+            markup=False,
+            highlight=False,
+        )
     elif rec.mode == "compose":
         console.print("  answer (composed, each part keeps its citations):", markup=False, highlight=False)
         for part in rec.parts:
@@ -314,10 +387,17 @@ def _print_staleness(bg: BeliefGraph, rec: DeliberationRecord, keys: dict[str, s
     console.rule("interpretations are claims: retract an observation")
     ep = keys["o7"]
     audit = bg.retract([ep], "the subsidiary's request was withdrawn: logged on the wrong account", agent="user:demo")
-    console.print(f"  retract o7: audit withdrew {audit.withdrew} interpretation(s) (one per perspective that encoded it)",
-                  markup=False, highlight=False)
+    console.print(
+        f"  retract o7: audit withdrew {audit.withdrew} interpretation(s) (one per perspective that encoded it)",
+        markup=False,
+        highlight=False,
+    )
     again = bg.deliberation(rec.id)
-    console.print(f"  deliberation {rec.id[:8]}... ({rec.query!r}) stale: {again.stale} "
-                  f"({len(again.stale_citations)} cited interpretation(s) withdrawn)", markup=False, highlight=False)
+    console.print(
+        f"  deliberation {rec.id[:8]}... ({rec.query!r}) stale: {again.stale} "
+        f"({len(again.stale_citations)} cited interpretation(s) withdrawn)",
+        markup=False,
+        highlight=False,
+    )
     bg.restore([ep], "it was the right account after all", agent="user:demo")
     console.print(f"  restore o7: stale again? {bg.deliberation(rec.id).stale}", markup=False, highlight=False)

@@ -36,8 +36,11 @@ def _status_table(bg: BeliefGraph, title: str, names: dict[str, str]) -> Table:
 
 def _audit_table(a: AuditRecord, names: dict[str, str]) -> Table:
     by_id = {v: k for k, v in names.items()}
-    t = Table(title=escape(f"audit {a.id[:8]}…: {a.op} (mode {a.mode}) “{a.reason}”, "
-                           f"region {a.region} claims, {a.waves} wave(s)"))
+    t = Table(
+        title=escape(
+            f"audit {a.id[:8]}…: {a.op} (mode {a.mode}) “{a.reason}”, region {a.region} claims, {a.waves} wave(s)"
+        )
+    )
     for col in ("action", "node", "why"):
         t.add_column(col)
     order = {"ROOT": 0, "WITHDREW": 1, "RETAINED": 2, "REINSTATED": 3}
@@ -66,26 +69,50 @@ def story_evidence(bg: BeliefGraph, console: Console) -> dict[str, Any]:
     run42 = bg.add_episode("Run 42 (executed): knocking down KRX cut tumour-cell growth by 40%", "user:lab")
     run43 = bg.add_episode("Run 43 (executed): imaging puts KRX at the cell membrane", "user:lab")
     paper = bg.add_episode("Published screen: KRX is amplified in 30% of pancreatic tumours", "user:librarian")
-    obs = bg.derive("KRX knock-down reduces tumour-cell growth", [run42.id], agent="agent:analyst",
-                    rule="observation", kind="observation")
-    loc = bg.derive("KRX sits at the cell membrane", [run43.id], agent="agent:analyst", rule="observation",
-                    kind="observation")
-    drives = bg.derive("KRX drives tumour-cell growth", [obs.id], agent="agent:analyst", rule="interpretation",
-                       kind="interpretation")
-    mech = bg.derive("KRX signals from the membrane to drive growth", [drives.id, loc.id], agent="agent:analyst",
-                     rule="mechanism")
-    plan = bg.derive("Next experiment: test the KRX inhibitor X-17 in the growth assay", [mech.id],
-                     key="project.next_experiment", agent="agent:planner", rule="planning")
+    obs = bg.derive(
+        "KRX knock-down reduces tumour-cell growth",
+        [run42.id],
+        agent="agent:analyst",
+        rule="observation",
+        kind="observation",
+    )
+    loc = bg.derive(
+        "KRX sits at the cell membrane", [run43.id], agent="agent:analyst", rule="observation", kind="observation"
+    )
+    drives = bg.derive(
+        "KRX drives tumour-cell growth", [obs.id], agent="agent:analyst", rule="interpretation", kind="interpretation"
+    )
+    mech = bg.derive(
+        "KRX signals from the membrane to drive growth", [drives.id, loc.id], agent="agent:analyst", rule="mechanism"
+    )
+    plan = bg.derive(
+        "Next experiment: test the KRX inhibitor X-17 in the growth assay",
+        [mech.id],
+        key="project.next_experiment",
+        agent="agent:planner",
+        rule="planning",
+    )
     target = bg.derive("KRX is a drug-target candidate", [drives.id], agent="agent:analyst", rule="target triage")
     bg.derive("KRX is a drug-target candidate", [paper.id], agent="agent:librarian", rule="literature")
-    names = {"run 42": run42.id, "run 43": run43.id, "paper": paper.id, "observation": obs.id,
-             "membrane": loc.id, "interpretation": drives.id, "mechanism": mech.id, "plan": plan.id,
-             "target": target.id}
+    names = {
+        "run 42": run42.id,
+        "run 43": run43.id,
+        "paper": paper.id,
+        "observation": obs.id,
+        "membrane": loc.id,
+        "interpretation": drives.id,
+        "mechanism": mech.id,
+        "plan": plan.id,
+        "target": target.id,
+    }
 
     fams = bg.supports(target.id)
-    console.print(f"  “{target.text}” has {len(fams.families)} independent justifications: "
-                  + " OR ".join("(" + " AND ".join(p.text or p.id for p in f.premises) + ")" for f in fams.families),
-                  markup=False, highlight=False)
+    console.print(
+        f"  “{target.text}” has {len(fams.families)} independent justifications: "
+        + " OR ".join("(" + " AND ".join(p.text or p.id for p in f.premises) + ")" for f in fams.families),
+        markup=False,
+        highlight=False,
+    )
     console.print(_status_table(bg, "before review", names))
     cur = bg.belief("project.next_experiment")
     console.print(f"  belief(project.next_experiment) = {cur.text if cur else None!r}")

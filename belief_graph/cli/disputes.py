@@ -11,8 +11,18 @@ app = typer.Typer(help="Open and resolved disputes; resolve by hand or by the de
 
 
 def _rows(ds: list[Dispute]) -> list[list[object]]:
-    return [[d.id, d.key, d.status, f"{d.incumbent.value!r} ({d.incumbent.agent})",
-             f"{d.challenger.value!r} ({d.challenger.agent})", d.winner or "", d.reason or ""] for d in ds]
+    return [
+        [
+            d.id,
+            d.key,
+            d.status,
+            f"{d.incumbent.value!r} ({d.incumbent.agent})",
+            f"{d.challenger.value!r} ({d.challenger.agent})",
+            d.winner or "",
+            d.reason or "",
+        ]
+        for d in ds
+    ]
 
 
 @app.command("list")

@@ -15,21 +15,28 @@ from ..llm import LLMClient, ReplayFile, demo_replay_path, get_prompts, make_cli
 from ..llm.usage import UsageReport
 from .common import console, print_json, print_usage, state, table
 
-app = typer.Typer(help="The LLM layer: prompts, configured model, replay files, one-off jobs, the local chat server.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="The LLM layer: prompts, configured model, replay files, one-off jobs, the local chat server.",
+    no_args_is_help=True,
+)
 
 
 @app.command("prompts")
 def prompts(json_: bool = typer.Option(False, "--json")) -> None:
     """The prompt files (one per job) with their versions."""
     ps = get_prompts()
-    rows = [{"name": p.name, "version": p.version, "description": p.description,
-             "inputs": list(p.inputs), "path": p.path} for p in ps.values()]
+    rows = [
+        {"name": p.name, "version": p.version, "description": p.description, "inputs": list(p.inputs), "path": p.path}
+        for p in ps.values()
+    ]
     if json_:
         print_json(rows)
     else:
-        table("prompts", ["name", "version", "inputs", "description"],
-              [[r["name"], r["version"], ", ".join(r["inputs"]), r["description"]] for r in rows])
+        table(
+            "prompts",
+            ["name", "version", "inputs", "description"],
+            [[r["name"], r["version"], ", ".join(r["inputs"]), r["description"]] for r in rows],
+        )
 
 
 @app.command("info")
@@ -58,10 +65,18 @@ def info(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> Non
         for k, v in data.items():
             if k != "limits":
                 console.print(f"{k:>18}: {v}", highlight=False, markup=False)
-        table("limits per call (+ per item of the call)", ["job", "max_tokens", "timeout (s)"],
-              [[job, f"{r['max_tokens']:g}" + (f" + {r['max_tokens_per_item']:g}" if r["max_tokens_per_item"] else ""),
-                f"{r['timeout']:g}" + (f" + {r['timeout_per_item']:g}" if r["timeout_per_item"] else "")]
-               for job, r in limits.items()])
+        table(
+            "limits per call (+ per item of the call)",
+            ["job", "max_tokens", "timeout (s)"],
+            [
+                [
+                    job,
+                    f"{r['max_tokens']:g}" + (f" + {r['max_tokens_per_item']:g}" if r["max_tokens_per_item"] else ""),
+                    f"{r['timeout']:g}" + (f" + {r['timeout_per_item']:g}" if r["timeout_per_item"] else ""),
+                ]
+                for job, r in limits.items()
+            ],
+        )
 
 
 @app.command("replay-info")
@@ -76,8 +91,11 @@ def replay_info(
     if json_:
         print_json(data)
     else:
-        console.print(f"{data['path']}: {data['entries']} responses of model {rf.meta.get('model')!r}",
-                      highlight=False, markup=False)
+        console.print(
+            f"{data['path']}: {data['entries']} responses of model {rf.meta.get('model')!r}",
+            highlight=False,
+            markup=False,
+        )
         console.print(f"source: {rf.meta.get('source')}", highlight=False, markup=False)
         table("entries per job", ["job", "responses"], [[k, v] for k, v in rf.jobs().items()])
 
@@ -96,8 +114,11 @@ def record_demo_cmd(
     if json_:
         print_json(summary)
     else:
-        console.print(f"recorded {summary['entries']} responses into {summary['path']}: {summary['jobs']}",
-                      highlight=False, markup=False)
+        console.print(
+            f"recorded {summary['entries']} responses into {summary['path']}: {summary['jobs']}",
+            highlight=False,
+            markup=False,
+        )
 
 
 @app.command("run")
@@ -147,12 +168,16 @@ def _show_server(st: Any, json_: bool) -> None:
         print_json(st.model_dump())
         return
     if st.running:
-        console.print(f"llama-server running (pid {st.pid}) at {st.url}" + ("" if st.ready else " (not ready)"),
-                      highlight=False, markup=False)
+        console.print(
+            f"llama-server running (pid {st.pid}) at {st.url}" + ("" if st.ready else " (not ready)"),
+            highlight=False,
+            markup=False,
+        )
         console.print(f"  model: {st.label}", highlight=False, markup=False)
         console.print(f"  name in provenance: {st.alias}; RSS {st.rss_mb} MB", highlight=False, markup=False)
-        console.print("  the LLM client uses it while it runs (provider auto, no API key)", highlight=False,
-                      markup=False)
+        console.print(
+            "  the LLM client uses it while it runs (provider auto, no API key)", highlight=False, markup=False
+        )
     else:
         console.print("llama-server: not running", highlight=False, markup=False)
         console.print(f"  model file: {st.model_path}", highlight=False, markup=False)
@@ -177,8 +202,12 @@ def install_cmd(ctx: typer.Context) -> None:
 @app.command("serve")
 def serve(
     ctx: typer.Context,
-    model: Path = typer.Option(None, "--model", help="A GGUF file (default: BELIEF_GRAPH_LLM_SERVER__MODEL_PATH, "
-                                                     "else the pinned model of scripts/fetch-local-model.sh)."),
+    model: Path = typer.Option(
+        None,
+        "--model",
+        help="A GGUF file (default: BELIEF_GRAPH_LLM_SERVER__MODEL_PATH, "
+        "else the pinned model of scripts/fetch-local-model.sh).",
+    ),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Start the local chat server on 127.0.0.1 (a free port) with a GGUF model; idempotent."""

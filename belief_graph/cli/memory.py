@@ -127,7 +127,9 @@ def _hit_rows(hits: list[Any]) -> list[list[Any]]:
         cert = getattr(h, "certificate", None)
         because = "base" if cert is None else ", ".join(f"{p.kind} {p.id[:8]}" for p in cert.premises) or "asserted"
         status = h.claim.status.value + (f" (then {h.status_then})" if getattr(h, "status_then", None) else "")
-        rows.append([f"{h.score:.3f}", parts, ranks, status, h.claim.key, h.claim.value, h.claim.text, h.claim.agent, because])
+        rows.append(
+            [f"{h.score:.3f}", parts, ranks, status, h.claim.key, h.claim.value, h.claim.text, h.claim.agent, because]
+        )
     return rows
 
 
@@ -148,9 +150,19 @@ def recall(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Hybrid search (vector + fulltext) over active claims, with score parts and support."""
-    hits = state(ctx).engine().recall(
-        query, k=k, perspective=perspective, keys=key or None, as_of=_when(as_of), include_inactive=include_inactive,
-        key_prefix=prefix, include_interpretations=interpretations,
+    hits = (
+        state(ctx)
+        .engine()
+        .recall(
+            query,
+            k=k,
+            perspective=perspective,
+            keys=key or None,
+            as_of=_when(as_of),
+            include_inactive=include_inactive,
+            key_prefix=prefix,
+            include_interpretations=interpretations,
+        )
     )
     if json_:
         print_json([h.model_dump(mode="json") for h in hits])
@@ -213,10 +225,16 @@ def history(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--j
     rows = []
     for v in versions:
         last = v.revisions[-1] if v.revisions else None
-        rows.append([
-            ("* " if v.current else "  ") + v.claim.id, v.claim.value, v.claim.status.value, v.claim.agent,
-            v.claim.created_at, last.reason if last else "",
-        ])
+        rows.append(
+            [
+                ("* " if v.current else "  ") + v.claim.id,
+                v.claim.value,
+                v.claim.status.value,
+                v.claim.agent,
+                v.claim.created_at,
+                last.reason if last else "",
+            ]
+        )
     table(f"history {key}", ["id (* = current)", "value", "status", "agent", "created", "why (last change)"], rows)
 
 
@@ -258,13 +276,17 @@ def explain(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False,
 
 
 @app.command("keys")
-def keys(ctx: typer.Context, prefix: str = typer.Option(None, "--prefix"), json_: bool = typer.Option(False, "--json")) -> None:
+def keys(
+    ctx: typer.Context, prefix: str = typer.Option(None, "--prefix"), json_: bool = typer.Option(False, "--json")
+) -> None:
     """Known fact keys with description and current value."""
     ks = state(ctx).engine().keys(prefix)
     if json_:
         print_json([k.model_dump(mode="json") for k in ks])
     else:
-        table("keys", ["key", "value", "type", "description"], [[k.key, k.value, k.value_type, k.description] for k in ks])
+        table(
+            "keys", ["key", "value", "type", "description"], [[k.key, k.value, k.value_type, k.description] for k in ks]
+        )
 
 
 @app.command("register-key")

@@ -34,14 +34,23 @@ def _count_lines(path: Path) -> int:
 def import_file(
     ctx: typer.Context,
     file: Path = typer.Argument(..., help="JSON Lines: one claim per line, {key, value, text, agent, evidence, ...}."),
-    name: str = typer.Option(None, "--name", help="Name of the import (default: file:<absolute path>); a rerun "
-                             "with the same name resumes."),
+    name: str = typer.Option(
+        None, "--name", help="Name of the import (default: file:<absolute path>); a rerun with the same name resumes."
+    ),
     agent: str = typer.Option(None, "--agent", help="Writer of the lines that name none."),
     batch_size: int = typer.Option(500, "--batch-size", help="Lines per transaction (embeddings batched alike)."),
-    on_error: str = typer.Option("stop", "--on-error", help="stop: a bad line stops the import (exit 2, nothing of "
-                                 "its batch written); skip: it is left out and recorded."),
-    restart: bool = typer.Option(False, "--restart", help="Start from the first line again (the progress is reset; "
-                                 "lines already written go through the write path again)."),
+    on_error: str = typer.Option(
+        "stop",
+        "--on-error",
+        help="stop: a bad line stops the import (exit 2, nothing of "
+        "its batch written); skip: it is left out and recorded.",
+    ),
+    restart: bool = typer.Option(
+        False,
+        "--restart",
+        help="Start from the first line again (the progress is reset; "
+        "lines already written go through the write path again).",
+    ),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Bulk import: batched transactions, same policies as `memory assert`, resumable."""
@@ -60,8 +69,9 @@ def import_file(
             act.advance(done - shown)
             shown = done
 
-        r = bg.import_file(file, name=name, agent=agent, batch_size=batch_size, on_error=on_error,
-                           restart=restart, progress=progress)
+        r = bg.import_file(
+            file, name=name, agent=agent, batch_size=batch_size, on_error=on_error, restart=restart, progress=progress
+        )
     if json_:
         print_json({**r.model_dump(mode="json"), "claims_per_second": round(r.claims_per_second, 1)})
         return
@@ -71,10 +81,18 @@ def import_file(
 def _print_result(r: ImportResult) -> None:
     ops = ", ".join(f"{n} {op.upper()}" for op, n in r.ops.items() if n)
     resumed = f" (resumed after line {r.resumed_from})" if r.resumed_from else ""
-    console.print(f"import {r.name}{resumed}: {r.lines} lines in {r.batches} transactions, {ops or 'nothing written'}; "
-                  f"{r.done} lines committed in total", markup=False, highlight=False)
-    console.print(f"  {r.seconds:.1f} s ({r.claims_per_second:.0f} claims/s; embedding {r.embed_seconds:.1f} s "
-                  f"with {r.embedder}, writing {r.write_seconds:.1f} s)", markup=False, highlight=False)
+    console.print(
+        f"import {r.name}{resumed}: {r.lines} lines in {r.batches} transactions, {ops or 'nothing written'}; "
+        f"{r.done} lines committed in total",
+        markup=False,
+        highlight=False,
+    )
+    console.print(
+        f"  {r.seconds:.1f} s ({r.claims_per_second:.0f} claims/s; embedding {r.embed_seconds:.1f} s "
+        f"with {r.embedder}, writing {r.write_seconds:.1f} s)",
+        markup=False,
+        highlight=False,
+    )
     if r.staled or r.rederived:
         console.print(f"  downstream: {r.rederived} re-derived, {r.staled} stale", markup=False, highlight=False)
     for rej in r.rejected[:20]:
@@ -93,7 +111,24 @@ def imports(
     if json_:
         print_json([i.model_dump(mode="json") for i in infos])
         return
-    table("imports", ["name", "status", "lines done", "claims", "rejected", "batches", "runs", "updated"],
-          [[i.name, i.status, i.done, sum(v for k, v in i.counts.items() if k in ("add", "update", "replace",
-            "superseded", "disputed", "noop")), i.counts.get("rejected", 0), i.batches, i.runs, i.updated_at]
-           for i in infos])
+    table(
+        "imports",
+        ["name", "status", "lines done", "claims", "rejected", "batches", "runs", "updated"],
+        [
+            [
+                i.name,
+                i.status,
+                i.done,
+                sum(
+                    v
+                    for k, v in i.counts.items()
+                    if k in ("add", "update", "replace", "superseded", "disputed", "noop")
+                ),
+                i.counts.get("rejected", 0),
+                i.batches,
+                i.runs,
+                i.updated_at,
+            ]
+            for i in infos
+        ],
+    )

@@ -34,20 +34,36 @@ def _print_perspective(p: Perspective) -> None:
 def _print_encode(r: EncodeResult) -> None:
     rows = []
     for c in r.cells:
-        rows.append([c.episode, c.perspective, "" if c.score is None else f"{c.score:+.3f}",
-                     "pass" if c.prefilter else "drop", "" if c.relevant is None else ("yes" if c.relevant else "no"),
-                     c.interpretation or "", c.rejected or ("decided before, not sent" if c.cached else "")])
-    table("encode: observation x perspective", ["episode", "perspective", "score", "pre-filter", "LLM relevant",
-                                                "interpretation", "note"], rows)
+        rows.append(
+            [
+                c.episode,
+                c.perspective,
+                "" if c.score is None else f"{c.score:+.3f}",
+                "pass" if c.prefilter else "drop",
+                "" if c.relevant is None else ("yes" if c.relevant else "no"),
+                c.interpretation or "",
+                c.rejected or ("decided before, not sent" if c.cached else ""),
+            ]
+        )
+    table(
+        "encode: observation x perspective",
+        ["episode", "perspective", "score", "pre-filter", "LLM relevant", "interpretation", "note"],
+        rows,
+    )
     s = r.summary()
-    _p(f"passed {s['passed']} of {s['possible']} (pre-filter {s['prefiltered']}, written now {s['written']}, "
-       f"rejected {s['rejected']}); LLM calls {s['llm_calls']}" + (f" ({r.model})" if r.model else ""))
+    _p(
+        f"passed {s['passed']} of {s['possible']} (pre-filter {s['prefiltered']}, written now {s['written']}, "
+        f"rejected {s['rejected']}); LLM calls {s['llm_calls']}" + (f" ({r.model})" if r.model else "")
+    )
 
 
 def _print_deliberation(d: DeliberationRecord) -> None:
     _p(f"deliberation {d.id}: {d.query!r} at {d.at} ({'batched' if d.batched else 'per perspective'})")
-    table("proposals", ["id", "perspective", "label", "text", "citations"],
-          [[p.id, p.perspective, p.label, p.text, ", ".join(p.citations)] for p in d.proposals])
+    table(
+        "proposals",
+        ["id", "perspective", "label", "text", "citations"],
+        [[p.id, p.perspective, p.label, p.text, ", ".join(p.citations)] for p in d.proposals],
+    )
     name = {p.id: p.perspective for p in d.proposals}
     _p(f"attack graph: {len(d.attacks)} edge(s)")
     for a in d.attacks:
@@ -109,9 +125,14 @@ def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> No
     if json_:
         print_json([p.model_dump() for p in got])
         return
-    table("perspectives", ["name", "goal", "concepts", "relevance", "interpretations (active)"],
-          [[p.name, p.goal, ", ".join(c.name for c in p.concepts), p.relevance, f"{p.interpretations} ({p.active})"]
-           for p in got])
+    table(
+        "perspectives",
+        ["name", "goal", "concepts", "relevance", "interpretations (active)"],
+        [
+            [p.name, p.goal, ", ".join(c.name for c in p.concepts), p.relevance, f"{p.interpretations} ({p.active})"]
+            for p in got
+        ],
+    )
 
 
 @app.command("show")
@@ -124,8 +145,11 @@ def show(ctx: typer.Context, name: str, json_: bool = typer.Option(False, "--jso
         print_json({**p.model_dump(), "interpretation_list": [h.model_dump(mode="json") for h in hits]})
         return
     _print_perspective(p)
-    table(f"interpretations of {name}", ["id", "status", "episode", "concepts", "text"],
-          [[h.claim.id, h.claim.status.value, h.episode, ", ".join(h.concepts), h.claim.text] for h in hits])
+    table(
+        f"interpretations of {name}",
+        ["id", "status", "episode", "concepts", "text"],
+        [[h.claim.id, h.claim.status.value, h.episode, ", ".join(h.concepts), h.claim.text] for h in hits],
+    )
 
 
 @app.command("encode")
@@ -154,8 +178,11 @@ def search(
     if json_:
         print_json([h.model_dump(mode="json") for h in hits])
         return
-    table(f"{perspective}: {query}", ["score", "id", "episode", "text"],
-          [[f"{h.score:.3f}", h.claim.id, h.episode, h.claim.text] for h in hits])
+    table(
+        f"{perspective}: {query}",
+        ["score", "id", "episode", "text"],
+        [[f"{h.score:.3f}", h.claim.id, h.episode, h.claim.text] for h in hits],
+    )
 
 
 @app.command("deliberate")
@@ -181,12 +208,16 @@ def deliberation(ctx: typer.Context, deliberation_id: str, json_: bool = typer.O
 
 
 @app.command("deliberations")
-def deliberations(ctx: typer.Context, limit: int = typer.Option(20, "--limit"),
-                  json_: bool = typer.Option(False, "--json")) -> None:
+def deliberations(
+    ctx: typer.Context, limit: int = typer.Option(20, "--limit"), json_: bool = typer.Option(False, "--json")
+) -> None:
     """The deliberations of the space, newest first."""
     got = state(ctx).engine().deliberations(limit)
     if json_:
         print_json([d.model_dump() for d in got])
         return
-    table("deliberations", ["id", "at", "mode", "proposals", "stale", "query"],
-          [[d.id, d.at, d.mode, d.proposals, "yes" if d.stale else "", d.query] for d in got])
+    table(
+        "deliberations",
+        ["id", "at", "mode", "proposals", "stale", "query"],
+        [[d.id, d.at, d.mode, d.proposals, "yes" if d.stale else "", d.query] for d in got],
+    )

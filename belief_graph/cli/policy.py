@@ -6,8 +6,9 @@ import typer
 
 from .common import console, print_json, state, table
 
-app = typer.Typer(help="Conflict policy: strategy and authority per key pattern (wildcards: user.schedule.*).",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Conflict policy: strategy and authority per key pattern (wildcards: user.schedule.*).", no_args_is_help=True
+)
 
 
 @app.command("set")
@@ -22,9 +23,17 @@ def set_(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Declare the strategy (and auto-resolution rules) for a key pattern."""
-    r = state(ctx).engine().set_policy(
-        pattern, strategy, auto_authority_gap=auto_authority_gap, auto_corroboration=auto_corroboration,
-        auto_age_days=auto_age_days, auto_age_winner=auto_age_winner,
+    r = (
+        state(ctx)
+        .engine()
+        .set_policy(
+            pattern,
+            strategy,
+            auto_authority_gap=auto_authority_gap,
+            auto_corroboration=auto_corroboration,
+            auto_age_days=auto_age_days,
+            auto_age_winner=auto_age_winner,
+        )
     )
     print_json(r.model_dump(mode="json")) if json_ else console.print(f"{r.pattern}: {r.strategy.value}")
 
@@ -47,13 +56,25 @@ def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> No
     """Every strategy and authority rule of the space."""
     policies, authorities = state(ctx).engine().policies()
     if json_:
-        print_json({"policies": [p.model_dump(mode="json") for p in policies],
-                    "authority": [a.model_dump(mode="json") for a in authorities]})
+        print_json(
+            {
+                "policies": [p.model_dump(mode="json") for p in policies],
+                "authority": [a.model_dump(mode="json") for a in authorities],
+            }
+        )
         return
-    table("strategy rules (most specific first)", ["pattern", "strategy", "auto rules"], [
-        [p.pattern, p.strategy.value, ", ".join(
-            f"{k[5:]}={v}" for k, v in p.model_dump().items() if k.startswith("auto_") and v is not None)]
-        for p in policies])
+    table(
+        "strategy rules (most specific first)",
+        ["pattern", "strategy", "auto rules"],
+        [
+            [
+                p.pattern,
+                p.strategy.value,
+                ", ".join(f"{k[5:]}={v}" for k, v in p.model_dump().items() if k.startswith("auto_") and v is not None),
+            ]
+            for p in policies
+        ],
+    )
     table("authority rules", ["agent", "pattern", "weight"], [[a.agent, a.pattern, a.weight] for a in authorities])
 
 

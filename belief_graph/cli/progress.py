@@ -46,8 +46,9 @@ class Activity:
 
 
 @contextmanager
-def activity(what: str, *, quiet: bool = False, total: int | None = None,
-             console: Console | None = None) -> Iterator[Activity]:
+def activity(
+    what: str, *, quiet: bool = False, total: int | None = None, console: Console | None = None
+) -> Iterator[Activity]:
     """Show ``what`` with a spinner and the elapsed time while the block runs (see module doc)."""
     con = console if console is not None else err_console
     if quiet or not con.is_terminal:

@@ -19,11 +19,24 @@ def list_(json_: bool = typer.Option(False, "--json")) -> None:
     """Every curated question: name, parameters, what it shows."""
     qs = questions(get_registry())
     if json_:
-        print_json([{"name": q.short_name, "query": q.query.name, "title": q.title, "params": list(q.query.params),
-                     "description": q.query.description} for q in qs])
+        print_json(
+            [
+                {
+                    "name": q.short_name,
+                    "query": q.query.name,
+                    "title": q.title,
+                    "params": list(q.query.params),
+                    "description": q.query.description,
+                }
+                for q in qs
+            ]
+        )
         return
-    table("curated questions", ["name", "params", "question"],
-          [[q.short_name, ", ".join(p for p in q.query.params if p != "space"), escape(q.title)] for q in qs])
+    table(
+        "curated questions",
+        ["name", "params", "question"],
+        [[q.short_name, ", ".join(p for p in q.query.params if p != "space"), escape(q.title)] for q in qs],
+    )
 
 
 @app.command("show")
@@ -31,8 +44,17 @@ def show(name: str, json_: bool = typer.Option(False, "--json")) -> None:
     """A question's file as it runs in Browser or cypher-shell: its :param lines, then the query."""
     q = question(get_registry(), name)
     if json_:
-        print_json({"name": q.short_name, "query": q.query.name, "title": q.title, "note": q.note,
-                    "params": dict(q.query.examples), "text": q.query.text, "path": q.query.path})
+        print_json(
+            {
+                "name": q.short_name,
+                "query": q.query.name,
+                "title": q.title,
+                "note": q.note,
+                "params": dict(q.query.examples),
+                "text": q.query.text,
+                "path": q.query.path,
+            }
+        )
         return
     console.print(f"// {q.title} - {q.note}", markup=False, highlight=False)
     typer.echo(script(q.query))
@@ -50,12 +72,18 @@ def run(
     values = parse_param_pairs(q.query, params)
     result = state(ctx).engine(verify=False).explore.run(q.query.name, values)
     if json_:
-        print_json(result.model_dump(mode="json", exclude={"graph"}) | {
-            "nodes": len(result.graph.nodes), "relationships": len(result.graph.edges)})
+        print_json(
+            result.model_dump(mode="json", exclude={"graph"})
+            | {"nodes": len(result.graph.nodes), "relationships": len(result.graph.edges)}
+        )
         return
     counts = ", ".join(f"{k} {v}" for k, v in sorted(result.graph.labels_count().items()))
-    console.print(f"{q.title}: {len(result.rows)} rows; {len(result.graph.nodes)} nodes ({counts or 'none'}), "
-                  f"{len(result.graph.edges)} relationships", markup=False, highlight=False)
+    console.print(
+        f"{q.title}: {len(result.rows)} rows; {len(result.graph.nodes)} nodes ({counts or 'none'}), "
+        f"{len(result.graph.edges)} relationships",
+        markup=False,
+        highlight=False,
+    )
     rows = []
     for r in result.rows:
         rows.append([escape(_brief(r[k])) for k in result.keys])

@@ -14,8 +14,9 @@ from ..errors import FormatError
 from ..models.rules import RuleInfo, RuleRun
 from .common import console, print_json, state, table
 
-app = typer.Typer(help="Derivation rules: conclusions the engine re-derives when their premises change.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Derivation rules: conclusions the engine re-derives when their premises change.", no_args_is_help=True
+)
 
 
 def read_rules(path: Path) -> list[dict[str, Any]]:
@@ -27,8 +28,9 @@ def read_rules(path: Path) -> list[dict[str, Any]]:
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise FormatError(f"not valid {'JSON' if path.suffix.lower() == '.json' else 'YAML'}: {exc}",
-                          path=str(path)) from exc
+        raise FormatError(
+            f"not valid {'JSON' if path.suffix.lower() == '.json' else 'YAML'}: {exc}", path=str(path)
+        ) from exc
     rules = data.get("rules", data) if isinstance(data, dict) and "rules" in data else data
     rules = [rules] if isinstance(rules, dict) else rules
     if not isinstance(rules, list) or not rules or not all(isinstance(r, dict) for r in rules):
@@ -37,9 +39,12 @@ def read_rules(path: Path) -> list[dict[str, Any]]:
 
 
 def _print_run(r: RuleRun) -> None:
-    console.print(f"rule {r.rule}: {r.evaluated} key(s) evaluated, {len(r.rederived)} conclusion(s) written, "
-                  f"{len(r.unresolved)} unresolved" + (f" (audit {r.audit})" if r.audit else ""),
-                  markup=False, highlight=False)
+    console.print(
+        f"rule {r.rule}: {r.evaluated} key(s) evaluated, {len(r.rederived)} conclusion(s) written, "
+        f"{len(r.unresolved)} unresolved" + (f" (audit {r.audit})" if r.audit else ""),
+        markup=False,
+        highlight=False,
+    )
     for c in r.rederived[:20]:
         console.print(f"  {c.key} = {c.value!r}: {c.text}", markup=False, highlight=False)
     for u in r.unresolved[:20]:
@@ -48,8 +53,17 @@ def _print_run(r: RuleRun) -> None:
 
 def _rule_row(r: RuleInfo) -> list[Any]:
     chain = " -> ".join(p.key for p in r.spec.premises)
-    return [r.name, r.version, r.status, escape(chain), escape(r.spec.conclusion.key), r.instances, r.resolved,
-            r.unresolved, r.spec.direct_writes]
+    return [
+        r.name,
+        r.version,
+        r.status,
+        escape(chain),
+        escape(r.spec.conclusion.key),
+        r.instances,
+        r.resolved,
+        r.unresolved,
+        r.spec.direct_writes,
+    ]
 
 
 _COLUMNS = ["name", "version", "status", "premises", "derives", "instances", "resolved", "unresolved", "direct writes"]
@@ -96,8 +110,11 @@ def show(ctx: typer.Context, name: str, json_: bool = typer.Option(False, "--jso
         return
     table(f"rule {name}", _COLUMNS, [_rule_row(r) for r in versions])
     current = next((r for r in versions if r.status == "active"), versions[-1])
-    console.print(yaml.safe_dump(current.spec.model_dump(by_alias=True, exclude_none=True), sort_keys=False),
-                  markup=False, highlight=False)
+    console.print(
+        yaml.safe_dump(current.spec.model_dump(by_alias=True, exclude_none=True), sort_keys=False),
+        markup=False,
+        highlight=False,
+    )
 
 
 @app.command("instances")
@@ -113,9 +130,21 @@ def instances(
     if json_:
         print_json([r.model_dump(mode="json") for r in rows])
         return
-    table(f"instances of {name}", ["key", "status", "reads", "missing", "belief", "belief status"],
-          [[r.key, r.status, escape(" -> ".join(r.reads)), r.missing,
-            escape(repr(r.belief.value)) if r.belief else "", r.belief.status.value if r.belief else ""] for r in rows])
+    table(
+        f"instances of {name}",
+        ["key", "status", "reads", "missing", "belief", "belief status"],
+        [
+            [
+                r.key,
+                r.status,
+                escape(" -> ".join(r.reads)),
+                r.missing,
+                escape(repr(r.belief.value)) if r.belief else "",
+                r.belief.status.value if r.belief else "",
+            ]
+            for r in rows
+        ],
+    )
 
 
 @app.command("run")

@@ -20,8 +20,11 @@ def _show(st: ServerStatus, json_: bool) -> None:
         print_json(st.to_dict())
         return
     if st.running:
-        console.print(f"Neo4j {st.version} running (pid {st.pid}) at {st.bolt_uri}"
-                      + (f", Browser {st.browser_url}" if st.browser_url else ""), highlight=False)
+        console.print(
+            f"Neo4j {st.version} running (pid {st.pid}) at {st.bolt_uri}"
+            + (f", Browser {st.browser_url}" if st.browser_url else ""),
+            highlight=False,
+        )
     else:
         console.print(f"Neo4j {st.version}: not running", highlight=False)
     console.print(f"  home: {st.home}\n  data: {st.data_dir}", highlight=False)

@@ -15,15 +15,27 @@ _MODE_HELP = "justification (exact, default), influence (withdraw everything rea
 
 def _print_audit(a: AuditRecord) -> None:
     secs = f", {a.seconds * 1000:.1f} ms" if a.seconds is not None else ""
-    currency = (f", stale {a.staled or 0}, current again {a.refreshed or 0}, re-derived {a.rederived or 0}"
-                if a.staled or a.refreshed or a.rederived else "")
-    console.print(f"audit {a.id}: {a.op} (mode {a.mode}) {a.reason!r} at {a.at}: region {a.region}, waves {a.waves}, "
-                  f"withdrew {a.withdrew}, retained {a.retained}, reinstated {a.reinstated}{currency}{secs}",
-                  markup=False, highlight=False)
+    currency = (
+        f", stale {a.staled or 0}, current again {a.refreshed or 0}, re-derived {a.rederived or 0}"
+        if a.staled or a.refreshed or a.rederived
+        else ""
+    )
+    console.print(
+        f"audit {a.id}: {a.op} (mode {a.mode}) {a.reason!r} at {a.at}: region {a.region}, waves {a.waves}, "
+        f"withdrew {a.withdrew}, retained {a.retained}, reinstated {a.reinstated}{currency}{secs}",
+        markup=False,
+        highlight=False,
+    )
     rows = []
     for e in a.entries:
-        why = (e.rule and f"rule {e.rule}" + (f", supersedes {e.superseded}" if e.superseded else "")
-               or e.via and f"via {e.via}" or "; ".join(e.lost) or (f"was {e.prior}" if e.prior else ""))
+        why = (
+            e.rule
+            and f"rule {e.rule}" + (f", supersedes {e.superseded}" if e.superseded else "")
+            or e.via
+            and f"via {e.via}"
+            or "; ".join(e.lost)
+            or (f"was {e.prior}" if e.prior else "")
+        )
         rows.append([e.action, e.kind, e.id, e.status, escape(e.text or ""), escape(why or "")])
     if rows:
         table(f"audit {a.id}", ["action", "kind", "id", "status now", "text", "why"], rows)
@@ -31,8 +43,11 @@ def _print_audit(a: AuditRecord) -> None:
 
 def _print_supports(s: ClaimSupport) -> None:
     c = s.claim
-    console.print(f"claim {c.id} ({c.status.value}) {c.text!r}" + (f" (fact {c.key})" if c.key else ""),
-                  markup=False, highlight=False)
+    console.print(
+        f"claim {c.id} ({c.status.value}) {c.text!r}" + (f" (fact {c.key})" if c.key else ""),
+        markup=False,
+        highlight=False,
+    )
     if s.base:
         console.print("  base claim: no justification (holds unless retracted)")
     for f in s.families:
@@ -47,9 +62,14 @@ def _print_supports(s: ClaimSupport) -> None:
 def _print_dependents(deps: list[Dependent], indent: str = "") -> None:
     for d in deps:
         c = d.claim
-        console.print(f"{indent}{'  ' * (d.depth - 1)}supports {c.id} ({c.status.value})"
-                      + (f" [{d.rule}]" if d.rule else "") + f" {c.text!r}" + (f" (fact {c.key})" if c.key else ""),
-                      markup=False, highlight=False)
+        console.print(
+            f"{indent}{'  ' * (d.depth - 1)}supports {c.id} ({c.status.value})"
+            + (f" [{d.rule}]" if d.rule else "")
+            + f" {c.text!r}"
+            + (f" (fact {c.key})" if c.key else ""),
+            markup=False,
+            highlight=False,
+        )
 
 
 @app.command("derive")
@@ -105,14 +125,18 @@ def stale(
         return
     for r in rows:
         c = r.claim
-        console.print(f"stale {c.id}" + (f" (fact {c.key} = {c.value!r})" if c.key else "") + f": {c.text!r}",
-                      markup=False, highlight=False)
+        console.print(
+            f"stale {c.id}" + (f" (fact {c.key} = {c.value!r})" if c.key else "") + f": {c.text!r}",
+            markup=False,
+            highlight=False,
+        )
         console.print(f"  since {r.since}: {r.cause} (audit {r.audit}, {r.op})", markup=False, highlight=False)
         for lost in r.lost:
             console.print(f"  not current: {lost}", markup=False, highlight=False)
         if r.rule:
-            console.print(f"  rule {r.rule}" + (f": waits for {r.missing}" if r.missing else ""), markup=False,
-                          highlight=False)
+            console.print(
+                f"  rule {r.rule}" + (f": waits for {r.missing}" if r.missing else ""), markup=False, highlight=False
+            )
     if not rows:
         console.print("no stale conclusions")
 
@@ -173,10 +197,26 @@ def audits(
     if json_:
         print_json([a.model_dump(mode="json") for a in rows])
     else:
-        table("audits", ["id", "at", "op", "mode", "reason", "roots", "withdrew", "retained", "reinstated", "stale",
-                         "re-derived"],
-              [[a.id, a.at, a.op, a.mode, escape(a.reason), ", ".join(a.roots), a.withdrew, a.retained, a.reinstated,
-                a.staled, a.rederived] for a in rows])
+        table(
+            "audits",
+            ["id", "at", "op", "mode", "reason", "roots", "withdrew", "retained", "reinstated", "stale", "re-derived"],
+            [
+                [
+                    a.id,
+                    a.at,
+                    a.op,
+                    a.mode,
+                    escape(a.reason),
+                    ", ".join(a.roots),
+                    a.withdrew,
+                    a.retained,
+                    a.reinstated,
+                    a.staled,
+                    a.rederived,
+                ]
+                for a in rows
+            ],
+        )
 
 
 @app.command("audit")

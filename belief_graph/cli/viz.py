@@ -9,16 +9,18 @@ import typer
 from ..viz import GraphView
 from .common import console, state
 
-app = typer.Typer(help="HTML views (one offline file each): support, history, audit, deliberation, framework.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="HTML views (one offline file each): support, history, audit, deliberation, framework.", no_args_is_help=True
+)
 
 _OUT = typer.Option(None, "--output", "-o", help="Where to write the page (default: <view>-<name>.html).")
 
 
 def _write(view: GraphView, out: Path | None, default: str) -> None:
     path = view.save(out if out is not None else Path(default))
-    console.print(f"{view.title}: {view.node_count} nodes, {view.edge_count} edges -> {path}",
-                  markup=False, highlight=False)
+    console.print(
+        f"{view.title}: {view.node_count} nodes, {view.edge_count} edges -> {path}", markup=False, highlight=False
+    )
 
 
 def _safe(name: str) -> str:
@@ -46,12 +48,16 @@ def audit(ctx: typer.Context, audit_id: str, out: Path = _OUT) -> None:
 @app.command("deliberation")
 def deliberation(ctx: typer.Context, deliberation_id: str, out: Path = _OUT) -> None:
     """A deliberation's attack graph, proposals coloured by grounded label."""
-    _write(state(ctx).engine().explore.deliberation(deliberation_id), out, f"deliberation-{_safe(deliberation_id)}.html")
+    _write(
+        state(ctx).engine().explore.deliberation(deliberation_id), out, f"deliberation-{_safe(deliberation_id)}.html"
+    )
 
 
 @app.command("framework")
 def framework(
-    ctx: typer.Context, name: str, out: Path = _OUT,
+    ctx: typer.Context,
+    name: str,
+    out: Path = _OUT,
     limit: int = typer.Option(300, "--limit", min=1, help="At most this many arguments (by name)."),
 ) -> None:
     """An imported argumentation framework, arguments coloured by grounded label."""

@@ -105,9 +105,7 @@ _NAME_PREFIXES: Final = frozenset({".", ":", "|", "&", "!"})
 # Procedure name segments that mark a writing procedure (db.createLabel,
 # db.create.setNodeVectorProperty, db.index.vector.createNodeIndex, dbms.setConfigValue, ...).
 # Matched per segment in its original case: `createLabel` and `create` match, `settings` not.
-_WRITE_PROCEDURE = re.compile(
-    r"(create|set|drop|delete|remove|merge|clear|kill|terminate)(?:[A-Z0-9_]|$)"
-)
+_WRITE_PROCEDURE = re.compile(r"(create|set|drop|delete|remove|merge|clear|kill|terminate)(?:[A-Z0-9_]|$)")
 _HARMLESS_PROCEDURES: Final = frozenset({"tx.setmetadata"})
 _IN_TRANSACTIONS: Final = "subquery IN TRANSACTIONS"
 
@@ -214,9 +212,7 @@ def _follows_in(tokens: list[_Token], i: int) -> bool:
     """True if ``tokens[i]`` (TRANSACTIONS) ends ``IN [n] [CONCURRENT] TRANSACTIONS``."""
     j = i - 1
     while j >= 0 and (
-        tokens[j].kind in ("number", "param")
-        or tokens[j].value in ("(", ")")
-        or _word(tokens[j]) == "CONCURRENT"
+        tokens[j].kind in ("number", "param") or tokens[j].value in ("(", ")") or _word(tokens[j]) == "CONCURRENT"
     ):
         j -= 1
     return j >= 0 and _word(tokens[j]) == "IN"

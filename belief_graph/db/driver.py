@@ -164,9 +164,7 @@ class Graph:
         if expect == "read" and q.mode != "read":
             raise ValidationError(f"query {name!r} is a {q.mode} query; use Graph.write")
         with translated(self.settings):
-            records, _, _ = self.driver.execute_query(
-                query, bound, database_=self.database, routing_=routing
-            )
+            records, _, _ = self.driver.execute_query(query, bound, database_=self.database, routing_=routing)
         return [r.data() for r in records]
 
     # -- several statements in one transaction ----------------------------------------------
@@ -192,8 +190,7 @@ class Graph:
         """A session that shares the driver's bookmarks with ``execute_query`` (``read``/``write``), so
         every call of this process reads what its earlier calls wrote, also when a cluster routes the
         read to a secondary that has not caught up yet (causal consistency)."""
-        return self.driver.session(database=self.database,
-                                   bookmark_manager=self.driver.execute_query_bookmark_manager)
+        return self.driver.session(database=self.database, bookmark_manager=self.driver.execute_query_bookmark_manager)
 
     def run(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run one registry query inside ``tx`` (from :meth:`read_tx`/:meth:`write_tx`)."""

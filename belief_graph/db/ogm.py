@@ -218,8 +218,21 @@ class PolicyRule(StructuredNode):
 
 
 _CLASSES = (
-    Agent, Episode, Fact, Claim, Interpretation, Justification, Revision, Audit,
-    Perspective, Concept, Deliberation, Proposal, Dispute, AuthorityRule, PolicyRule,
+    Agent,
+    Episode,
+    Fact,
+    Claim,
+    Interpretation,
+    Justification,
+    Revision,
+    Audit,
+    Perspective,
+    Concept,
+    Deliberation,
+    Proposal,
+    Dispute,
+    AuthorityRule,
+    PolicyRule,
 )
 
 

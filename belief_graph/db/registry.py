@@ -246,9 +246,7 @@ def _name_from_path(relative_path: str, where: str) -> str:
     parts[-1] = parts[-1][: -len(_SUFFIX)]
     for part in parts:
         if not _PATH_PART.fullmatch(part):
-            raise RegistryError(
-                f"path part {part!r} must be lower snake_case ([a-z][a-z0-9_]*)", where
-            )
+            raise RegistryError(f"path part {part!r} must be lower snake_case ([a-z][a-z0-9_]*)", where)
     return ".".join(parts)
 
 
@@ -375,9 +373,7 @@ def parse_query(source: str, relative_path: str, *, path: str | None = None) -> 
     used = analysis.params
     undeclared = sorted(used - set(params))
     if undeclared:
-        raise fail(
-            f"$param(s) used but not declared in 'params:': {', '.join(undeclared)}", params_line
-        )
+        raise fail(f"$param(s) used but not declared in 'params:': {', '.join(undeclared)}", params_line)
     unused = [p for p in params if p not in used]
     if unused:
         raise fail(f"param(s) declared but not used: {', '.join(unused)}", params_line)

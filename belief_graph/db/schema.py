@@ -312,9 +312,7 @@ def verify_schema(graph: Graph, *, dimension: int, wait_seconds: float = 60.0) -
                 report.problems.append(f"{obj.name}: similarity {sim or '?'}, expected cosine")
             report.problems.extend(vector_config_drift(obj.name, cfg, dict(obj.config)))
     for name, r in sorted(indexes.items()):
-        report.objects.append(
-            {"name": name, "type": r["type"], "state": r["state"], "population": r.get("population")}
-        )
+        report.objects.append({"name": name, "type": r["type"], "state": r["state"], "population": r.get("population")})
     for name, r in sorted(constraints.items()):
         report.objects.append({"name": name, "type": r["type"], "state": "ONLINE", "population": None})
     report.ok = not (report.pending or report.missing or report.not_online or report.problems)

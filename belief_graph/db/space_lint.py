@@ -13,8 +13,25 @@ from .cypher_lexer import _NAME_PREFIXES, _CypherSyntaxError, _param_name, _toke
 
 _IDENTITY_KEYS: Final = frozenset({"id", "key"})
 _CLAUSE_WORDS: Final = frozenset(
-    {"MATCH", "MERGE", "CREATE", "WITH", "RETURN", "UNWIND", "WHERE", "SET", "REMOVE", "DELETE", "CALL",
-     "FOREACH", "ORDER", "LIMIT", "SKIP", "UNION", "YIELD"}
+    {
+        "MATCH",
+        "MERGE",
+        "CREATE",
+        "WITH",
+        "RETURN",
+        "UNWIND",
+        "WHERE",
+        "SET",
+        "REMOVE",
+        "DELETE",
+        "CALL",
+        "FOREACH",
+        "ORDER",
+        "LIMIT",
+        "SKIP",
+        "UNION",
+        "YIELD",
+    }
 )
 _NODE_WORDS: Final = frozenset({"MATCH", "MERGE", "CREATE"})
 
@@ -47,9 +64,12 @@ def space_findings(text: str) -> list[str]:
     if touches_nodes and not uses_space:
         findings.append("reads or writes nodes without $space")
     for i in range(n - 3):
-        if toks[i].kind == "param" and _param_name(toks[i].value) == "space" and upper(i + 1) == "IS" and upper(
-            i + 2
-        ) == "NULL":
+        if (
+            toks[i].kind == "param"
+            and _param_name(toks[i].value) == "space"
+            and upper(i + 1) == "IS"
+            and upper(i + 2) == "NULL"
+        ):
             findings.append("$space is optional ($space IS NULL)")
             break
 
@@ -99,7 +119,10 @@ def space_findings(text: str) -> list[str]:
                         if depth == 0:
                             break
                     elif (
-                        depth == 1 and toks[k].kind in ("word", "ident") and k + 1 < n and toks[k + 1].value == ":"
+                        depth == 1
+                        and toks[k].kind in ("word", "ident")
+                        and k + 1 < n
+                        and toks[k + 1].value == ":"
                         and toks[k - 1].value in ("{", ",")
                     ):
                         keys.append(toks[k].value.strip("`"))

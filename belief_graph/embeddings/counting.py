@@ -20,9 +20,7 @@ class EmbeddingUsage:
     seconds: float = 0.0
 
     def __add__(self, other: EmbeddingUsage) -> EmbeddingUsage:
-        return EmbeddingUsage(
-            self.calls + other.calls, self.items + other.items, self.seconds + other.seconds
-        )
+        return EmbeddingUsage(self.calls + other.calls, self.items + other.items, self.seconds + other.seconds)
 
 
 class DelegatingEmbedder:
@@ -97,4 +95,3 @@ class CountingEmbedder(DelegatingEmbedder):
             return self.inner.embed_query(text)
         finally:
             self._record(1, started)
-

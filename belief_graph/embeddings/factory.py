@@ -18,6 +18,7 @@ from .minilm import LocalMiniLMEmbedder
 if TYPE_CHECKING:
     from ..settings import EmbeddingSettings, LLMSettings
 
+
 def make_embedder(settings: EmbeddingSettings, llm: LLMSettings) -> Embedder:
     """Build the embedder that the settings ask for.
 
@@ -54,8 +55,7 @@ def make_embedder(settings: EmbeddingSettings, llm: LLMSettings) -> Embedder:
             backend = importlib.import_module("belief_graph.embeddings.openai")
         except ModuleNotFoundError as exc:
             raise EmbeddingError(
-                f"the OpenAI embedder needs `{exc.name}` "
-                "(install with `pip install 'belief-graph[openai]'`)"
+                f"the OpenAI embedder needs `{exc.name}` (install with `pip install 'belief-graph[openai]'`)"
             ) from exc
         embedder: Embedder = backend.OpenAIEmbedder(
             model=settings.model or DEFAULT_OPENAI_MODEL,

@@ -55,4 +55,3 @@ class HashingEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         return self._vector(text)
-

@@ -140,8 +140,4 @@ class LocalMiniLMEmbedder:
         return self.embed_documents([text])[0]
 
     def __repr__(self) -> str:
-        return (
-            f"LocalMiniLMEmbedder(name={self._name!r}, batch_size={self.batch_size}, "
-            f"loaded={self.loaded})"
-        )
-
+        return f"LocalMiniLMEmbedder(name={self._name!r}, batch_size={self.batch_size}, loaded={self.loaded})"

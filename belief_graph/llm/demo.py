@@ -54,19 +54,26 @@ class DemoStep:
 
 _ALICE = "user:alice"
 _E1 = {"id": "e1", "agent": _ALICE, "text": "I'm pretty cautious with money, I hate picking individual stocks."}
-_E2 = {"id": "e2", "agent": _ALICE,
-       "text": "Honestly, after the raise I want to be aggressive: growth funds, crypto, all in."}
+_E2 = {
+    "id": "e2",
+    "agent": _ALICE,
+    "text": "Honestly, after the raise I want to be aggressive: growth funds, crypto, all in.",
+}
 _E3 = {"id": "e3", "agent": _ALICE, "text": "My emergency fund covers about three months of expenses."}
 
 _GROWTH = {
-    "id": "p-growth", "name": "growth", "goal": "Grow the user's wealth over the long term",
+    "id": "p-growth",
+    "name": "growth",
+    "goal": "Grow the user's wealth over the long term",
     "concepts": [
         {"name": "RiskAppetite", "description": "how much volatility the user accepts"},
         {"name": "InvestmentGoal", "description": "what the user wants their money to do"},
     ],
 }
 _SAFETY = {
-    "id": "p-safety", "name": "safety", "goal": "Protect the user from losses they cannot afford",
+    "id": "p-safety",
+    "name": "safety",
+    "goal": "Protect the user from losses they cannot afford",
     "concepts": [
         {"name": "RiskAppetite", "description": "how much volatility the user accepts"},
         {"name": "SafetyNet", "description": "reserves that absorb shocks"},
@@ -75,165 +82,345 @@ _SAFETY = {
 _OBS = [{"id": e["id"], "text": e["text"]} for e in (_E1, _E2, _E3)]
 _QUESTION = "How should Alice invest her raise?"
 _BELIEFS = [
-    {"id": "b1", "text": "The user now wants an aggressive, growth-oriented investment strategy",
-     "key": "user.risk_tolerance", "value": "aggressive"},
-    {"id": "b2", "text": "The user's emergency fund covers about three months of expenses",
-     "key": "user.emergency_fund_months", "value": 3},
+    {
+        "id": "b1",
+        "text": "The user now wants an aggressive, growth-oriented investment strategy",
+        "key": "user.risk_tolerance",
+        "value": "aggressive",
+    },
+    {
+        "id": "b2",
+        "text": "The user's emergency fund covers about three months of expenses",
+        "key": "user.emergency_fund_months",
+        "value": 3,
+    },
 ]
 
 DEMO_SCRIPT: tuple[DemoStep, ...] = (
     DemoStep(
         "extract",
         {"turns": [_E2], "known_keys": []},
-        {"facts": [{"source": "e2", "key": "user.risk_tolerance", "value": "aggressive",
+        {
+            "facts": [
+                {
+                    "source": "e2",
+                    "key": "user.risk_tolerance",
+                    "value": "aggressive",
                     "text": "The user now wants an aggressive, growth-oriented investment strategy",
-                    "kind": "semantic", "confidence": 0.8}]},
+                    "kind": "semantic",
+                    "confidence": 0.8,
+                }
+            ]
+        },
         "remember(): the second turn alone (facts come from the latest turn)",
     ),
     DemoStep(
         "classify",
-        {"items": [
-            {"id": "n0",
-             "claim": {"key": "user.risk_tolerance", "value": "aggressive",
-                       "text": "The user now wants an aggressive, growth-oriented investment strategy",
-                       "agent": _ALICE},
-             "candidates": [{"id": "c1", "key": "user.risk_tolerance", "value": "cautious",
-                             "text": "The user is cautious with money and dislikes individual stocks",
-                             "agent": _ALICE}]},
-        ]},
-        {"items": [
-            {"item": "n0", "action": "REPLACE", "relation": "conflict", "target_id": "c1",
-             "rationale": "The user changed their mind: aggressive contradicts cautious."},
-        ]},
+        {
+            "items": [
+                {
+                    "id": "n0",
+                    "claim": {
+                        "key": "user.risk_tolerance",
+                        "value": "aggressive",
+                        "text": "The user now wants an aggressive, growth-oriented investment strategy",
+                        "agent": _ALICE,
+                    },
+                    "candidates": [
+                        {
+                            "id": "c1",
+                            "key": "user.risk_tolerance",
+                            "value": "cautious",
+                            "text": "The user is cautious with money and dislikes individual stocks",
+                            "agent": _ALICE,
+                        }
+                    ],
+                },
+            ]
+        },
+        {
+            "items": [
+                {
+                    "item": "n0",
+                    "action": "REPLACE",
+                    "relation": "conflict",
+                    "target_id": "c1",
+                    "rationale": "The user changed their mind: aggressive contradicts cautious.",
+                },
+            ]
+        },
         "remember(): pass 1 against the writer's own belief",
     ),
     DemoStep(
         "extract",
         {"turns": [_E1], "known_keys": []},
-        {"facts": [{"source": "e1", "key": "user.risk_tolerance", "value": "cautious",
+        {
+            "facts": [
+                {
+                    "source": "e1",
+                    "key": "user.risk_tolerance",
+                    "value": "cautious",
                     "text": "The user is cautious with money and dislikes individual stocks",
-                    "kind": "semantic", "confidence": 0.85}]},
+                    "kind": "semantic",
+                    "confidence": 0.85,
+                }
+            ]
+        },
         "first turn: a new fact",
     ),
     DemoStep(
         "extract",
         {"turns": [_E2, _E3], "known_keys": ["user.risk_tolerance"]},
-        {"facts": [
-            {"source": "e2", "key": "user.risk_tolerance", "value": "aggressive",
-             "text": "The user now wants an aggressive, growth-oriented investment strategy",
-             "kind": "semantic", "confidence": 0.8},
-            {"source": "e3", "key": "user.emergency_fund_months", "value": 3,
-             "text": "The user's emergency fund covers about three months of expenses",
-             "kind": "semantic", "confidence": 0.9},
-        ]},
+        {
+            "facts": [
+                {
+                    "source": "e2",
+                    "key": "user.risk_tolerance",
+                    "value": "aggressive",
+                    "text": "The user now wants an aggressive, growth-oriented investment strategy",
+                    "kind": "semantic",
+                    "confidence": 0.8,
+                },
+                {
+                    "source": "e3",
+                    "key": "user.emergency_fund_months",
+                    "value": 3,
+                    "text": "The user's emergency fund covers about three months of expenses",
+                    "kind": "semantic",
+                    "confidence": 0.9,
+                },
+            ]
+        },
         "two turns in one call (batching)",
     ),
     DemoStep(
         "classify",
-        {"items": [
-            {"id": "n1",
-             "claim": {"key": "user.risk_tolerance", "value": "aggressive",
-                       "text": "The user now wants an aggressive, growth-oriented investment strategy",
-                       "agent": _ALICE},
-             "candidates": [{"id": "c1", "key": "user.risk_tolerance", "value": "cautious",
-                             "text": "The user is cautious with money and dislikes individual stocks",
-                             "agent": _ALICE}]},
-            {"id": "n2",
-             "claim": {"key": "user.emergency_fund_months", "value": 3,
-                       "text": "The user's emergency fund covers about three months of expenses",
-                       "agent": _ALICE},
-             "candidates": []},
-        ]},
-        {"items": [
-            {"item": "n1", "action": "REPLACE", "relation": "conflict", "target_id": "c1",
-             "rationale": "The user changed their mind: aggressive contradicts cautious."},
-            {"item": "n2", "action": "ADD", "relation": "unrelated", "target_id": None,
-             "rationale": "Nothing is known yet about the emergency fund."},
-        ]},
+        {
+            "items": [
+                {
+                    "id": "n1",
+                    "claim": {
+                        "key": "user.risk_tolerance",
+                        "value": "aggressive",
+                        "text": "The user now wants an aggressive, growth-oriented investment strategy",
+                        "agent": _ALICE,
+                    },
+                    "candidates": [
+                        {
+                            "id": "c1",
+                            "key": "user.risk_tolerance",
+                            "value": "cautious",
+                            "text": "The user is cautious with money and dislikes individual stocks",
+                            "agent": _ALICE,
+                        }
+                    ],
+                },
+                {
+                    "id": "n2",
+                    "claim": {
+                        "key": "user.emergency_fund_months",
+                        "value": 3,
+                        "text": "The user's emergency fund covers about three months of expenses",
+                        "agent": _ALICE,
+                    },
+                    "candidates": [],
+                },
+            ]
+        },
+        {
+            "items": [
+                {
+                    "item": "n1",
+                    "action": "REPLACE",
+                    "relation": "conflict",
+                    "target_id": "c1",
+                    "rationale": "The user changed their mind: aggressive contradicts cautious.",
+                },
+                {
+                    "item": "n2",
+                    "action": "ADD",
+                    "relation": "unrelated",
+                    "target_id": None,
+                    "rationale": "Nothing is known yet about the emergency fund.",
+                },
+            ]
+        },
         "the user changes their mind",
     ),
     DemoStep(
         "disambiguate",
-        {"items": [{"id": "k1", "text": "The user is happy to take big investment risks now",
-                    "proposed_key": "user.risk_appetite"}],
-         "known_keys": ["user.risk_tolerance", "user.emergency_fund_months"]},
-        {"items": [{"item": "k1", "key": "user.risk_tolerance", "is_new": False,
-                    "rationale": "Risk appetite and risk tolerance name the same attribute."}]},
+        {
+            "items": [
+                {
+                    "id": "k1",
+                    "text": "The user is happy to take big investment risks now",
+                    "proposed_key": "user.risk_appetite",
+                }
+            ],
+            "known_keys": ["user.risk_tolerance", "user.emergency_fund_months"],
+        },
+        {
+            "items": [
+                {
+                    "item": "k1",
+                    "key": "user.risk_tolerance",
+                    "is_new": False,
+                    "rationale": "Risk appetite and risk tolerance name the same attribute.",
+                }
+            ]
+        },
         "a paraphrased key maps to the known one",
     ),
     DemoStep(
         "encode",
         {"perspective": _GROWTH, "observations": _OBS},
-        {"items": [
-            {"observation": "e1", "relevant": True, "concepts": ["RiskAppetite"], "confidence": 0.7,
-             "interpretation": "Earlier the user avoided volatile single stocks, limiting growth."},
-            {"observation": "e2", "relevant": True, "concepts": ["RiskAppetite", "InvestmentGoal"],
-             "confidence": 0.85,
-             "interpretation": "The raise opens room for growth funds with high expected returns."},
-            {"observation": "e3", "relevant": False, "concepts": [], "confidence": 0.6,
-             "interpretation": None},
-        ]},
+        {
+            "items": [
+                {
+                    "observation": "e1",
+                    "relevant": True,
+                    "concepts": ["RiskAppetite"],
+                    "confidence": 0.7,
+                    "interpretation": "Earlier the user avoided volatile single stocks, limiting growth.",
+                },
+                {
+                    "observation": "e2",
+                    "relevant": True,
+                    "concepts": ["RiskAppetite", "InvestmentGoal"],
+                    "confidence": 0.85,
+                    "interpretation": "The raise opens room for growth funds with high expected returns.",
+                },
+                {"observation": "e3", "relevant": False, "concepts": [], "confidence": 0.6, "interpretation": None},
+            ]
+        },
         "perspective growth reads three observations in one call",
     ),
     DemoStep(
         "encode",
         {"perspective": _SAFETY, "observations": _OBS},
-        {"items": [
-            {"observation": "e1", "relevant": True, "concepts": ["RiskAppetite"], "confidence": 0.8,
-             "interpretation": "The user's long-standing caution is a signal to keep risk moderate."},
-            {"observation": "e2", "relevant": True, "concepts": ["RiskAppetite"], "confidence": 0.8,
-             "interpretation": "Going all in on crypto right after a raise risks losses the user cannot absorb."},
-            {"observation": "e3", "relevant": True, "concepts": ["SafetyNet"], "confidence": 0.9,
-             "interpretation": "Three months of reserves is a thin safety net for aggressive bets."},
-        ]},
+        {
+            "items": [
+                {
+                    "observation": "e1",
+                    "relevant": True,
+                    "concepts": ["RiskAppetite"],
+                    "confidence": 0.8,
+                    "interpretation": "The user's long-standing caution is a signal to keep risk moderate.",
+                },
+                {
+                    "observation": "e2",
+                    "relevant": True,
+                    "concepts": ["RiskAppetite"],
+                    "confidence": 0.8,
+                    "interpretation": "Going all in on crypto right after a raise risks losses the user cannot absorb.",
+                },
+                {
+                    "observation": "e3",
+                    "relevant": True,
+                    "concepts": ["SafetyNet"],
+                    "confidence": 0.9,
+                    "interpretation": "Three months of reserves is a thin safety net for aggressive bets.",
+                },
+            ]
+        },
         "perspective safety reads the same observations in one call",
     ),
     DemoStep(
         "propose",
         {"perspective": _GROWTH, "question": _QUESTION, "beliefs": _BELIEFS},
-        {"text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
-         "citations": ["b1"]},
+        {
+            "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
+            "citations": ["b1"],
+        },
     ),
     DemoStep(
         "propose",
         {"perspective": _SAFETY, "question": _QUESTION, "beliefs": _BELIEFS},
-        {"text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
-         "citations": ["b2"]},
+        {
+            "text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
+            "citations": ["b2"],
+        },
     ),
     DemoStep(
         "critique",
-        {"perspective": _SAFETY, "question": _QUESTION, "proposals": [
-            {"id": "r-growth", "perspective": "p-growth",
-             "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance."},
-            {"id": "r-safety", "perspective": "p-safety",
-             "text": "First raise the emergency fund beyond three months, then invest the rest gradually."},
-        ]},
-        {"attacks": [{"target": "r-growth",
-                      "reason": "Investing everything with only three months of reserves exposes the user to forced selling."}]},
+        {
+            "perspective": _SAFETY,
+            "question": _QUESTION,
+            "proposals": [
+                {
+                    "id": "r-growth",
+                    "perspective": "p-growth",
+                    "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
+                },
+                {
+                    "id": "r-safety",
+                    "perspective": "p-safety",
+                    "text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
+                },
+            ],
+        },
+        {
+            "attacks": [
+                {
+                    "target": "r-growth",
+                    "reason": "Investing everything with only three months of reserves exposes the user to forced selling.",
+                }
+            ]
+        },
     ),
     DemoStep(
         "critique",
-        {"perspective": _GROWTH, "question": _QUESTION, "proposals": [
-            {"id": "r-growth", "perspective": "p-growth",
-             "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance."},
-            {"id": "r-safety", "perspective": "p-safety",
-             "text": "First raise the emergency fund beyond three months, then invest the rest gradually."},
-        ]},
-        {"attacks": [{"target": "r-safety",
-                      "reason": "Holding the raise in cash ignores the user's explicit wish to invest aggressively."}]},
+        {
+            "perspective": _GROWTH,
+            "question": _QUESTION,
+            "proposals": [
+                {
+                    "id": "r-growth",
+                    "perspective": "p-growth",
+                    "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
+                },
+                {
+                    "id": "r-safety",
+                    "perspective": "p-safety",
+                    "text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
+                },
+            ],
+        },
+        {
+            "attacks": [
+                {
+                    "target": "r-safety",
+                    "reason": "Holding the raise in cash ignores the user's explicit wish to invest aggressively.",
+                }
+            ]
+        },
     ),
     DemoStep(
         "judge",
-        {"question": "user.timezone",
-         "contenders": [
-             {"id": "j1", "agent": "agent:scheduler", "text": "The user lives in Lisbon (Europe/Lisbon time zone)",
-              "value": "Europe/Lisbon", "authority": 0.6},
-             {"id": "j2", "agent": "agent:travel", "text": "The user is in New York this week (America/New_York)",
-              "value": "America/New_York", "authority": 0.4},
-         ],
-         "evidence": []},
-        {"winner": "j1",
-         "rationale": "A one-week trip does not change the user's home time zone; the scheduler also has more authority."},
+        {
+            "question": "user.timezone",
+            "contenders": [
+                {
+                    "id": "j1",
+                    "agent": "agent:scheduler",
+                    "text": "The user lives in Lisbon (Europe/Lisbon time zone)",
+                    "value": "Europe/Lisbon",
+                    "authority": 0.6,
+                },
+                {
+                    "id": "j2",
+                    "agent": "agent:travel",
+                    "text": "The user is in New York this week (America/New_York)",
+                    "value": "America/New_York",
+                    "authority": 0.4,
+                },
+            ],
+            "evidence": [],
+        },
+        {
+            "winner": "j1",
+            "rationale": "A one-week trip does not change the user's home time zone; the scheduler also has more authority.",
+        },
     ),
     DemoStep(
         "answer",

@@ -80,10 +80,16 @@ def make_chat_model(settings: LLMSettings, server: LLMServerSettings | None = No
     if provider == "local":
         endpoint = _local_endpoint(server)
         if endpoint is None:
-            raise LLMUnavailable("BELIEF_GRAPH_LLM__PROVIDER=local, but the local chat server does not run: "
-                                 "start it with `belief-graph llm serve`")
-        kwargs.update(model=str(endpoint["alias"]), base_url=str(endpoint["url"]), api_key=None,
-                      description=f"{endpoint.get('label') or endpoint['alias']}, local llama-server")
+            raise LLMUnavailable(
+                "BELIEF_GRAPH_LLM__PROVIDER=local, but the local chat server does not run: "
+                "start it with `belief-graph llm serve`"
+            )
+        kwargs.update(
+            model=str(endpoint["alias"]),
+            base_url=str(endpoint["url"]),
+            api_key=None,
+            description=f"{endpoint.get('label') or endpoint['alias']}, local llama-server",
+        )
     model: ChatModel = backend.OpenAIChatModel(**kwargs)
     if settings.record_file is not None:
         model = RecordingModel(model, settings.record_file)

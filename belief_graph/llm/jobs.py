@@ -485,9 +485,7 @@ def _check_classify(inp: ClassifyInput, out: Classifications) -> list[str]:
                 problems.append(f"{where}: ADD means relation 'unrelated'")
         else:
             if c.target_id not in cands:
-                problems.append(
-                    f"{where}: {c.action} needs target_id among the item's candidates {sorted(cands)}"
-                )
+                problems.append(f"{where}: {c.action} needs target_id among the item's candidates {sorted(cands)}")
             if c.action == "NOOP" and c.relation != "same":
                 problems.append(f"{where}: NOOP means relation 'same'")
             if c.action == "REPLACE" and c.relation != "conflict":
@@ -511,9 +509,7 @@ def _check_disambiguate(inp: KeyInput, out: KeyChoices) -> list[str]:
 
 
 def _check_encode(inp: EncodeInput, out: Encoding) -> list[str]:
-    problems = _one_per_item(
-        "observation", [o.id for o in inp.observations], [e.observation for e in out.items]
-    )
+    problems = _one_per_item("observation", [o.id for o in inp.observations], [e.observation for e in out.items])
     ontology = {c.name for c in inp.perspective.concepts}
     for n, e in enumerate(out.items):
         where = f"items[{n}] ({e.observation})"
@@ -577,8 +573,9 @@ def _check_propose_all(inp: ProposeAllInput, out: Proposals) -> list[str]:
     """One proposal per perspective. Citations are NOT checked here: the deliberation service
     validates each proposal against its own perspective's beliefs and records a rejection, so
     one bad citation does not cost a repair round-trip of the whole batch."""
-    problems = _one_per_item("perspective", [p.perspective.id for p in inp.perspectives],
-                             [p.perspective for p in out.proposals])
+    problems = _one_per_item(
+        "perspective", [p.perspective.id for p in inp.perspectives], [p.perspective for p in out.proposals]
+    )
     for n, p in enumerate(out.proposals):
         if not p.text.strip():
             problems.append(f"proposals[{n}].text is empty")
@@ -590,8 +587,12 @@ def _check_critique_all(inp: CritiqueAllInput, out: Critiques) -> list[str]:
     attacker's own proposal and duplicates are recorded as rejections by the deliberation service
     (visible on the deliberation), not repaired here."""
     ids = {c.perspective.id for c in inp.perspectives}
-    return [f"attacks[{n}].by {a.by!r} is not a perspective id (one of {sorted(ids)})"
-            for n, a in enumerate(out.attacks) if a.by not in ids]
+    return [
+        f"attacks[{n}].by {a.by!r} is not a perspective id (one of {sorted(ids)})"
+        for n, a in enumerate(out.attacks)
+        if a.by not in ids
+    ]
+
 
 def _check_answer(inp: AnswerInput, out: Answer) -> list[str]:
     """Grounding (DESIGN §2): cite only given beliefs; no citation means the answer is 'unknown';
@@ -714,47 +715,126 @@ class JobSpec:
 JOBS: dict[str, JobSpec] = {
     s.name: s
     for s in (
-        JobSpec("extract", ExtractInput, Extraction, _check_extract,
-                "facts from conversation turns", "turns", "facts", ("source",),
-                limits=JobLimits(max_tokens=384, max_tokens_per_item=256, timeout=90, timeout_per_item=40)),
-        JobSpec("classify", ClassifyInput, Classifications, _check_classify,
-                "a new claim against existing ones (NOOP/UPDATE/REPLACE/ADD)", "items", "items",
-                ("item", "target_id"),
-                limits=JobLimits(max_tokens=256, max_tokens_per_item=192, timeout=90, timeout_per_item=30)),
-        JobSpec("disambiguate", KeyInput, KeyChoices, _check_disambiguate,
-                "choose an existing fact key or coin a new one", "items", "items", ("item",),
-                limits=JobLimits(max_tokens=256, max_tokens_per_item=160, timeout=90, timeout_per_item=25)),
-        JobSpec("encode", EncodeInput, Encoding, _check_encode,
-                "interpret observations from one perspective", "observations", "items", ("observation",),
-                limits=JobLimits(max_tokens=256, max_tokens_per_item=224, timeout=120, timeout_per_item=35)),
-        JobSpec("critique", CritiqueInput, Critique, _check_critique,
-                "attack other perspectives' proposals", output_ids=("target",),
-                limits=JobLimits(max_tokens=256, max_tokens_per_item=160, timeout=120, timeout_per_item=25),
-                sized_by="proposals"),
-        JobSpec("judge", JudgeInput, Judgement, _check_judge, "decide a dispute between claims",
-                output_ids=("winner",), limits=JobLimits(max_tokens=384, timeout=120)),
-        JobSpec("propose", ProposeInput, Proposal, _check_propose,
-                "a perspective's answer to a deliberation question", output_ids=("citations",),
-                limits=JobLimits(max_tokens=512, timeout=180)),
-        JobSpec("answer", AnswerInput, Answer, _check_answer,
-                "a grounded answer from a working context", output_ids=("citations",),
-                limits=JobLimits(max_tokens=512, timeout=180)),
-        JobSpec("propose_all", ProposeAllInput, Proposals, _check_propose_all,
-                "every perspective's answer to a deliberation question in one call",
-                output_ids=("perspective", "citations"),
-                limits=JobLimits(max_tokens=256, max_tokens_per_item=384, timeout=120, timeout_per_item=60),
-                sized_by="perspectives"),
-        JobSpec("critique_all", CritiqueAllInput, Critiques, _check_critique_all,
-                "every perspective's attacks on the others' proposals in one call", output_ids=("by", "target"),
-                limits=JobLimits(max_tokens=256, max_tokens_per_item=192, timeout=120, timeout_per_item=40),
-                sized_by="proposals"),
-        JobSpec("rederive", RederiveInput, Rederived, _check_rederive,
-                "re-derive a stale conclusion from the current versions of its premises", output_ids=("citations",),
-                limits=JobLimits(max_tokens=384, timeout=120)),
-        JobSpec("rerank", RerankInput, Reranking, _check_rerank,
-                "order recalled memories by how well they answer a question", output_ids=("ranking",),
-                limits=JobLimits(max_tokens=256, max_tokens_per_item=24, timeout=90, timeout_per_item=4),
-                sized_by="candidates"),
+        JobSpec(
+            "extract",
+            ExtractInput,
+            Extraction,
+            _check_extract,
+            "facts from conversation turns",
+            "turns",
+            "facts",
+            ("source",),
+            limits=JobLimits(max_tokens=384, max_tokens_per_item=256, timeout=90, timeout_per_item=40),
+        ),
+        JobSpec(
+            "classify",
+            ClassifyInput,
+            Classifications,
+            _check_classify,
+            "a new claim against existing ones (NOOP/UPDATE/REPLACE/ADD)",
+            "items",
+            "items",
+            ("item", "target_id"),
+            limits=JobLimits(max_tokens=256, max_tokens_per_item=192, timeout=90, timeout_per_item=30),
+        ),
+        JobSpec(
+            "disambiguate",
+            KeyInput,
+            KeyChoices,
+            _check_disambiguate,
+            "choose an existing fact key or coin a new one",
+            "items",
+            "items",
+            ("item",),
+            limits=JobLimits(max_tokens=256, max_tokens_per_item=160, timeout=90, timeout_per_item=25),
+        ),
+        JobSpec(
+            "encode",
+            EncodeInput,
+            Encoding,
+            _check_encode,
+            "interpret observations from one perspective",
+            "observations",
+            "items",
+            ("observation",),
+            limits=JobLimits(max_tokens=256, max_tokens_per_item=224, timeout=120, timeout_per_item=35),
+        ),
+        JobSpec(
+            "critique",
+            CritiqueInput,
+            Critique,
+            _check_critique,
+            "attack other perspectives' proposals",
+            output_ids=("target",),
+            limits=JobLimits(max_tokens=256, max_tokens_per_item=160, timeout=120, timeout_per_item=25),
+            sized_by="proposals",
+        ),
+        JobSpec(
+            "judge",
+            JudgeInput,
+            Judgement,
+            _check_judge,
+            "decide a dispute between claims",
+            output_ids=("winner",),
+            limits=JobLimits(max_tokens=384, timeout=120),
+        ),
+        JobSpec(
+            "propose",
+            ProposeInput,
+            Proposal,
+            _check_propose,
+            "a perspective's answer to a deliberation question",
+            output_ids=("citations",),
+            limits=JobLimits(max_tokens=512, timeout=180),
+        ),
+        JobSpec(
+            "answer",
+            AnswerInput,
+            Answer,
+            _check_answer,
+            "a grounded answer from a working context",
+            output_ids=("citations",),
+            limits=JobLimits(max_tokens=512, timeout=180),
+        ),
+        JobSpec(
+            "propose_all",
+            ProposeAllInput,
+            Proposals,
+            _check_propose_all,
+            "every perspective's answer to a deliberation question in one call",
+            output_ids=("perspective", "citations"),
+            limits=JobLimits(max_tokens=256, max_tokens_per_item=384, timeout=120, timeout_per_item=60),
+            sized_by="perspectives",
+        ),
+        JobSpec(
+            "critique_all",
+            CritiqueAllInput,
+            Critiques,
+            _check_critique_all,
+            "every perspective's attacks on the others' proposals in one call",
+            output_ids=("by", "target"),
+            limits=JobLimits(max_tokens=256, max_tokens_per_item=192, timeout=120, timeout_per_item=40),
+            sized_by="proposals",
+        ),
+        JobSpec(
+            "rederive",
+            RederiveInput,
+            Rederived,
+            _check_rederive,
+            "re-derive a stale conclusion from the current versions of its premises",
+            output_ids=("citations",),
+            limits=JobLimits(max_tokens=384, timeout=120),
+        ),
+        JobSpec(
+            "rerank",
+            RerankInput,
+            Reranking,
+            _check_rerank,
+            "order recalled memories by how well they answer a question",
+            output_ids=("ranking",),
+            limits=JobLimits(max_tokens=256, max_tokens_per_item=24, timeout=90, timeout_per_item=4),
+            sized_by="candidates",
+        ),
     )
 }
 

@@ -126,12 +126,16 @@ class OpenAIChatModel:
                 fmt = {"name": schema.__name__, "schema": output_json_schema(schema), "strict": self._strict}
                 r = self._llm.bind(
                     response_format={"type": "json_schema", "json_schema": fmt},
-                    ls_structured_output_format={"kwargs": {"method": "json_schema", "strict": self._strict},
-                                                 "schema": fmt},
+                    ls_structured_output_format={
+                        "kwargs": {"method": "json_schema", "strict": self._strict},
+                        "schema": fmt,
+                    },
                 )
             elif self._method == "function_calling":
                 r = self._llm.bind_tools(
-                    [schema], tool_choice=schema.__name__, parallel_tool_calls=False,
+                    [schema],
+                    tool_choice=schema.__name__,
+                    parallel_tool_calls=False,
                     ls_structured_output_format={"kwargs": {"method": "function_calling"}, "schema": schema},
                 )
             else:
@@ -174,8 +178,13 @@ class OpenAIChatModel:
         finish = meta.get("finish_reason")
         refusal = raw.additional_kwargs.get("refusal")
         text = self._text(raw)
-        if (self._method == "function_calling" and finish != "length" and not refusal
-                and not getattr(raw, "tool_calls", None) and not getattr(raw, "invalid_tool_calls", None)):
+        if (
+            self._method == "function_calling"
+            and finish != "length"
+            and not refusal
+            and not getattr(raw, "tool_calls", None)
+            and not getattr(raw, "invalid_tool_calls", None)
+        ):
             raise LLMUnavailable(
                 f"chat model {self._model} at {where} answered without the forced tool call "
                 f"{request.schema.__name__!r}: the server ignores `tool_choice`, so function calling is "
@@ -196,8 +205,10 @@ class OpenAIChatModel:
             return " (check BELIEF_GRAPH_LLM__API_KEY)"
         if status in (400, 500) and self._method != "json_mode":
             other = "json_mode" if self._method == "json_schema" else "json_schema (or json_mode)"
-            return (f" (if the server does not support structured output by {self._method}, "
-                    f"set BELIEF_GRAPH_LLM__STRUCTURED_OUTPUT={other}; docs/llm.md lists what each server supports)")
+            return (
+                f" (if the server does not support structured output by {self._method}, "
+                f"set BELIEF_GRAPH_LLM__STRUCTURED_OUTPUT={other}; docs/llm.md lists what each server supports)"
+            )
         return ""
 
     def _cut_off(self, completion: Any) -> RawResponse:

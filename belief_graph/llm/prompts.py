@@ -83,9 +83,7 @@ class Prompt:
         missing = sorted(allowed - set(values))
         extra = sorted(set(values) - allowed - RESERVED)
         if missing or extra:
-            raise ValidationError(
-                f"prompt {self.ref}: missing values {missing}, unexpected values {extra}"
-            )
+            raise ValidationError(f"prompt {self.ref}: missing values {missing}, unexpected values {extra}")
 
         def fill(text: str) -> str:
             return _PLACEHOLDER.sub(lambda m: render_value(values[m.group(1)]), text)

@@ -128,7 +128,9 @@ class ReplayModel:
     @property
     def description(self) -> str:
         source = self.replay.meta.get("source", "unknown source")
-        return f"replay of {self.path} ({len(self.replay.entries)} recorded responses of model {self._name!r}; {source})"
+        return (
+            f"replay of {self.path} ({len(self.replay.entries)} recorded responses of model {self._name!r}; {source})"
+        )
 
     def invoke(self, request: ChatRequest) -> RawResponse:
         key = request.key(self._name)
@@ -152,7 +154,9 @@ class RecordingModel:
 
     is_replay = False
 
-    def __init__(self, inner: ChatModel, path: Path, *, source: str | None = None, meta: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, inner: ChatModel, path: Path, *, source: str | None = None, meta: Mapping[str, Any] | None = None
+    ) -> None:
         self.inner = inner
         self.path = Path(path)
         self._lock = threading.Lock()

@@ -202,8 +202,12 @@ class LLMClient:
         table: dict[str, dict[str, float]] = {}
         for job, spec in JOBS.items():
             lim = spec.limits
-            row: dict[str, float] = {"max_tokens": lim.max_tokens, "max_tokens_per_item": lim.max_tokens_per_item,
-                                     "timeout": lim.timeout, "timeout_per_item": lim.timeout_per_item}
+            row: dict[str, float] = {
+                "max_tokens": lim.max_tokens,
+                "max_tokens_per_item": lim.max_tokens_per_item,
+                "timeout": lim.timeout,
+                "timeout_per_item": lim.timeout_per_item,
+            }
             if job in self.max_tokens:
                 row.update(max_tokens=self.max_tokens[job], max_tokens_per_item=0)
             if job in self.timeouts or self.timeout is not None:
@@ -267,15 +271,15 @@ class LLMClient:
         output = spec.output_model.model_validate({spec.output_field: merged})
         return self._result(spec, prompt, output, all_hashes, total_calls)
 
-    def run_then(
-        self, job: str, inputs: BaseModel | Mapping[str, Any], write: Callable[[JobResult[Any]], R]
-    ) -> R:
+    def run_then(self, job: str, inputs: BaseModel | Mapping[str, Any], write: Callable[[JobResult[Any]], R]) -> R:
         """Run ``job`` and pass the valid result to ``write``; ``write`` never sees an invalid
         output (on any error it is not called, so nothing is written)."""
         return write(self.run(job, inputs))
 
     # -- typed jobs ------------------------------------------------------------------------------
-    def extract(self, turns: Sequence[Turn | Mapping[str, Any]], known_keys: Iterable[str] = ()) -> JobResult[Extraction]:
+    def extract(
+        self, turns: Sequence[Turn | Mapping[str, Any]], known_keys: Iterable[str] = ()
+    ) -> JobResult[Extraction]:
         """Facts from conversation turns (one call per ``max_batch`` turns)."""
         return self.run("extract", {"turns": list(turns), "known_keys": list(known_keys)})
 
@@ -308,8 +312,7 @@ class LLMClient:
         (and batch chunk), never one per observation x perspective. ``workers > 1`` runs the
         perspectives concurrently. Keyed by perspective id. All inputs are validated first."""
         inputs = [
-            _coerce(job_spec("encode"), {"perspective": p, "observations": list(observations)})
-            for p in perspectives
+            _coerce(job_spec("encode"), {"perspective": p, "observations": list(observations)}) for p in perspectives
         ]
         ids = [i.perspective.id for i in inputs if isinstance(i, EncodeInput)]
         if len(set(ids)) != len(ids):
@@ -359,8 +362,9 @@ class LLMClient:
         premises: Sequence[BeliefView | Mapping[str, Any]],
     ) -> JobResult[Rederived]:
         """Re-derive a stale conclusion from the current premises (or say it still follows, or nothing does)."""
-        return self.run("rederive", {"conclusion": conclusion, "was_based_on": list(was_based_on),
-                                     "premises": list(premises)})
+        return self.run(
+            "rederive", {"conclusion": conclusion, "was_based_on": list(was_based_on), "premises": list(premises)}
+        )
 
     # -- internals -------------------------------------------------------------------------------
     def _result(
@@ -525,9 +529,7 @@ class _Aliases:
         def walk(node: Any) -> Any:
             if isinstance(node, dict):
                 return {
-                    k: ([real(x) for x in v] if isinstance(v, list) else real(v))
-                    if k in spec.output_ids
-                    else walk(v)
+                    k: ([real(x) for x in v] if isinstance(v, list) else real(v)) if k in spec.output_ids else walk(v)
                     for k, v in node.items()
                 }
             if isinstance(node, list):
@@ -589,12 +591,21 @@ def _validate(spec: JobSpec, inp: BaseModel, raw: RawResponse, max_tokens: int |
     text = raw.text
     if raw.finish_reason == "length":
         cap = f" of {max_tokens} tokens" if max_tokens else ""
-        return _Verdict("length", None, f"the answer was cut off at the length limit{cap} before it was "
-                        "complete: reply with a shorter JSON object (brief rationales and texts, no repetition).",
-                        _clip(text))
+        return _Verdict(
+            "length",
+            None,
+            f"the answer was cut off at the length limit{cap} before it was "
+            "complete: reply with a shorter JSON object (brief rationales and texts, no repetition).",
+            _clip(text),
+        )
     if raw.refusal:
-        return _Verdict("refusal", None, f"the model refused: {raw.refusal!r}. Answer with the JSON object; "
-                        "use empty lists or null where nothing applies.", text)
+        return _Verdict(
+            "refusal",
+            None,
+            f"the model refused: {raw.refusal!r}. Answer with the JSON object; "
+            "use empty lists or null where nothing applies.",
+            text,
+        )
     if raw.parsed is None and (text is None or not text.strip()):
         return _Verdict("empty", None, "the answer was empty: reply with one JSON object.", text)
     data: Any

@@ -89,7 +89,9 @@ class OpenAIStub:
     def __enter__(self) -> OpenAIStub:
         return self.start()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
     def _next(self, body: dict[str, Any]) -> StubReply:
@@ -117,8 +119,11 @@ class OpenAIStub:
                 if reply.delay:
                     time.sleep(reply.delay)
                 if reply.status != 200:
-                    self._send(reply.status, {"error": {"message": reply.error, "type": "stub_error"}},
-                               {"retry-after-ms": str(reply.retry_after_ms)})
+                    self._send(
+                        reply.status,
+                        {"error": {"message": reply.error, "type": "stub_error"}},
+                        {"retry-after-ms": str(reply.retry_after_ms)},
+                    )
                     return
                 self._send(200, _completion(body, reply))
 
@@ -167,7 +172,12 @@ def _completion(body: dict[str, Any], reply: StubReply) -> dict[str, Any]:
         "object": "chat.completion",
         "created": 0,
         "model": body.get("model", "stub"),
-        "choices": [{"index": 0, "message": message,
-                     "finish_reason": reply.finish_reason or ("tool_calls" if "tool_calls" in message else "stop")}],
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": reply.finish_reason or ("tool_calls" if "tool_calls" in message else "stop"),
+            }
+        ],
         "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout},
     }

@@ -171,7 +171,6 @@ class UsageReport:
         if self.embedding is not None:
             e = self.embedding
             out.append(
-                f"embedding usage ({self.embedder}): calls {e.calls}, items {e.items}, "
-                f"{e.seconds * 1000:.1f} ms"
+                f"embedding usage ({self.embedder}): calls {e.calls}, items {e.items}, {e.seconds * 1000:.1f} ms"
             )
         return out

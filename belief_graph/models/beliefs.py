@@ -227,20 +227,26 @@ class Explanation(BaseModel):
     def text(self) -> str:
         """A short human-readable account."""
         c = self.claim
-        lines = [f"{c.text!r} ({c.key or 'no key'} = {c.value!r}) by {c.agent}: {c.status}"
-                 + (", the current belief" if self.current and c.status == "active" else "")]
+        lines = [
+            f"{c.text!r} ({c.key or 'no key'} = {c.value!r}) by {c.agent}: {c.status}"
+            + (", the current belief" if self.current and c.status == "active" else "")
+        ]
         for j in self.justifications:
             prem = ", ".join(f"{p.get('kind')} {p.get('id')}" for p in j.get("premises", [])) or "no premises"
             lines.append(f"  justified ({j.get('rule')}{', by ' + j['agent'] if j.get('agent') else ''}) by {prem}")
         for r in self.revisions:
             lines.append(f"  {r.at}: {r.status} - {r.reason}")
         for d in self.disputes:
-            lines.append(f"  dispute {d.get('id')} ({d.get('role', '').lower()}): {d.get('status')} - {d.get('reason')}")
+            lines.append(
+                f"  dispute {d.get('id')} ({d.get('role', '').lower()}): {d.get('status')} - {d.get('reason')}"
+            )
         for a in self.audits:
             lines.append(f"  audit {a.get('id')}: {a.get('reason')} ({a.get('action', a.get('mode'))})")
         for d in self.dependents:
-            lines.append(f"  {'  ' * (int(d.get('depth') or 1) - 1)}supports {d.get('id')} "
-                         f"({d.get('key') or 'no key'}): {d.get('text')!r} [{d.get('status')}]")
+            lines.append(
+                f"  {'  ' * (int(d.get('depth') or 1) - 1)}supports {d.get('id')} "
+                f"({d.get('key') or 'no key'}): {d.get('text')!r} [{d.get('status')}]"
+            )
         if self.superseded_by:
             lines.append(f"  superseded by {self.superseded_by}")
         return "\n".join(lines)

@@ -45,10 +45,18 @@ class ImportInfo(BaseModel):
     def from_record(cls, rec: dict[str, Any]) -> ImportInfo:
         counts = {k[2:]: int(v or 0) for k, v in rec.items() if k.startswith("n_")}
         return cls(
-            name=rec["name"], source=rec.get("source"), status=rec.get("status") or "running",
-            done=int(rec.get("done") or 0), digest=str(rec.get("digest") or ""), batches=int(rec.get("batches") or 0), runs=int(rec.get("runs") or 0),
-            counts=counts, errors=list(rec.get("errors") or []), started_at=rec.get("started_at"),
-            updated_at=rec.get("updated_at"), finished_at=rec.get("finished_at"),
+            name=rec["name"],
+            source=rec.get("source"),
+            status=rec.get("status") or "running",
+            done=int(rec.get("done") or 0),
+            digest=str(rec.get("digest") or ""),
+            batches=int(rec.get("batches") or 0),
+            runs=int(rec.get("runs") or 0),
+            counts=counts,
+            errors=list(rec.get("errors") or []),
+            started_at=rec.get("started_at"),
+            updated_at=rec.get("updated_at"),
+            finished_at=rec.get("finished_at"),
         )
 
 

@@ -174,9 +174,15 @@ class EncodeResult(BaseModel):
         return out
 
     def summary(self) -> dict[str, Any]:
-        return {"possible": self.possible, "prefiltered": self.prefiltered, "passed": self.passed,
-                "cached": sum(1 for c in self.cells if c.cached),
-                "written": len(self.written), "rejected": len(self.rejections), "llm_calls": self.llm_calls}
+        return {
+            "possible": self.possible,
+            "prefiltered": self.prefiltered,
+            "passed": self.passed,
+            "cached": sum(1 for c in self.cells if c.cached),
+            "written": len(self.written),
+            "rejected": len(self.rejections),
+            "llm_calls": self.llm_calls,
+        }
 
 
 class InterpretationHit(BaseModel):

@@ -215,8 +215,10 @@ class RuleSpec(BaseModel):
             else:
                 c_compiled.append(name)
                 c_pattern.append(name)
-        for what, template in (("conclusion text", self.conclusion.text),
-                               ("conclusion value", self.conclusion.value if isinstance(self.conclusion.value, str) else "")):
+        for what, template in (
+            ("conclusion text", self.conclusion.text),
+            ("conclusion value", self.conclusion.value if isinstance(self.conclusion.value, str) else ""),
+        ):
             for name in _text_vars(template):
                 if name not in slots:
                     raise ValueError(f"{what} uses {{{name}}}, which no premise binds")
@@ -292,9 +294,14 @@ class RuleInfo(BaseModel):
     def from_row(cls, row: dict[str, Any]) -> RuleInfo:
         r = row["rule"]
         return cls(
-            name=r["name"], version=int(r["version"]), status=r["status"], spec=RuleSpec.model_validate_json(r["spec"]),
-            created_at=r.get("created_at"), instances=int(row.get("instances") or 0),
-            resolved=int(row.get("resolved") or 0), unresolved=int(row.get("unresolved") or 0),
+            name=r["name"],
+            version=int(r["version"]),
+            status=r["status"],
+            spec=RuleSpec.model_validate_json(r["spec"]),
+            created_at=r.get("created_at"),
+            instances=int(row.get("instances") or 0),
+            resolved=int(row.get("resolved") or 0),
+            unresolved=int(row.get("unresolved") or 0),
         )
 
 

@@ -106,7 +106,9 @@ class SupportFamily(BaseModel):
 
     def describe(self) -> str:
         rule = f" ({self.rule})" if self.rule else ""
-        prem = "; ".join(f"{p.kind} {p.id}: {p.text!r}" + ("" if p.current else f" [{p.status}]") for p in self.premises)
+        prem = "; ".join(
+            f"{p.kind} {p.id}: {p.text!r}" + ("" if p.current else f" [{p.status}]") for p in self.premises
+        )
         return f"{self.id}{rule} <- {prem}"
 
 
@@ -262,13 +264,30 @@ class ClaimAudit(BaseModel):
         """One flat dict (``id, op, mode, reason, agent, at, action, via, lost, statuses``) for
         ``Explanation.audits``."""
         a = self.audit
-        return {"id": a.id, "op": a.op, "mode": a.mode, "reason": a.reason, "agent": a.agent, "at": a.at,
-                "action": self.action, "via": self.via, "lost": list(self.lost), "statuses": list(self.statuses)}
+        return {
+            "id": a.id,
+            "op": a.op,
+            "mode": a.mode,
+            "reason": a.reason,
+            "agent": a.agent,
+            "at": a.at,
+            "action": self.action,
+            "via": self.via,
+            "lost": list(self.lost),
+            "statuses": list(self.statuses),
+        }
 
     def text(self) -> str:
         a = self.audit
-        what = {"ROOT": "root", "WITHDREW": "withdrawn", "RETAINED": "retained", "REINSTATED": "reinstated",
-                "STALED": "stale", "REFRESHED": "current again", "REDERIVED": "re-derived"}[self.action]
+        what = {
+            "ROOT": "root",
+            "WITHDREW": "withdrawn",
+            "RETAINED": "retained",
+            "REINSTATED": "reinstated",
+            "STALED": "stale",
+            "REFRESHED": "current again",
+            "REDERIVED": "re-derived",
+        }[self.action]
         why = f" via {self.via}" if self.via else (f" ({'; '.join(self.lost)})" if self.lost else "")
         return f"{a.at} {a.op} (mode {a.mode}): {what}{why}: {a.reason} (audit {a.id})"
 

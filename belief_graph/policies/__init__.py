@@ -48,13 +48,15 @@ __all__ = [
     "strategy",
 ]
 
-STRATEGIES: Mapping[Strategy, ConflictStrategy] = MappingProxyType({
-    Strategy.recency: Recency(),
-    Strategy.authority: Authority(),
-    Strategy.consensus: Consensus(),
-    Strategy.argumentation: Argumentation(),
-    Strategy.llm_judge: LlmJudge(),
-})
+STRATEGIES: Mapping[Strategy, ConflictStrategy] = MappingProxyType(
+    {
+        Strategy.recency: Recency(),
+        Strategy.authority: Authority(),
+        Strategy.consensus: Consensus(),
+        Strategy.argumentation: Argumentation(),
+        Strategy.llm_judge: LlmJudge(),
+    }
+)
 
 
 def strategy(name: Strategy | str) -> ConflictStrategy:

@@ -63,13 +63,23 @@ class Argumentation:
             holders.setdefault(n, [])
         args = sorted(weight)
         attacks = [
-            Attack(attacker=u, target=v, reason=f"conflicting values of {key} ({weight[u]:g} >= {weight[v]:g})",
-                   by=",".join(sorted(holders[u])))
-            for u in args for v in args if u != v and weight[u] >= weight[v]
+            Attack(
+                attacker=u,
+                target=v,
+                reason=f"conflicting values of {key} ({weight[u]:g} >= {weight[v]:g})",
+                by=",".join(sorted(holders[u])),
+            )
+            for u in args
+            for v in args
+            if u != v and weight[u] >= weight[v]
         ]
         return ConflictFramework(
-            ns=dispute_ns(key), arguments=args, attacks=attacks, weights=weight,
-            challenger=names[norm_value(data.value)], incumbent=names[norm_value(incumbent.value)],
+            ns=dispute_ns(key),
+            arguments=args,
+            attacks=attacks,
+            weights=weight,
+            challenger=names[norm_value(data.value)],
+            incumbent=names[norm_value(incumbent.value)],
         )
 
     def decide(self, ctx: ConflictContext) -> Decision:

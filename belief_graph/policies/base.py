@@ -111,9 +111,7 @@ class GroundedStrategy(ConflictStrategy, Protocol):
         ...
 
 
-def authority_weights(
-    matched: dict[str, float | None], default: float
-) -> tuple[dict[str, float], list[str]]:
+def authority_weights(matched: dict[str, float | None], default: float) -> tuple[dict[str, float], list[str]]:
     """Fill agents no rule covers with the documented default weight (and say so)."""
     weights: dict[str, float] = {}
     warnings: list[str] = []

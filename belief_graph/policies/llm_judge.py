@@ -37,10 +37,20 @@ def judge(
     result = client.judge(
         f"What is the correct value of {key}?",
         [
-            {"id": incumbent.id, "agent": incumbent.agent, "text": incumbent.text, "value": incumbent.value,
-             "authority": weights.get(incumbent.agent)},
-            {"id": challenger_id, "agent": data.agent, "text": data.text, "value": data.value,
-             "authority": weights.get(data.agent)},
+            {
+                "id": incumbent.id,
+                "agent": incumbent.agent,
+                "text": incumbent.text,
+                "value": incumbent.value,
+                "authority": weights.get(incumbent.agent),
+            },
+            {
+                "id": challenger_id,
+                "agent": data.agent,
+                "text": data.text,
+                "value": data.value,
+                "authority": weights.get(data.agent),
+            },
         ],
     )
     who = f"llm_judge ({result.provenance.model}, prompt {result.provenance.prompt_ref})"

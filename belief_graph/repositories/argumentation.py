@@ -35,11 +35,31 @@ class ArgumentationRepository(Repo):
         return self.graph.run(tx, query, **params) if tx is not None else self.graph.write(query, **params)
 
     # -- frameworks ----------------------------------------------------------------------------
-    def create_framework(self, tx: Tx, *, name: str, ns: str, source: str | None, format: str | None,
-                         arguments: int, attacks: int, status: str, created_at: str) -> Framework:
+    def create_framework(
+        self,
+        tx: Tx,
+        *,
+        name: str,
+        ns: str,
+        source: str | None,
+        format: str | None,
+        arguments: int,
+        attacks: int,
+        status: str,
+        created_at: str,
+    ) -> Framework:
         rows = self.graph.run(
-            tx, "argumentation.create_framework", space=self.space, name=name, ns=ns, source=source,
-            format=format, arguments=arguments, attacks=attacks, status=status, created_at=created_at,
+            tx,
+            "argumentation.create_framework",
+            space=self.space,
+            name=name,
+            ns=ns,
+            source=source,
+            format=format,
+            arguments=arguments,
+            attacks=attacks,
+            status=status,
+            created_at=created_at,
         )
         return Framework.model_validate(rows[0]["framework"])
 
@@ -85,7 +105,10 @@ class ArgumentationRepository(Repo):
 
     def merge_attacks(self, tx: Tx, ns: str, attacks: Sequence[Attack]) -> int:
         rows = self.graph.run(
-            tx, "argumentation.merge_attacks", space=self.space, ns=ns,
+            tx,
+            "argumentation.merge_attacks",
+            space=self.space,
+            ns=ns,
             attacks=[a.model_dump() for a in attacks],
         )
         return int(rows[0]["attacks"]) if rows else 0
@@ -107,7 +130,9 @@ class ArgumentationRepository(Repo):
         is pending) the UNDEC pass, in one statement."""
         return self._step(tx, "argumentation.start_grounded", profile, space=self.space, ns=ns, last_wave=last)
 
-    def propagate_waves(self, tx: Tx, ns: str, first: int, last: int, *, profile: bool = False) -> tuple[dict[str, Any], int]:
+    def propagate_waves(
+        self, tx: Tx, ns: str, first: int, last: int, *, profile: bool = False
+    ) -> tuple[dict[str, Any], int]:
         return self._step(
             tx, "argumentation.propagate_waves", profile, space=self.space, ns=ns, first_wave=first, last_wave=last
         )
@@ -117,8 +142,14 @@ class ArgumentationRepository(Repo):
 
     def write_labels(self, ns: str, in_: Sequence[str], out: Sequence[str], undec: Sequence[str]) -> int:
         """Write a labelling computed elsewhere (one write transaction, one statement)."""
-        rows = self.graph.write("argumentation.write_labels", space=self.space, ns=ns, in_names=list(in_),
-                                out_names=list(out), undec_names=list(undec))
+        rows = self.graph.write(
+            "argumentation.write_labels",
+            space=self.space,
+            ns=ns,
+            in_names=list(in_),
+            out_names=list(out),
+            undec_names=list(undec),
+        )
         return int(rows[0]["written"]) if rows else 0
 
     def labels(self, ns: str, tx: Tx | None = None) -> dict[str, Any]:

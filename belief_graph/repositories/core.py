@@ -123,8 +123,9 @@ class ClaimRepository(Repo):
         """First versions: each ``(key, claim id)`` becomes the fact's CURRENT; returns the ids set."""
         if not changes:
             return []
-        rows = self.graph.run(tx, "claim.set_current", space=self.space,
-                              changes=[{"key": k, "id": i} for k, i in changes])
+        rows = self.graph.run(
+            tx, "claim.set_current", space=self.space, changes=[{"key": k, "id": i} for k, i in changes]
+        )
         return [r["current"] for r in rows]
 
     def supersede(self, key: str, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> Superseded:
@@ -143,8 +144,9 @@ class ClaimRepository(Repo):
 
     def supersede_keyless(self, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> None:
         """A claim without a fact key replaced by a newer one (SUPERSEDES, the old one superseded)."""
-        rows = self.graph.run(tx, "claim.supersede_claim", space=self.space, old_id=old_id, new_id=new_id, at=at,
-                              reason=reason)
+        rows = self.graph.run(
+            tx, "claim.supersede_claim", space=self.space, old_id=old_id, new_id=new_id, at=at, reason=reason
+        )
         if not rows:
             raise ValidationError(f"claim {old_id!r} is not a claim without a key in space {self.space!r}")
 
@@ -162,9 +164,7 @@ class ClaimRepository(Repo):
         return Claim.from_record(rows[0]["claim"]) if rows else None
 
     def vector_search(self, embedding: Sequence[float], k: int, fetch: int) -> list[tuple[Claim, float]]:
-        rows = self.graph.read(
-            "retrieval.vector_search", space=self.space, embedding=list(embedding), k=k, fetch=fetch
-        )
+        rows = self.graph.read("retrieval.vector_search", space=self.space, embedding=list(embedding), k=k, fetch=fetch)
         return [(Claim.from_record(r["claim"]), float(r["score"])) for r in rows]
 
 

@@ -29,7 +29,10 @@ def _node(n: neo4j.graph.Node) -> ViewNode:
 def _edge(r: neo4j.graph.Relationship) -> ViewEdge:
     assert r.start_node is not None and r.end_node is not None
     return ViewEdge(
-        id=r.element_id, type=r.type, source=r.start_node.element_id, target=r.end_node.element_id,
+        id=r.element_id,
+        type=r.type,
+        source=r.start_node.element_id,
+        target=r.end_node.element_id,
         properties=_props(r),
     )
 

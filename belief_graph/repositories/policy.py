@@ -28,7 +28,9 @@ class PolicyRepository(Repo):
         return AuthorityRule.model_validate(rows[0]["rule"])
 
     def policies(self, tx: Tx | None = None) -> list[PolicyRule]:
-        return [PolicyRule.model_validate(r["rule"]) for r in self._read(tx, "policy.list_policy_rules", space=self.space)]
+        return [
+            PolicyRule.model_validate(r["rule"]) for r in self._read(tx, "policy.list_policy_rules", space=self.space)
+        ]
 
     def authorities(self, tx: Tx | None = None) -> list[AuthorityRule]:
         rows = self._read(tx, "policy.list_authority_rules", space=self.space)
@@ -116,8 +118,13 @@ class FactRepository(Repo):
         self, embedding: Sequence[float], k: int, agent: str | None = None, tx: Tx | None = None
     ) -> list[tuple[Claim, float]]:
         rows = self._read(
-            tx, "retrieval.similar_active_claims", space=self.space, embedding=list(embedding), k=k,
-            fetch=max(50, 20 * k), agent=agent,
+            tx,
+            "retrieval.similar_active_claims",
+            space=self.space,
+            embedding=list(embedding),
+            k=k,
+            fetch=max(50, 20 * k),
+            agent=agent,
         )
         return [(Claim.from_record(r["claim"]), float(r["score"])) for r in rows]
 

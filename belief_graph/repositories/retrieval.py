@@ -27,7 +27,9 @@ class HitDetail:
         self.similarity: float | None = None if row["similarity"] is None else float(row["similarity"])
         self.families = int(row["families"] or 0)
         cert = row["certificate"]
-        self.certificate = SupportFamily.model_validate({k: v for k, v in cert.items() if v is not None}) if cert else None
+        self.certificate = (
+            SupportFamily.model_validate({k: v for k, v in cert.items() if v is not None}) if cert else None
+        )
         self.provenance = HitProvenance(
             agent=self.claim.agent,
             created_at=self.claim.created_at,
@@ -75,7 +77,10 @@ class RetrievalRepository(Repo):
     ) -> dict[str, HitDetail]:
         """Hydrated claims by id; with ``active_only`` only those active as this statement reads them."""
         rows = self.graph.read(
-            "retrieval.hit_details", space=self.space, ids=list(ids), embedding=list(embedding or []),
+            "retrieval.hit_details",
+            space=self.space,
+            ids=list(ids),
+            embedding=list(embedding or []),
             active_only=active_only,
         )
         return {r["claim"]["id"]: HitDetail(r) for r in rows}
@@ -84,8 +89,13 @@ class RetrievalRepository(Repo):
         self, keys: Sequence[str] | None, prefix: str | None, include_inactive: bool, at: str | None, limit: int
     ) -> list[dict[str, Any]]:
         return self.graph.read(
-            "retrieval.lookup_keys", space=self.space, keys=None if keys is None else list(keys), prefix=prefix,
-            include_inactive=include_inactive, at=at, limit=limit,
+            "retrieval.lookup_keys",
+            space=self.space,
+            keys=None if keys is None else list(keys),
+            prefix=prefix,
+            include_inactive=include_inactive,
+            at=at,
+            limit=limit,
         )
 
     # -- index health ------------------------------------------------------------------------------
@@ -103,9 +113,7 @@ class RetrievalRepository(Repo):
         return int(out[0]["created"]) if out else 0
 
     def bench_index_topk(self, embedding: Sequence[float], k: int, fetch: int | None = None) -> list[str]:
-        rows = self.graph.read(
-            "bench.index_topk", space=self.space, embedding=list(embedding), k=k, fetch=fetch or k
-        )
+        rows = self.graph.read("bench.index_topk", space=self.space, embedding=list(embedding), k=k, fetch=fetch or k)
         return [r["id"] for r in rows]
 
     def bench_exact_topk(self, embedding: Sequence[float], k: int) -> list[str]:

@@ -18,10 +18,19 @@ class RuleRepository(Repo):
     def create(self, tx: Tx, spec: RuleSpec, compiled: CompiledRule, at: str) -> tuple[RuleInfo, int | None]:
         """Store a new version; returns it and the version it replaced (None for a new rule)."""
         rows = self.graph.run(
-            tx, "rules.create_rule", space=self.space, name=spec.name, spec=spec.to_json(),
-            description=spec.description, premise_keys=compiled.premise_keys, anchor_pos=compiled.anchor_pos,
-            anchor_regex=compiled.anchor_regex, conclusion_key=compiled.conclusion_key,
-            conclusion_regex=compiled.conclusion_regex, direct_writes=spec.direct_writes, at=at,
+            tx,
+            "rules.create_rule",
+            space=self.space,
+            name=spec.name,
+            spec=spec.to_json(),
+            description=spec.description,
+            premise_keys=compiled.premise_keys,
+            anchor_pos=compiled.anchor_pos,
+            anchor_regex=compiled.anchor_regex,
+            conclusion_key=compiled.conclusion_key,
+            conclusion_regex=compiled.conclusion_regex,
+            direct_writes=spec.direct_writes,
+            at=at,
         )
         row = rows[0]
         return RuleInfo.from_row(row), (int(row["replaced"]) if row["replaced"] is not None else None)
@@ -54,7 +63,9 @@ class RuleRepository(Repo):
     def evaluate(self, tx: Tx, instances: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
         """Walk each instance's premise chain over the current beliefs (see the statement)."""
         return self.graph.run(
-            tx, "rules.evaluate_instances", space=self.space,
+            tx,
+            "rules.evaluate_instances",
+            space=self.space,
             instances=[{"rule": r, "key": k} for r, k in instances],
         )
 
@@ -67,9 +78,15 @@ class RuleRepository(Repo):
         out = []
         for r in rows:
             i = r["instance"]
-            out.append(RuleInstanceInfo(
-                rule=i["rule"], key=i["key"], status=i["status"] or "new", anchor=list(i["anchor"] or []),
-                reads=list(i["reads"] or []), missing=i["missing"],
-                belief=Claim.from_record(r["belief"]) if r["belief"] else None,
-            ))
+            out.append(
+                RuleInstanceInfo(
+                    rule=i["rule"],
+                    key=i["key"],
+                    status=i["status"] or "new",
+                    anchor=list(i["anchor"] or []),
+                    reads=list(i["reads"] or []),
+                    missing=i["missing"],
+                    belief=Claim.from_record(r["belief"]) if r["belief"] else None,
+                )
+            )
         return out

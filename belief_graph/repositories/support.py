@@ -22,6 +22,7 @@ __all__ = ["ProfilingRunner", "Runner", "SupportRepository", "TimingRunner"]
 Runner = Callable[..., list[dict[str, Any]]]
 """``runner(tx, name, **params) -> rows``; the default is :meth:`Graph.run`."""
 
+
 class TimingRunner:
     """A :data:`Runner` that times each statement: ``client`` the wall time of the round trip on the
     client (send, server work, records decoded), ``server`` what the server reports
@@ -63,8 +64,11 @@ class SupportRepository(Repo):
     # -- look-ups ----------------------------------------------------------------------------
     def find_nodes(self, ids: Sequence[str], tx: Tx | None = None) -> dict[str, dict[str, Any]]:
         """``{id: {kind, status, text, key}}`` for the ids that name an episode or claim here."""
-        rows = (self._in(tx, "support.find_nodes", space=self.space, ids=list(ids)) if tx is not None
-                else self.graph.read("support.find_nodes", space=self.space, ids=list(ids)))
+        rows = (
+            self._in(tx, "support.find_nodes", space=self.space, ids=list(ids))
+            if tx is not None
+            else self.graph.read("support.find_nodes", space=self.space, ids=list(ids))
+        )
         return {r["id"]: r for r in rows}
 
     def prepare_derive(
@@ -120,8 +124,17 @@ class SupportRepository(Repo):
         self, tx: Tx, *, audit: str, at: str, reason: str, region: list[str], force: bool | None, waves: int
     ) -> tuple[dict[str, int], list[str]]:
         """Write the labels; returns the counts and the keys of the claims withdrawn or reinstated."""
-        rows = self._in(tx, "support.apply_labels", space=self.space, audit=audit, at=at, reason=reason,
-                        region=region, force=force, waves=waves)
+        rows = self._in(
+            tx,
+            "support.apply_labels",
+            space=self.space,
+            audit=audit,
+            at=at,
+            reason=reason,
+            region=region,
+            force=force,
+            waves=waves,
+        )
         if not rows:
             return {}, []
         return {k: int(rows[0][k]) for k in ("withdrew", "retained", "reinstated")}, list(rows[0]["keys"])
@@ -138,8 +151,9 @@ class SupportRepository(Repo):
         self, tx: Tx, *, audit: str, run: str, at: str, reason: str, region: list[str]
     ) -> tuple[list[str], list[str], list[str]]:
         """Write stale / current-again; returns (claims made stale, made current again, keys whose belief changed)."""
-        rows = self._in(tx, "currency.apply_labels", space=self.space, audit=audit, run=run, at=at, reason=reason,
-                        region=region)
+        rows = self._in(
+            tx, "currency.apply_labels", space=self.space, audit=audit, run=run, at=at, reason=reason, region=region
+        )
         if not rows:
             return [], [], []
         return list(rows[0]["staled"]), list(rows[0]["refreshed"]), list(rows[0]["keys"])
@@ -149,8 +163,11 @@ class SupportRepository(Repo):
 
     # -- reads --------------------------------------------------------------------------------
     def audit(self, audit_id: str, tx: Tx | None = None) -> AuditRecord | None:
-        rows = (self._in(tx, "support.get_audit", space=self.space, id=audit_id) if tx is not None
-                else self.graph.read("support.get_audit", space=self.space, id=audit_id))
+        rows = (
+            self._in(tx, "support.get_audit", space=self.space, id=audit_id)
+            if tx is not None
+            else self.graph.read("support.get_audit", space=self.space, id=audit_id)
+        )
         return AuditRecord.from_row(rows[0]) if rows else None
 
     def audits(self, limit: int) -> list[AuditSummary]:
@@ -162,8 +179,16 @@ class SupportRepository(Repo):
         out = []
         for r in rows:
             a = AuditSummary.model_validate({k: v for k, v in r["audit"].items() if v is not None})
-            out.append(ClaimAudit(audit=a, action=r["action"], via=r["via"], lost=r["lost"] or [],
-                                  prior=r["prior"], statuses=r["statuses"] or []))
+            out.append(
+                ClaimAudit(
+                    audit=a,
+                    action=r["action"],
+                    via=r["via"],
+                    lost=r["lost"] or [],
+                    prior=r["prior"],
+                    statuses=r["statuses"] or [],
+                )
+            )
         return out
 
     def supports(self, claim_id: str) -> tuple[Claim, list[SupportFamily]] | None:
@@ -174,19 +199,29 @@ class SupportRepository(Repo):
 
     def dependents(self, node_id: str, limit: int) -> list[Dependent]:
         rows = self.graph.read("currency.dependents", space=self.space, id=node_id, limit=limit)
-        return [Dependent(claim=Claim.from_record(r["claim"]), depth=int(r["depth"]), via=r["via"], rule=r["rule"])
-                for r in rows]
+        return [
+            Dependent(claim=Claim.from_record(r["claim"]), depth=int(r["depth"]), via=r["via"], rule=r["rule"])
+            for r in rows
+        ]
 
     def stale_claims(self, limit: int) -> list[StaleClaim]:
         rows = self.graph.read("currency.stale_claims", space=self.space, limit=limit)
         out = []
         for r in rows:
             a = r["audit"] or {}
-            out.append(StaleClaim(
-                claim=Claim.from_record(r["claim"]), since=a.get("at"), audit=a.get("id"), cause=a.get("reason"),
-                op=a.get("op"), lost=list(r["lost"] or []), changed=list(r["changed"] or []), rule=r["rule"],
-                missing=r["missing"],
-            ))
+            out.append(
+                StaleClaim(
+                    claim=Claim.from_record(r["claim"]),
+                    since=a.get("at"),
+                    audit=a.get("id"),
+                    cause=a.get("reason"),
+                    op=a.get("op"),
+                    lost=list(r["lost"] or []),
+                    changed=list(r["changed"] or []),
+                    rule=r["rule"],
+                    missing=r["missing"],
+                )
+            )
         return out
 
     # -- working context -------------------------------------------------------------------------

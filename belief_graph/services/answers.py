@@ -48,7 +48,10 @@ class AnswerService:
     """``answer(query)`` for one space; ``llm`` is called lazily (never for a threshold ``unknown``)."""
 
     def __init__(
-        self, retrieval: RetrievalService, support: SupportService, llm: Callable[[], LLMClient],
+        self,
+        retrieval: RetrievalService,
+        support: SupportService,
+        llm: Callable[[], LLMClient],
         threshold: float = DEFAULT_THRESHOLD,
     ) -> None:
         self.retrieval = retrieval
@@ -57,7 +60,12 @@ class AnswerService:
         self.threshold = threshold
 
     def answer(
-        self, query: str, *, k: int = 8, budget_tokens: int = 1000, threshold: float | None = None,
+        self,
+        query: str,
+        *,
+        k: int = 8,
+        budget_tokens: int = 1000,
+        threshold: float | None = None,
         include_context: bool = True,
     ) -> AnswerResult:
         """A grounded answer to ``query`` or ``unknown`` with the reason (see the module docstring).
@@ -80,28 +88,64 @@ class AnswerService:
         qualifying = [h for h in hits if h.similarity is not None and h.similarity >= thr]
         if not qualifying:
             top = max(hits, key=lambda h: h.similarity or 0.0) if hits else None
-            why = (f"no active belief is similar enough to the question (best score {best:.3f} for "
-                   f"{top.claim.text!r} < threshold {thr:.3f})" if top is not None and best is not None
-                   else "memory holds no active belief to answer from")
+            why = (
+                f"no active belief is similar enough to the question (best score {best:.3f} for "
+                f"{top.claim.text!r} < threshold {thr:.3f})"
+                if top is not None and best is not None
+                else "memory holds no active belief to answer from"
+            )
             checks.append(GroundingCheck(name="similarity_threshold", ok=False, detail=why))
-            return AnswerResult(query=query, status="unknown", text="unknown", reason=why, checks=checks,
-                                llm_calls=0, best_similarity=best, threshold=thr)
-        checks.append(GroundingCheck(
-            name="similarity_threshold", ok=True,
-            detail=f"{len(qualifying)} recalled belief(s) reach {thr:.3f} (best {best:.3f})"))
+            return AnswerResult(
+                query=query,
+                status="unknown",
+                text="unknown",
+                reason=why,
+                checks=checks,
+                llm_calls=0,
+                best_similarity=best,
+                threshold=thr,
+            )
+        checks.append(
+            GroundingCheck(
+                name="similarity_threshold",
+                ok=True,
+                detail=f"{len(qualifying)} recalled belief(s) reach {thr:.3f} (best {best:.3f})",
+            )
+        )
         keys = list(dict.fromkeys(h.claim.key for h in qualifying if h.claim.key))
         ctx = self.support.context(query=query, keys=keys, budget_tokens=budget_tokens, limit=max(k, 10))
-        checks.append(GroundingCheck(name="context", ok=bool(ctx.items),
-                                     detail=f"{len(ctx.items)} active belief(s), {ctx.used_tokens} tokens"))
+        checks.append(
+            GroundingCheck(
+                name="context",
+                ok=bool(ctx.items),
+                detail=f"{len(ctx.items)} active belief(s), {ctx.used_tokens} tokens",
+            )
+        )
         if not ctx.items:
             why = "the working context is empty (no active belief with an intact support)"
-            return AnswerResult(query=query, status="unknown", text="unknown", reason=why, checks=checks,
-                                best_similarity=best, threshold=thr, context=ctx if include_context else None)
+            return AnswerResult(
+                query=query,
+                status="unknown",
+                text="unknown",
+                reason=why,
+                checks=checks,
+                best_similarity=best,
+                threshold=thr,
+                context=ctx if include_context else None,
+            )
         llm = self._llm()
         before = llm.usage().calls
-        beliefs = [BeliefView(id=i.claim.id, text=i.claim.text, key=i.claim.key, value=i.claim.value) for i in ctx.items]
-        base: dict[str, Any] = {"query": query, "best_similarity": best, "threshold": thr, "model": llm.model_name,
-                                "replayed": llm.is_replay, "context": ctx if include_context else None}
+        beliefs = [
+            BeliefView(id=i.claim.id, text=i.claim.text, key=i.claim.key, value=i.claim.value) for i in ctx.items
+        ]
+        base: dict[str, Any] = {
+            "query": query,
+            "best_similarity": best,
+            "threshold": thr,
+            "model": llm.model_name,
+            "replayed": llm.is_replay,
+            "context": ctx if include_context else None,
+        }
         try:
             out = self._ask(llm, query, beliefs)
         except EncodingError as exc:
@@ -110,8 +154,13 @@ class AnswerService:
             checks.append(GroundingCheck(name="grounding", ok=False, detail="; ".join(exc.errors)))
             return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
         calls = llm.usage().calls - before
-        checks.append(GroundingCheck(name="grounding", ok=True,
-                                     detail="every citation is a context belief; every figure and named value is in a cited belief"))
+        checks.append(
+            GroundingCheck(
+                name="grounding",
+                ok=True,
+                detail="every citation is a context belief; every figure and named value is in a cited belief",
+            )
+        )
         if is_unknown(out.text):
             why = f"the model found no answer in the {len(ctx.items)} context belief(s)"
             return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
@@ -135,7 +184,19 @@ class AnswerService:
             why = f"cited belief(s) {bad} are not active beliefs of the working context (any more)"
             checks.append(GroundingCheck(name="citations_active", ok=False, detail=why))
             return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
-        checks.append(GroundingCheck(name="citations_active", ok=True,
-                                     detail=f"{len(cited_ids)} cited belief(s) active in space {self.retrieval.space!r}"))
-        return AnswerResult(status="answered", text=out.text, citations=cited_ids,
-                            cited=[now[c].claim for c in cited_ids], checks=checks, llm_calls=calls, **base)
+        checks.append(
+            GroundingCheck(
+                name="citations_active",
+                ok=True,
+                detail=f"{len(cited_ids)} cited belief(s) active in space {self.retrieval.space!r}",
+            )
+        )
+        return AnswerResult(
+            status="answered",
+            text=out.text,
+            citations=cited_ids,
+            cited=[now[c].claim for c in cited_ids],
+            checks=checks,
+            llm_calls=calls,
+            **base,
+        )

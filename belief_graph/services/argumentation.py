@@ -164,8 +164,13 @@ class ArgumentationService:
         else:
             self.repo.delete_arguments_batched(ns, DELETE_BATCH)  # leftovers of a crashed import
         meta: dict[str, Any] = {
-            "name": name, "ns": ns, "source": af.source, "format": af.format,
-            "arguments": len(af.arguments), "attacks": len(af.attacks), "created_at": utcnow().isoformat(),
+            "name": name,
+            "ns": ns,
+            "source": af.source,
+            "format": af.format,
+            "arguments": len(af.arguments),
+            "attacks": len(af.attacks),
+            "created_at": utcnow().isoformat(),
         }
         if len(af.arguments) + len(af.attacks) <= IMPORT_CHUNK:
 
@@ -190,7 +195,9 @@ class ArgumentationService:
     def _check_size(self, af: AttackGraph) -> None:
         lim = self.limits
         if len(af.arguments) > lim.af_max_arguments:
-            raise LimitExceeded("arguments", len(af.arguments), lim.af_max_arguments, "BELIEF_GRAPH_LIMITS__AF_MAX_ARGUMENTS")
+            raise LimitExceeded(
+                "arguments", len(af.arguments), lim.af_max_arguments, "BELIEF_GRAPH_LIMITS__AF_MAX_ARGUMENTS"
+            )
         if len(af.attacks) > lim.af_max_attacks:
             raise LimitExceeded("attacks", len(af.attacks), lim.af_max_attacks, "BELIEF_GRAPH_LIMITS__AF_MAX_ATTACKS")
 
@@ -234,9 +241,7 @@ class ArgumentationService:
         return iccma.write(af, format)
 
     # -- namespaces for other services ----------------------------------------------------------
-    def store_attacks(
-        self, ns: str, arguments: Iterable[str], attacks: Iterable[Sequence[str]]
-    ) -> AttackGraph:
+    def store_attacks(self, ns: str, arguments: Iterable[str], attacks: Iterable[Sequence[str]]) -> AttackGraph:
         """Replace the plain arguments of namespace ``ns`` by this in-memory framework (one tx).
 
         For services that build a framework in memory (conflict strategy, studies). Claim/Proposal
@@ -412,11 +417,13 @@ class ArgumentationService:
 
     def _write_chunked(self, ns: str, af: AttackGraph) -> None:
         for names in _chunks(af.arguments, IMPORT_CHUNK):
-            self.graph.write_tx(functools.partial(self.repo.create_arguments, ns=ns, names=names),
-                                name="argumentation.import_chunk")
+            self.graph.write_tx(
+                functools.partial(self.repo.create_arguments, ns=ns, names=names), name="argumentation.import_chunk"
+            )
         for pairs in _chunks(af.attacks, IMPORT_CHUNK):
-            self.graph.write_tx(functools.partial(self.repo.create_attacks, ns=ns, pairs=pairs),
-                                name="argumentation.import_chunk")
+            self.graph.write_tx(
+                functools.partial(self.repo.create_attacks, ns=ns, pairs=pairs), name="argumentation.import_chunk"
+            )
 
     def _discard(self, name: str, ns: str) -> None:
         self.repo.set_framework_status(name, "deleting")
@@ -506,9 +513,7 @@ def _explanation(ns: str, row: dict[str, Any]) -> LabelExplanation:
     elif label == "OUT":
         ins = sorted(by_label["IN"], key=lambda a: (a.wave if a.wave is not None else 1 << 62, a.name))
         decisive = ins[:1]
-        reason = (
-            f"OUT: attacked by {ins[0].name}, which is IN (wave {ins[0].wave})" if ins else "OUT"
-        )
+        reason = f"OUT: attacked by {ins[0].name}, which is IN (wave {ins[0].wave})" if ins else "OUT"
         if not ins:
             stale = "no attacker is IN"
     else:
@@ -522,8 +527,14 @@ def _explanation(ns: str, row: dict[str, Any]) -> LabelExplanation:
     if stale:
         reason += f" [stale: {stale}; the attack graph changed since the last ground, run it again]"
     return LabelExplanation(
-        ns=ns, name=name, label=label, wave=wave, reason=reason, decisive=decisive,
-        attackers=attackers, targets=row["targets"],
+        ns=ns,
+        name=name,
+        label=label,
+        wave=wave,
+        reason=reason,
+        decisive=decisive,
+        attackers=attackers,
+        targets=row["targets"],
     )
 
 

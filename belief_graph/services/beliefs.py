@@ -98,8 +98,6 @@ def _parse_dt(s: str) -> datetime:
     return datetime.fromisoformat(s.replace("Z", "+00:00"))
 
 
-
-
 def _same(a: Value, b: Value) -> bool:
     """Same fact value: strings compare trimmed and case-insensitively, numbers by value."""
     if a is None or b is None:
@@ -125,7 +123,9 @@ def _value_type(value: Value) -> str:
 
 def _checked_key(key: str) -> str:
     if not isinstance(key, str) or len(key) > 256 or not KEY_RE.match(key):
-        raise ValidationError(f"malformed fact key {key!r}: dotted names like 'user.timezone' (letters, digits, _ and -)")
+        raise ValidationError(
+            f"malformed fact key {key!r}: dotted names like 'user.timezone' (letters, digits, _ and -)"
+        )
     return key
 
 
@@ -285,8 +285,9 @@ class BeliefService:
             if data.evidence:
                 self._check_evidence(data.evidence, tx)
             if data.key is None:
-                return WriteResult(op=WriteOp.ADD, claim=create(tx, "active", "asserted"),
-                                   reason="claim without a fact key")
+                return WriteResult(
+                    op=WriteOp.ADD, claim=create(tx, "active", "asserted"), reason="claim without a fact key"
+                )
             key = data.key
             locked = self.claims.lock_fact(key, tx)
             current = locked.current
@@ -301,12 +302,19 @@ class BeliefService:
                 if active.agent == data.agent:
                     return WriteResult(op=WriteOp.NOOP, claim=active, reason="same value as the current belief")
                 self.versions.corroborate(
-                    tx, id=active.id, agent=data.agent, agent_kind=data.agent_kind,
-                    justification_id=new_id(), evidence=list(data.evidence), at=now,
+                    tx,
+                    id=active.id,
+                    agent=data.agent,
+                    agent_kind=data.agent_kind,
+                    justification_id=new_id(),
+                    evidence=list(data.evidence),
+                    at=now,
                 )
                 resolved = self._auto_resolve_key(key, tx, now)
                 return WriteResult(
-                    op=WriteOp.NOOP, claim=self._get(active.id, tx), resolved=resolved,
+                    op=WriteOp.NOOP,
+                    claim=self._get(active.id, tx),
+                    resolved=resolved,
                     reason=f"same value as the current belief of {active.agent}: recorded as corroboration",
                 )
             own = self._own_disputed(key, data.agent, tx)
@@ -318,20 +326,36 @@ class BeliefService:
                 if op_hint is WriteOp.REPLACE:
                     reason = "the same agent contradicted its earlier value"
                 old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
-                return self._settled(tx, key, now, locked.rules, old.has_dependents, WriteResult(
-                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE, claim=new, superseded=old.claim,
-                    reason=reason,
-                ))
+                return self._settled(
+                    tx,
+                    key,
+                    now,
+                    locked.rules,
+                    old.has_dependents,
+                    WriteResult(
+                        op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE,
+                        claim=new,
+                        superseded=old.claim,
+                        reason=reason,
+                    ),
+                )
             if active is None:
                 new = create(tx, "active", "asserted")
                 if current is None:
                     self.claims.set_current(key, claim_id, tx)
-                    return self._settled(tx, key, now, locked.rules, False,
-                                         WriteResult(op=WriteOp.ADD, claim=new, reason="new fact"))
+                    return self._settled(
+                        tx, key, now, locked.rules, False, WriteResult(op=WriteOp.ADD, claim=new, reason="new fact")
+                    )
                 reason = f"new version: the previous one is {current.status}"
                 old = self.claims.supersede(key, current.id, claim_id, now, reason, tx)
-                return self._settled(tx, key, now, locked.rules, old.has_dependents,
-                                     WriteResult(op=WriteOp.ADD, claim=new, superseded=old.claim, reason=reason))
+                return self._settled(
+                    tx,
+                    key,
+                    now,
+                    locked.rules,
+                    old.has_dependents,
+                    WriteResult(op=WriteOp.ADD, claim=new, superseded=old.claim, reason=reason),
+                )
 
             # pass 2: another agent's active belief conflicts; the key's strategy decides
             rule = self.policies.match_policy(key, tx)
@@ -341,35 +365,62 @@ class BeliefService:
                 new = create(tx, "active", "asserted")
                 reason = f"{strategy.value}: {decision.reason}"
                 old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
-                return self._settled(tx, key, now, locked.rules, old.has_dependents, WriteResult(
-                    op=WriteOp.SUPERSEDED, claim=new, superseded=old.claim, reason=reason, strategy=strategy.value,
-                    warnings=decision.warnings,
-                ))
+                return self._settled(
+                    tx,
+                    key,
+                    now,
+                    locked.rules,
+                    old.has_dependents,
+                    WriteResult(
+                        op=WriteOp.SUPERSEDED,
+                        claim=new,
+                        superseded=old.claim,
+                        reason=reason,
+                        strategy=strategy.value,
+                        warnings=decision.warnings,
+                    ),
+                )
             reason = f"{strategy.value}: {decision.reason}"
             create(tx, "disputed", reason)
             dispute_id = new_id()
             self.disputes.create(
-                tx, id=dispute_id, key=key, incumbent=active.id, challenger=claim_id,
-                strategy=strategy.value, reason=reason, at=now,
+                tx,
+                id=dispute_id,
+                key=key,
+                incumbent=active.id,
+                challenger=claim_id,
+                strategy=strategy.value,
+                reason=reason,
+                at=now,
             )
             if decision.challenger_wins is False:  # decided for the incumbent: a settled dispute keeps the trail
                 opened = self.disputes.get(dispute_id, tx)
                 assert opened is not None
-                self._settle(tx, opened, active.id, by=decision.by or strategy.value, reason=decision.reason,
-                             rule=strategy.value, now=now)
+                self._settle(
+                    tx,
+                    opened,
+                    active.id,
+                    by=decision.by or strategy.value,
+                    reason=decision.reason,
+                    rule=strategy.value,
+                    now=now,
+                )
             resolved = self._auto_resolve_key(key, tx, now)
             dispute = self.disputes.get(dispute_id, tx)
             assert dispute is not None
             return WriteResult(
-                op=WriteOp.DISPUTED, claim=self._get(claim_id, tx), reason=reason, strategy=strategy.value,
-                dispute=dispute, resolved=resolved, warnings=decision.warnings,
+                op=WriteOp.DISPUTED,
+                claim=self._get(claim_id, tx),
+                reason=reason,
+                strategy=strategy.value,
+                dispute=dispute,
+                resolved=resolved,
+                warnings=decision.warnings,
             )
 
         return work(tx)
 
-    def _settled(
-        self, tx: Tx, key: str, now: str, rules: int, dependents: bool, result: WriteResult
-    ) -> WriteResult:
+    def _settled(self, tx: Tx, key: str, now: str, rules: int, dependents: bool, result: WriteResult) -> WriteResult:
         """Settle a write that changed ``key``'s belief: rules re-derive, conclusions go stale.
         ``rules``: how many active rules the space has (none: no rule round); ``dependents``: whether
         anything rests on the superseded version (nothing: no currency pass). Both were read with
@@ -379,18 +430,32 @@ class BeliefService:
         if old is not None:
             reason = f"{key}: {old.value!r} -> {new.value!r} ({result.op.value} by {new.agent})"  # ids: the ROOTs
             change = Change(op="update", reason=reason, agent=new.agent, at=now, roots=[old.id, new.id])
-            settled = self.consequences.settle(tx, change, roots=[old.id] if dependents else [], keys=keys,
-                                               rules=has_rules)
+            settled = self.consequences.settle(
+                tx, change, roots=[old.id] if dependents else [], keys=keys, rules=has_rules
+            )
         else:
-            change = Change(op="update", reason=f"{key} = {new.value!r} (new fact, by {new.agent})",
-                            agent=new.agent, at=now, roots=[new.id])
+            change = Change(
+                op="update",
+                reason=f"{key} = {new.value!r} (new fact, by {new.agent})",
+                agent=new.agent,
+                at=now,
+                roots=[new.id],
+            )
             settled = self.consequences.settle(tx, change, keys=keys, rules=has_rules)
-        return result.model_copy(update={"audit": settled.audit, "staled": settled.staled,
-                                         "rederived": settled.rederived})
+        return result.model_copy(
+            update={"audit": settled.audit, "staled": settled.staled, "rederived": settled.rederived}
+        )
 
     def _direct_write_to_derived(
-        self, tx: Tx, key: str, rule: dict[str, Any], active: Claim | None, data: ClaimInput, claim_id: str,
-        now: str, create: Callable[[Tx, str, str], Claim],
+        self,
+        tx: Tx,
+        key: str,
+        rule: dict[str, Any],
+        active: Claim | None,
+        data: ClaimInput,
+        claim_id: str,
+        now: str,
+        create: Callable[[Tx, str, str], Claim],
     ) -> WriteResult:
         """A direct write to a key that a rule derives: refused (a typed error naming the rule), or
         with ``direct_writes: dispute`` parked as the challenger of the derived belief."""
@@ -402,12 +467,14 @@ class BeliefService:
         reason = f"rule {name} derives {key}: a direct write is parked as a dispute"
         create(tx, "disputed", reason)
         dispute_id = new_id()
-        self.disputes.create(tx, id=dispute_id, key=key, incumbent=active.id, challenger=claim_id,
-                             strategy="rule", reason=reason, at=now)
+        self.disputes.create(
+            tx, id=dispute_id, key=key, incumbent=active.id, challenger=claim_id, strategy="rule", reason=reason, at=now
+        )
         dispute = self.disputes.get(dispute_id, tx)
         assert dispute is not None
-        return WriteResult(op=WriteOp.DISPUTED, claim=self._get(claim_id, tx), reason=reason, strategy="rule",
-                           dispute=dispute)
+        return WriteResult(
+            op=WriteOp.DISPUTED, claim=self._get(claim_id, tx), reason=reason, strategy="rule", dispute=dispute
+        )
 
     def _check_evidence(self, evidence: Sequence[str], tx: Tx) -> None:
         """Evidence must exist in this space, hold and be current: an episode that is not retracted,
@@ -426,7 +493,12 @@ class BeliefService:
 
     # -- pass 2 strategies -------------------------------------------------------------------------
     def _decide(
-        self, strategy: Strategy, key: str, incumbent: Claim, data: ClaimInput, tx: Tx,
+        self,
+        strategy: Strategy,
+        key: str,
+        incumbent: Claim,
+        data: ClaimInput,
+        tx: Tx,
         judged: dict[str, Decision] | None = None,
     ) -> Decision:
         """Pass 2: read what the key's strategy needs (inside the write transaction), then let it decide."""
@@ -496,6 +568,7 @@ class BeliefService:
         keys = sorted({d.key for d in self.disputes.find(status="open")})
         out: list[Dispute] = []
         for key in keys:
+
             def work(tx: Tx, key: str = key) -> list[Dispute]:
                 self.claims.lock_fact(key, tx)
                 return self._auto_resolve_key(key, tx, utcnow().isoformat())
@@ -539,7 +612,11 @@ class BeliefService:
             if gap >= rule.auto_authority_gap:
                 return ch.id, f"authority gap {gap:g} >= {rule.auto_authority_gap:g}", "authority_gap"
             if -gap >= rule.auto_authority_gap:
-                return inc.id, f"authority gap {-gap:g} >= {rule.auto_authority_gap:g} for the incumbent", "authority_gap"
+                return (
+                    inc.id,
+                    f"authority gap {-gap:g} >= {rule.auto_authority_gap:g} for the incumbent",
+                    "authority_gap",
+                )
         if rule.auto_age_days is not None and d.at is not None:
             age = (datetime.fromisoformat(now) - _parse_dt(d.at)).total_seconds() / 86400.0
             if age >= rule.auto_age_days:
@@ -588,16 +665,24 @@ class BeliefService:
         strat = validate_strategy(strategy)
         if auto_authority_gap is not None:
             validate_weight(auto_authority_gap)
-        if auto_corroboration is not None and (isinstance(auto_corroboration, bool) or not isinstance(auto_corroboration, int) or auto_corroboration < 2):
+        if auto_corroboration is not None and (
+            isinstance(auto_corroboration, bool) or not isinstance(auto_corroboration, int) or auto_corroboration < 2
+        ):
             raise ValidationError("auto_corroboration is a number of agents, at least 2")
         if auto_age_days is not None and (not isinstance(auto_age_days, int | float) or auto_age_days < 0):
             raise ValidationError("auto_age_days must be a non-negative number of days")
         if auto_age_winner not in (None, "incumbent", "challenger"):
             raise ValidationError("auto_age_winner is 'incumbent' or 'challenger'")
         return self.policies.set_policy(
-            pattern=pattern, regex=regex, specificity=specificity, strategy=strat.value,
-            auto_authority_gap=auto_authority_gap, auto_corroboration=auto_corroboration,
-            auto_age_days=auto_age_days, auto_age_winner=auto_age_winner, at=utcnow().isoformat(),
+            pattern=pattern,
+            regex=regex,
+            specificity=specificity,
+            strategy=strat.value,
+            auto_authority_gap=auto_authority_gap,
+            auto_corroboration=auto_corroboration,
+            auto_age_days=auto_age_days,
+            auto_age_winner=auto_age_winner,
+            at=utcnow().isoformat(),
         )
 
     def set_authority(self, agent: str, pattern: str, weight: float) -> AuthorityRule:
@@ -671,8 +756,14 @@ class BeliefService:
             raise ValidationError(f"{target_id!r} is not a version of {key!r}")
         if target.id == current.claim.id:
             raise ValidationError(f"{target_id!r} is the current version of {key!r}")
-        data = ClaimInput(key=key, value=target.value, text=target.text, agent=agent, agent_kind=agent_kind,  # type: ignore[arg-type]
-                          kind=target.kind)
+        data = ClaimInput(
+            key=key,
+            value=target.value,
+            text=target.text,
+            agent=agent,
+            agent_kind=agent_kind,  # type: ignore[arg-type]
+            kind=target.kind,
+        )
         result = self.assert_claim(data, props={"reverts": target.id})
         return result.model_copy(update={"reason": f"reverted to version {target.id}: {result.reason}"})
 

@@ -80,8 +80,14 @@ class InvariantResult:
         return self.violations == 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "ok": self.ok, "description": self.description, "violations": self.violations,
-                "offending": self.offending, "seconds": round(self.seconds, 3)}
+        return {
+            "name": self.name,
+            "ok": self.ok,
+            "description": self.description,
+            "violations": self.violations,
+            "offending": self.offending,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 @dataclass

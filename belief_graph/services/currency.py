@@ -53,8 +53,17 @@ class Change:
     def ensure_audit(self, tx: Tx, repo: SupportRepository) -> str:
         if self.audit is None:
             self.audit = new_id()
-            repo.open_audit(tx, id=self.audit, op=self.op, mode="justification", reason=self.reason,
-                            agent=self.agent, at=self.at, roots=self.roots, evaluate=False)
+            repo.open_audit(
+                tx,
+                id=self.audit,
+                op=self.op,
+                mode="justification",
+                reason=self.reason,
+                agent=self.agent,
+                at=self.at,
+                roots=self.roots,
+                evaluate=False,
+            )
         return self.audit
 
 
@@ -73,7 +82,12 @@ class Consequences:
     """Settles writes: rule re-derivation and currency, for one memory space."""
 
     def __init__(
-        self, graph: Graph, space: str, embedder: Embedder, dimension: int, runner: Runner | None = None,
+        self,
+        graph: Graph,
+        space: str,
+        embedder: Embedder,
+        dimension: int,
+        runner: Runner | None = None,
         waves_per_call: int = 64,
     ) -> None:
         self.space = space
@@ -82,8 +96,14 @@ class Consequences:
         self.waves_per_call = waves_per_call
 
     def settle(
-        self, tx: Tx, change: Change, *, roots: Sequence[str] = (), keys: Sequence[str] = (),
-        only: set[tuple[str, str]] | None = None, rules: bool = True,
+        self,
+        tx: Tx,
+        change: Change,
+        *,
+        roots: Sequence[str] = (),
+        keys: Sequence[str] = (),
+        only: set[tuple[str, str]] | None = None,
+        rules: bool = True,
     ) -> Settled:
         """Settle one write inside ``tx``. ``roots``: claims (or episodes) whose status changed or
         that were superseded; ``keys``: facts whose belief changed. ``only`` restricts the first

@@ -109,11 +109,16 @@ def debate(
     # -- propose ---------------------------------------------------------------------------------
     raw: list[tuple[Slate, str, list[str]]] = []
     if batched:
-        res = client.run("propose_all", {
-            "question": question,
-            "perspectives": [{"perspective": perspective_view(s.perspective), "beliefs": [_belief(h) for h in s.beliefs]}
-                             for s in slates],
-        })
+        res = client.run(
+            "propose_all",
+            {
+                "question": question,
+                "perspectives": [
+                    {"perspective": perspective_view(s.perspective), "beliefs": [_belief(h) for h in s.beliefs]}
+                    for s in slates
+                ],
+            },
+        )
         for p in res.output.proposals:
             raw.append((by_view[p.perspective], p.text, list(p.citations)))
     else:
@@ -121,8 +126,14 @@ def debate(
             try:
                 r = client.propose(perspective_view(s.perspective), question, [_belief(h) for h in s.beliefs])
             except EncodingError as exc:
-                out.rejections.append(Rejection(stage="propose", perspective=s.perspective.name, item="proposal",
-                                                reason=f"output invalid after {exc.attempts} attempt(s): {exc.reason}"))
+                out.rejections.append(
+                    Rejection(
+                        stage="propose",
+                        perspective=s.perspective.name,
+                        item="proposal",
+                        reason=f"output invalid after {exc.attempts} attempt(s): {exc.reason}",
+                    )
+                )
                 continue
             raw.append((s, r.output.text, list(r.output.citations)))
     for s, text, citations in raw:
@@ -131,57 +142,96 @@ def debate(
         valid: list[str] = []
         for c in citations:
             if c not in own:
-                out.rejections.append(Rejection(stage="propose", perspective=name, item=c,
-                                                reason=f"citation {c!r} is not one of {name}'s retrieved interpretations"))
+                out.rejections.append(
+                    Rejection(
+                        stage="propose",
+                        perspective=name,
+                        item=c,
+                        reason=f"citation {c!r} is not one of {name}'s retrieved interpretations",
+                    )
+                )
             elif c not in valid:
                 valid.append(c)
         if not text.strip():
             out.rejections.append(Rejection(stage="propose", perspective=name, item="proposal", reason="empty text"))
             continue
         if not valid:
-            out.rejections.append(Rejection(stage="propose", perspective=name, item="proposal",
-                                            reason="no valid citation: a proposal must cite its own interpretations"))
+            out.rejections.append(
+                Rejection(
+                    stage="propose",
+                    perspective=name,
+                    item="proposal",
+                    reason="no valid citation: a proposal must cite its own interpretations",
+                )
+            )
             continue
         out.proposals.append(ProposalRecord(id=new_id(), perspective=name, text=text.strip(), citations=valid))
     # -- critique --------------------------------------------------------------------------------
     if len(out.proposals) >= 2:
         name_of = {s.perspective.id: s.perspective.name for s in slates}
-        views = [ProposalView(id=p.id, perspective=next(s.perspective.id for s in slates
-                                                         if s.perspective.name == p.perspective), text=p.text)
-                 for p in out.proposals]
+        views = [
+            ProposalView(
+                id=p.id,
+                perspective=next(s.perspective.id for s in slates if s.perspective.name == p.perspective),
+                text=p.text,
+            )
+            for p in out.proposals
+        ]
         proposers = [s for s in slates if any(p.perspective == s.perspective.name for p in out.proposals)]
         raw_attacks: list[tuple[str, str, str]] = []  # (by perspective name, target, reason)
         if batched:
-            res2 = client.run("critique_all", {
-                "question": question,
-                "perspectives": [{"perspective": perspective_view(s.perspective)} for s in proposers],
-                "proposals": views,
-            })
+            res2 = client.run(
+                "critique_all",
+                {
+                    "question": question,
+                    "perspectives": [{"perspective": perspective_view(s.perspective)} for s in proposers],
+                    "proposals": views,
+                },
+            )
             raw_attacks = [(name_of[a.by], a.target, a.reason) for a in res2.output.attacks]
         else:
             for s in proposers:
                 try:
                     r2 = client.critique(perspective_view(s.perspective), question, views)
                 except EncodingError as exc:
-                    out.rejections.append(Rejection(stage="critique", perspective=s.perspective.name, item="critique",
-                                                    reason=f"output invalid after {exc.attempts} attempt(s): {exc.reason}"))
+                    out.rejections.append(
+                        Rejection(
+                            stage="critique",
+                            perspective=s.perspective.name,
+                            item="critique",
+                            reason=f"output invalid after {exc.attempts} attempt(s): {exc.reason}",
+                        )
+                    )
                     continue
                 raw_attacks += [(s.perspective.name, a.target, a.reason) for a in r2.output.attacks]
         owner = {p.id: p.perspective for p in out.proposals}
         seen: set[tuple[str, str]] = set()
         for by, target, reason in raw_attacks:
             if target not in owner:
-                out.rejections.append(Rejection(stage="critique", perspective=by, item=target,
-                                                reason=f"attack on unknown proposal {target!r}"))
+                out.rejections.append(
+                    Rejection(
+                        stage="critique", perspective=by, item=target, reason=f"attack on unknown proposal {target!r}"
+                    )
+                )
             elif owner[target] == by:
-                out.rejections.append(Rejection(stage="critique", perspective=by, item=target,
-                                                reason="a perspective cannot attack its own proposal"))
+                out.rejections.append(
+                    Rejection(
+                        stage="critique",
+                        perspective=by,
+                        item=target,
+                        reason="a perspective cannot attack its own proposal",
+                    )
+                )
             elif (by, target) in seen:
-                out.rejections.append(Rejection(stage="critique", perspective=by, item=target,
-                                                reason="duplicate attack on the same proposal"))
+                out.rejections.append(
+                    Rejection(
+                        stage="critique", perspective=by, item=target, reason="duplicate attack on the same proposal"
+                    )
+                )
             elif not reason.strip():
-                out.rejections.append(Rejection(stage="critique", perspective=by, item=target,
-                                                reason="an attack needs a reason"))
+                out.rejections.append(
+                    Rejection(stage="critique", perspective=by, item=target, reason="an attack needs a reason")
+                )
             else:
                 seen.add((by, target))
                 attacker = next(p.id for p in out.proposals if p.perspective == by)
@@ -201,8 +251,10 @@ def mode_of(labels: dict[str, str], proposals: int) -> str:
 def compose(proposals: Sequence[ProposalRecord]) -> tuple[str, list[ComposedPart]]:
     """The composed answer of several surviving proposals (no LLM): one part per perspective,
     each with its own citations."""
-    parts = [ComposedPart(perspective=p.perspective, proposal=p.id, text=p.text, citations=list(p.citations))
-             for p in sorted(proposals, key=lambda p: p.perspective)]
+    parts = [
+        ComposedPart(perspective=p.perspective, proposal=p.id, text=p.text, citations=list(p.citations))
+        for p in sorted(proposals, key=lambda p: p.perspective)
+    ]
     text = "\n".join(f"[{p.perspective}] {p.text} (cites {', '.join(p.citations)})" for p in parts)
     return text, parts
 
@@ -210,8 +262,9 @@ def compose(proposals: Sequence[ProposalRecord]) -> tuple[str, list[ComposedPart
 class DeliberationService:
     """Deliberations of one memory space (see the module docstring)."""
 
-    def __init__(self, graph: Graph, space: str, perspectives: PerspectiveService,
-                 llm: Callable[[], LLMClient]) -> None:
+    def __init__(
+        self, graph: Graph, space: str, perspectives: PerspectiveService, llm: Callable[[], LLMClient]
+    ) -> None:
         self.graph = graph
         self.space = space
         self.perspectives = perspectives
@@ -251,10 +304,19 @@ class DeliberationService:
 
         def work(tx: Tx) -> None:
             self.repo.create_deliberation(
-                tx, id=did, query=query.strip(), at=now, batched=batched, k=k, perspectives=[p.name for p in persp],
-                abstained=abstained, rejections=[r.to_json() for r in result.rejections],
-                proposals=[{"id": p.id, "perspective": p.perspective, "text": p.text, "citations": p.citations}
-                           for p in result.proposals],
+                tx,
+                id=did,
+                query=query.strip(),
+                at=now,
+                batched=batched,
+                k=k,
+                perspectives=[p.name for p in persp],
+                abstained=abstained,
+                rejections=[r.to_json() for r in result.rejections],
+                proposals=[
+                    {"id": p.id, "perspective": p.perspective, "text": p.text, "citations": p.citations}
+                    for p in result.proposals
+                ],
             )
             labels: dict[str, str] = {}
             if result.proposals:
@@ -262,8 +324,13 @@ class DeliberationService:
                 self.argumentation.repo.enlist(tx, ns, ids)
                 if result.attacks:
                     self.argumentation.repo.merge_attacks(
-                        tx, ns, [Attack(attacker=a.attacker, target=a.target, reason=a.reason, by=a.by)
-                                 for a in result.attacks])
+                        tx,
+                        ns,
+                        [
+                            Attack(attacker=a.attacker, target=a.target, reason=a.reason, by=a.by)
+                            for a in result.attacks
+                        ],
+                    )
                 grounded = self.argumentation.ground_tx(tx, ns)
                 labels = {i: grounded.label_of(i) or "UNDEC" for i in ids}
             mode = mode_of(labels, len(result.proposals))

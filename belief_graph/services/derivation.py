@@ -70,9 +70,16 @@ class Reevaluation:
 
 
 def _same_value(a: Value, b: Value) -> bool:
-    return type(a) is type(b) and a == b or (
-        isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool)
-        and not isinstance(b, bool) and float(a) == float(b)
+    return (
+        type(a) is type(b)
+        and a == b
+        or (
+            isinstance(a, int | float)
+            and isinstance(b, int | float)
+            and not isinstance(a, bool)
+            and not isinstance(b, bool)
+            and float(a) == float(b)
+        )
     )
 
 
@@ -90,7 +97,13 @@ class RuleEngine:
         self._specs: dict[tuple[str, int], tuple[RuleSpec, CompiledRule]] = {}
 
     def reevaluate(
-        self, tx: Tx, keys: Sequence[str], audit: AuditFn, at: str, *, cause: str,
+        self,
+        tx: Tx,
+        keys: Sequence[str],
+        audit: AuditFn,
+        at: str,
+        *,
+        cause: str,
         only: set[tuple[str, str]] | None = None,
     ) -> Reevaluation:
         """Re-evaluate the instances a change of ``keys`` affects, round after round, and write
@@ -122,7 +135,13 @@ class RuleEngine:
         return got
 
     def _apply(
-        self, tx: Tx, rows: list[dict[str, Any]], audit: AuditFn, at: str, cause: str, out: Reevaluation,
+        self,
+        tx: Tx,
+        rows: list[dict[str, Any]],
+        audit: AuditFn,
+        at: str,
+        cause: str,
+        out: Reevaluation,
         seen_versions: set[str],
     ) -> list[str]:
         records: list[dict[str, Any]] = []
@@ -132,16 +151,29 @@ class RuleEngine:
             name, version, key = row["rule"], int(row["version"]), row["key"]
             tag = rule_tag(name, version)
             record: dict[str, Any] = {
-                "rule": name, "key": key, "status": "resolved", "missing": row["missing"], "reads": row["reads"],
-                "claim": None, "superseded": None, "justification": None, "tag": f"{name}@{version}",
+                "rule": name,
+                "key": key,
+                "status": "resolved",
+                "missing": row["missing"],
+                "reads": row["reads"],
+                "claim": None,
+                "superseded": None,
+                "justification": None,
+                "tag": f"{name}@{version}",
             }
             records.append(record)
             if row["missing"] is not None:
                 record["status"] = "unresolved"
-                out.unresolved.append(RuleInstanceInfo(
-                    rule=name, key=key, status="unresolved", anchor=list(row["anchor"] or []), reads=row["reads"],
-                    missing=row["missing"],
-                ))
+                out.unresolved.append(
+                    RuleInstanceInfo(
+                        rule=name,
+                        key=key,
+                        status="unresolved",
+                        anchor=list(row["anchor"] or []),
+                        reads=row["reads"],
+                        missing=row["missing"],
+                    )
+                )
                 continue
             spec, compiled = self.spec(name, version, row["spec"])
             binds = dict(zip(compiled.variables, list(row["anchor"] or []) + list(row["values"]), strict=True))
@@ -155,16 +187,30 @@ class RuleEngine:
                 if cur["status"] == "active":
                     jid = new_id()
                     self.support.add_justification(
-                        tx, claim_id=cur["id"], justification_id=jid, rule=tag, agent=rule_agent(name),
-                        created_at=at, premises=premises,
+                        tx,
+                        claim_id=cur["id"],
+                        justification_id=jid,
+                        rule=tag,
+                        agent=rule_agent(name),
+                        created_at=at,
+                        premises=premises,
                     )
                     record.update(claim=cur["id"], justification=jid)
                     out.justified += 1
                     continue
-            new_versions.append({
-                "record": record, "key": key, "value": value, "text": text, "premises": premises, "tag": tag,
-                "agent": rule_agent(name), "current": cur, "version": f"{name}@{version}",
-            })
+            new_versions.append(
+                {
+                    "record": record,
+                    "key": key,
+                    "value": value,
+                    "text": text,
+                    "premises": premises,
+                    "tag": tag,
+                    "agent": rule_agent(name),
+                    "current": cur,
+                    "version": f"{name}@{version}",
+                }
+            )
         if new_versions:
             self._write_versions(tx, new_versions, self._embed([n["text"] for n in new_versions]), cause, out)
         if any(r["claim"] is not None for r in records):
@@ -190,17 +236,39 @@ class RuleEngine:
             # after the derived key's lock and never before the version it follows
             when = time_after(cur["created_at"] if cur is not None else None)
             reason = f"derived by rule {n['version']}" if cur is None else f"re-derived by rule {n['version']}: {cause}"
-            rows.append({
-                "id": claim_id, "key": n["key"], "value": n["value"], "text": n["text"], "kind": "derived",
-                "agent": n["agent"], "agent_kind": "system", "confidence": None, "created_at": when,
-                "valid_from": when, "embedding": vector, "evidence": n["premises"], "justification_id": jid,
-                "rule": n["tag"], "reason": reason, "status": "active", "props": {"rule": n["version"]},
-            })
+            rows.append(
+                {
+                    "id": claim_id,
+                    "key": n["key"],
+                    "value": n["value"],
+                    "text": n["text"],
+                    "kind": "derived",
+                    "agent": n["agent"],
+                    "agent_kind": "system",
+                    "confidence": None,
+                    "created_at": when,
+                    "valid_from": when,
+                    "embedding": vector,
+                    "evidence": n["premises"],
+                    "justification_id": jid,
+                    "rule": n["tag"],
+                    "reason": reason,
+                    "status": "active",
+                    "props": {"rule": n["version"]},
+                }
+            )
             if cur is None:
                 firsts.append((n["key"], claim_id))
             else:
-                changes.append({"key": n["key"], "old_id": cur["id"], "new_id": claim_id, "at": when,
-                                "reason": f"re-derived by rule {n['version']}"})
+                changes.append(
+                    {
+                        "key": n["key"],
+                        "old_id": cur["id"],
+                        "new_id": claim_id,
+                        "at": when,
+                        "reason": f"re-derived by rule {n['version']}",
+                    }
+                )
             n["record"].update(claim=claim_id, superseded=cur["id"] if cur else None, justification=jid)
         created = self.claims.create_many(tx, rows)
         self.claims.set_current_many(firsts, tx)

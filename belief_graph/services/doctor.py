@@ -109,8 +109,15 @@ def run_doctor(
         )
     except BeliefGraphError as exc:
         checks.append(Check("connectivity", False, str(exc)))
-        for name in ("schema", "vector_index", "fulltext_index", "embeddings", "vector_population", "index_coverage",
-                     "paraphrase_probe"):
+        for name in (
+            "schema",
+            "vector_index",
+            "fulltext_index",
+            "embeddings",
+            "vector_population",
+            "index_coverage",
+            "paraphrase_probe",
+        ):
             checks.append(Check(name, None, "skipped: no database connection"))
         return DoctorReport(checks)
 
@@ -122,7 +129,12 @@ def run_doctor(
         + rep.problems
     )
     checks.append(
-        Check("schema", rep.ok, "all migrations applied, all constraints/indexes ONLINE" if rep.ok else "; ".join(problems), rep.to_dict())
+        Check(
+            "schema",
+            rep.ok,
+            "all migrations applied, all constraints/indexes ONLINE" if rep.ok else "; ".join(problems),
+            rep.to_dict(),
+        )
     )
 
     rrepo = RetrievalRepository(graph, "__doctor__")
@@ -132,12 +144,21 @@ def run_doctor(
     vsim = str(cfg.get("vector.similarity_function", "")).lower()
     want = expected_vector_config("claim_embedding")
     hnsw = {k: cfg.get(k) for k in want if k not in ("vector.dimensions", "vector.similarity_function")}
-    vdata = {"state": (vec or {}).get("state"), "type": (vec or {}).get("type"), "dimension": vdim,
-             "similarity": vsim or None, "population": (vec or {}).get("population"), "settings_dimension": dimension,
-             "config": hnsw, "expected_config": want}
+    vdata = {
+        "state": (vec or {}).get("state"),
+        "type": (vec or {}).get("type"),
+        "dimension": vdim,
+        "similarity": vsim or None,
+        "population": (vec or {}).get("population"),
+        "settings_dimension": dimension,
+        "config": hnsw,
+        "expected_config": want,
+    }
     vec_problems = []
     if vec is None:
-        vec_problems.append("claim_embedding vector index is missing (`belief-graph db init` if migrations are pending; otherwise re-create it with its newest CREATE in schemas/, see docs/retrieval.md)")
+        vec_problems.append(
+            "claim_embedding vector index is missing (`belief-graph db init` if migrations are pending; otherwise re-create it with its newest CREATE in schemas/, see docs/retrieval.md)"
+        )
     else:
         if vec["type"] != "VECTOR":
             vec_problems.append(f"claim_embedding is a {vec['type']} index, not VECTOR")
@@ -157,7 +178,8 @@ def run_doctor(
             "vector_index",
             vec_ok,
             f"claim_embedding ONLINE, {vsim}, dimension {vdim} (settings: {dimension}), "
-            + ", ".join(f"{k.removeprefix('vector.')} {str(v).lower()}" for k, v in hnsw.items()) if vec_ok
+            + ", ".join(f"{k.removeprefix('vector.')} {str(v).lower()}" for k, v in hnsw.items())
+            if vec_ok
             else "; ".join(vec_problems),
             vdata,
         )
@@ -168,9 +190,13 @@ def run_doctor(
         Check(
             "fulltext_index",
             ft_ok,
-            "claim_text ONLINE" if ft_ok else
-            ("claim_text fulltext index is missing (`belief-graph db init` if migrations are pending; otherwise re-create it with its CREATE in schemas/)" if ft is None
-             else f"claim_text is {ft['type']} {ft['state']}"),
+            "claim_text ONLINE"
+            if ft_ok
+            else (
+                "claim_text fulltext index is missing (`belief-graph db init` if migrations are pending; otherwise re-create it with its CREATE in schemas/)"
+                if ft is None
+                else f"claim_text is {ft['type']} {ft['state']}"
+            ),
             {"state": (ft or {}).get("state"), "type": (ft or {}).get("type")},
         )
     )
@@ -182,39 +208,62 @@ def run_doctor(
             "embeddings",
             emb_ok,
             f"{cov['embedded']}/{cov['claims']} claims embedded"
-            + ("" if emb_ok else f"; {cov['missing']} never embedded, {cov['wrong_dimension']} with a dimension other than {dimension}"),
+            + (
+                ""
+                if emb_ok
+                else f"; {cov['missing']} never embedded, {cov['wrong_dimension']} with a dimension other than {dimension}"
+            ),
             cov,
         )
     )
 
     embedded = int(cov["embedded"]) - int(cov["wrong_dimension"])
     if not vec_usable:
-        checks.append(Check("vector_population", False, "no usable claim_embedding index: it holds no entries",
-                            {"embedded": embedded, "indexed": None}))
+        checks.append(
+            Check(
+                "vector_population",
+                False,
+                "no usable claim_embedding index: it holds no entries",
+                {"embedded": embedded, "indexed": None},
+            )
+        )
         checks.append(Check("index_coverage", False, "no usable claim_embedding index: nothing is found through it"))
         checks.append(Check("paraphrase_probe", False, "no usable claim_embedding index"))
         return DoctorReport(checks)
 
     population = float((vec or {}).get("population") or 0.0)
     if embedded == 0:
-        checks.append(Check("vector_population", population >= 100.0,
-                            f"no embedded claims yet; index population {population:g}%",
-                            {"embedded": 0, "indexed": 0, "population": population}))
+        checks.append(
+            Check(
+                "vector_population",
+                population >= 100.0,
+                f"no embedded claims yet; index population {population:g}%",
+                {"embedded": 0, "indexed": 0, "population": population},
+            )
+        )
     elif embedded > COUNT_CAP:
-        checks.append(Check("vector_population", population >= 100.0,
-                            f"index population {population:g}%; {embedded} embedded claims is above the count cap "
-                            f"({COUNT_CAP}): entry count not checked (see index_coverage)",
-                            {"embedded": embedded, "indexed": None, "population": population}))
+        checks.append(
+            Check(
+                "vector_population",
+                population >= 100.0,
+                f"index population {population:g}%; {embedded} embedded claims is above the count cap "
+                f"({COUNT_CAP}): entry count not checked (see index_coverage)",
+                {"embedded": embedded, "indexed": None, "population": population},
+            )
+        )
     else:
-        probe_vec = [1.0 / dimension ** 0.5] * dimension
+        probe_vec = [1.0 / dimension**0.5] * dimension
         indexed = rrepo.index_entry_count(embedded + 16, probe_vec)
         pop_ok = population >= 100.0 and indexed == embedded
-        checks.append(Check(
-            "vector_population", pop_ok,
-            f"index population {population:g}%, {indexed} entries for {embedded} embedded claims"
-            + ("" if pop_ok else " (they must be equal: run `belief-graph db verify`, or re-embed)"),
-            {"embedded": embedded, "indexed": indexed, "population": population},
-        ))
+        checks.append(
+            Check(
+                "vector_population",
+                pop_ok,
+                f"index population {population:g}%, {indexed} entries for {embedded} embedded claims"
+                + ("" if pop_ok else " (they must be equal: run `belief-graph db verify`, or re-embed)"),
+                {"embedded": embedded, "indexed": indexed, "population": population},
+            )
+        )
 
     sampled = admin.sample_embedded(None, sample, dimension)
     if sampled:
@@ -254,8 +303,11 @@ def run_doctor(
                 "paraphrase_probe",
                 ok,
                 f"{PROBE_QUERY!r} -> {top!r}" + ("" if ok else f" (expected {PROBE_SENTENCES[PROBE_EXPECTED]!r})"),
-                {"embedder": embedder.name, "hits": [(h.claim.text, round(h.similarity or 0.0, 4)) for h in hits],
-                 "seconds": round(time.perf_counter() - t0, 3)},
+                {
+                    "embedder": embedder.name,
+                    "hits": [(h.claim.text, round(h.similarity or 0.0, 4)) for h in hits],
+                    "seconds": round(time.perf_counter() - t0, 3),
+                },
             )
         )
     except BeliefGraphError as exc:

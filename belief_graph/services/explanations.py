@@ -20,8 +20,12 @@ def support_hooks(support: Callable[[], SupportService]) -> list[ExplainHook]:
 
     def dependents(_b: BeliefService, ex: Explanation) -> None:
         ex.dependents.extend(
-            {**d.claim.model_dump(include={"id", "key", "value", "text", "status"}), "depth": d.depth,
-             "via": d.via, "rule": d.rule}
+            {
+                **d.claim.model_dump(include={"id", "key", "value", "text", "status"}),
+                "depth": d.depth,
+                "via": d.via,
+                "rule": d.rule,
+            }
             for d in support().dependents(ex.claim.id, limit=100)
         )
 

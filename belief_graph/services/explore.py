@@ -67,12 +67,18 @@ class ExploreService:
 
     def deliberation(self, deliberation_id: str) -> GraphView:
         """A deliberation's attack graph, proposals coloured by grounded label."""
-        return self._view("explore.show_attack_graph", {"id": deliberation_id},
-                          f"Deliberation {deliberation_id}", "deliberation", "TB")
+        return self._view(
+            "explore.show_attack_graph",
+            {"id": deliberation_id},
+            f"Deliberation {deliberation_id}",
+            "deliberation",
+            "TB",
+        )
 
     def framework(self, name: str, limit: int = 300) -> GraphView:
         """An imported framework's first ``limit`` arguments (by name) and the attacks among them."""
         if limit < 1:
             raise ValidationError("limit must be at least 1")
-        return self._view("explore.show_framework", {"name": name, "limit": limit},
-                          f"Framework {name}", "framework", "TB")
+        return self._view(
+            "explore.show_framework", {"name": name, "limit": limit}, f"Framework {name}", "framework", "TB"
+        )

@@ -72,18 +72,77 @@ _QUESTION_OPENERS = ("i wonder", "tell me", "any idea", "do you know", "can you 
 
 # Whole phrases first (longest first), then single words: what greetings, thanks and
 # acknowledgements are made of. A sentence with nothing else is small talk.
-_SMALL_TALK_PHRASES = tuple(sorted((
-    "good morning", "good afternoon", "good evening", "good night", "good day", "how are you", "how are you doing",
-    "how is it going", "how's it going", "how are things", "what's up", "whats up", "nice to meet you",
-    "nice talking to you", "thank you", "thank you so much", "thanks a lot", "thanks so much", "many thanks",
-    "have a nice day", "have a good day", "have a good one", "have a great day", "see you", "see you later",
-    "see you soon", "talk to you later", "talk later", "no worries", "no problem", "you're welcome",
-    "you are welcome", "i'm fine", "i am fine", "i'm good", "i am good", "i'm doing well", "doing well",
-    "not bad", "that's great", "that is great", "that's nice", "that's cool", "that's awesome", "that's fine",
-    "sounds good", "sounds great", "got it", "all good", "never mind", "take care", "my pleasure",
-    "long time no see", "how have you been", "appreciate it", "much appreciated", "same to you", "you too",
-    "nice one", "good one", "fair enough", "makes sense", "of course",
-), key=len, reverse=True))
+_SMALL_TALK_PHRASES = tuple(
+    sorted(
+        (
+            "good morning",
+            "good afternoon",
+            "good evening",
+            "good night",
+            "good day",
+            "how are you",
+            "how are you doing",
+            "how is it going",
+            "how's it going",
+            "how are things",
+            "what's up",
+            "whats up",
+            "nice to meet you",
+            "nice talking to you",
+            "thank you",
+            "thank you so much",
+            "thanks a lot",
+            "thanks so much",
+            "many thanks",
+            "have a nice day",
+            "have a good day",
+            "have a good one",
+            "have a great day",
+            "see you",
+            "see you later",
+            "see you soon",
+            "talk to you later",
+            "talk later",
+            "no worries",
+            "no problem",
+            "you're welcome",
+            "you are welcome",
+            "i'm fine",
+            "i am fine",
+            "i'm good",
+            "i am good",
+            "i'm doing well",
+            "doing well",
+            "not bad",
+            "that's great",
+            "that is great",
+            "that's nice",
+            "that's cool",
+            "that's awesome",
+            "that's fine",
+            "sounds good",
+            "sounds great",
+            "got it",
+            "all good",
+            "never mind",
+            "take care",
+            "my pleasure",
+            "long time no see",
+            "how have you been",
+            "appreciate it",
+            "much appreciated",
+            "same to you",
+            "you too",
+            "nice one",
+            "good one",
+            "fair enough",
+            "makes sense",
+            "of course",
+        ),
+        key=len,
+        reverse=True,
+    )
+)
 _SMALL_TALK_WORDS = frozenset(
     """hi hello hey hiya howdy yo thanks thank thx ty cheers ok okay k kk cool great nice awesome perfect lovely
     wonderful sure yes yeah yep yup no nope nah bye goodbye later lol haha hehe wow hmm hm um uh oh ah well alright
@@ -103,14 +162,32 @@ _NEGATIONS = frozenset(
     wouldnt shouldnt havent hasnt hadnt""".split()
 )
 _NUMBER_WORDS = {
-    w: i for i, w in enumerate(
+    w: i
+    for i, w in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split())
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-     "hundred": 100, "thousand": 1000, "dozen": 12, "a dozen": 12, "couple": 2, "a couple": 2, "once": 1,
-     "twice": 2, "single": 1, "double": 2, "half": 0.5}
-_SUFFIXES = ("ingly", "edly", "ness", "ment", "ings", "ing", "ies", "ied", "ers", "est", "ed", "es", "er", "ly",
-             "s")
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "thousand": 1000,
+    "dozen": 12,
+    "a dozen": 12,
+    "couple": 2,
+    "a couple": 2,
+    "once": 1,
+    "twice": 2,
+    "single": 1,
+    "double": 2,
+    "half": 0.5,
+}
+_SUFFIXES = ("ingly", "edly", "ness", "ment", "ings", "ing", "ies", "ied", "ers", "est", "ed", "es", "er", "ly", "s")
 
 
 @dataclass(frozen=True)
@@ -230,7 +307,9 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
     statements = [s.text for s in sentences if s.kind == "statement"]
     if not statements:
         kind = turn_kind(source_text)
-        return FactCheck(False, f"the turn is {'a question' if kind == 'question' else 'small talk'}: it states no fact")
+        return FactCheck(
+            False, f"the turn is {'a question' if kind == 'question' else 'small talk'}: it states no fact"
+        )
     said = " ".join(statements)
     tokens = _tokens(said)
     stems = {_stem(t) for t in tokens}
@@ -239,7 +318,9 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
     if isinstance(value, bool):
         words = _content(_split_ident(key.rsplit(".", 1)[-1])) if key else []
         if not words:
-            return FactCheck(False, f"boolean value {shown} under key {key!r}: the key names nothing to find in the turn")
+            return FactCheck(
+                False, f"boolean value {shown} under key {key!r}: the key names nothing to find in the turn"
+            )
         missing = _word_hits(words, stems)
         if missing:
             return FactCheck(False, f"value {shown}: the turn never mentions {' '.join(missing)!r}")
@@ -282,8 +363,11 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
         return FactCheck(False, "the fact's text holds no word to find in the turn")
     missing = _word_hits(words, stems)
     if len(missing) * 2 > len(words):
-        return FactCheck(False, f"the statement is not in the turn ({len(words) - len(missing)} of {len(words)} "
-                                f"content words found; missing: {', '.join(missing[:6])})")
+        return FactCheck(
+            False,
+            f"the statement is not in the turn ({len(words) - len(missing)} of {len(words)} "
+            f"content words found; missing: {', '.join(missing[:6])})",
+        )
     return FactCheck(True)
 
 

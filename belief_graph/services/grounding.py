@@ -36,9 +36,18 @@ _MONTHS = {
     m: i
     for i, names in enumerate(
         [
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-            ("october", "oct"), ("november", "nov"), ("december", "dec"),
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
         ],
         start=1,
     )
@@ -203,8 +212,14 @@ def extract_named_values(text: str, known_values: Iterable[str] = ()) -> list[st
             low = word.lower()
             if low.endswith("'s"):
                 word, low = word[:-2], low[:-2]
-            cap = bool(word) and word[0].isupper() and low not in _COMMON and low not in _MONTH_WORDS \
-                and low not in _WEEKDAYS and _WORD.fullmatch(word) is not None
+            cap = (
+                bool(word)
+                and word[0].isupper()
+                and low not in _COMMON
+                and low not in _MONTH_WORDS
+                and low not in _WEEKDAYS
+                and _WORD.fullmatch(word) is not None
+            )
             if cap:
                 run.append(word)
             else:
@@ -244,10 +259,17 @@ def check_grounding(
         return []
     unknown_ids = [c for c in citations if c not in ids]
     if unknown_ids:
-        problems.append(GroundingProblem(
-            "citation", f"citations {unknown_ids} are not beliefs of the working context (one of {sorted(ids)})"))
+        problems.append(
+            GroundingProblem(
+                "citation", f"citations {unknown_ids} are not beliefs of the working context (one of {sorted(ids)})"
+            )
+        )
     if not citations:
-        problems.append(GroundingProblem("citation", "the answer cites no belief: cite the beliefs it uses, or answer exactly 'unknown'"))
+        problems.append(
+            GroundingProblem(
+                "citation", "the answer cites no belief: cite the beliefs it uses, or answer exactly 'unknown'"
+            )
+        )
     cited = [b for b in beliefs if str(b.id) in set(citations)]
     cited_text = " ".join(_belief_text(b) for b in cited)
     cited_forms = _figure_forms(cited_text)
@@ -256,8 +278,11 @@ def check_grounding(
         if not forms & cited_forms:
             stray.append(written)
     if stray:
-        problems.append(GroundingProblem(
-            "figure", f"figures {stray} appear in no cited belief: state only figures the cited beliefs contain"))
+        problems.append(
+            GroundingProblem(
+                "figure", f"figures {stray} appear in no cited belief: state only figures the cited beliefs contain"
+            )
+        )
     allowed = _words(cited_text) | _words(question)
     allowed_low = cited_text.lower() + " " + question.lower()
     values = [str(b.value) for b in beliefs if isinstance(getattr(b, "value", None), str)]
@@ -268,6 +293,9 @@ def check_grounding(
             continue
         unnamed.append(name)
     if unnamed:
-        problems.append(GroundingProblem(
-            "name", f"named values {unnamed} appear in no cited belief: name only what the cited beliefs say"))
+        problems.append(
+            GroundingProblem(
+                "name", f"named values {unnamed} appear in no cited belief: name only what the cited beliefs say"
+            )
+        )
     return problems

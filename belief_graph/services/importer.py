@@ -135,8 +135,9 @@ def parse_item(raw: bytes, item: Mapping[str, Any] | ClaimInput | None, agent: s
         data = obj
     else:
         if not isinstance(obj, Mapping):
-            raise _BadLine(f"a line is a JSON object of claim fields ({', '.join(sorted(FIELDS))}), "
-                           f"got {type(obj).__name__}")
+            raise _BadLine(
+                f"a line is a JSON object of claim fields ({', '.join(sorted(FIELDS))}), got {type(obj).__name__}"
+            )
         unknown = sorted(str(k) for k in obj if k not in FIELDS)
         if unknown:
             raise _BadLine(f"unknown field(s) {', '.join(unknown)} (a claim has {', '.join(sorted(FIELDS))})")
@@ -222,13 +223,16 @@ class ImportService:
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or not 1 <= batch_size <= MAX_BATCH:
             raise ValidationError(f"batch_size must be between 1 and {MAX_BATCH}")
         if on_error not in ("stop", "skip"):
-            raise ValidationError("on_error is 'stop' (a bad line stops the import) or 'skip' (it is left out and recorded)")
+            raise ValidationError(
+                "on_error is 'stop' (a bad line stops the import) or 'skip' (it is left out and recorded)"
+            )
         if agent is not None and (not agent.strip() or len(agent) > 256):
             raise ValidationError("a default agent is 1-256 characters")
         t0 = time.perf_counter()
         info = self.repo.begin(name=name, source=source, at=utcnow().isoformat(), restart=restart)
-        result = ImportResult(name=name, source=source, resumed_from=info.done, done=info.done,
-                              embedder=self.beliefs.embedder.name)
+        result = ImportResult(
+            name=name, source=source, resumed_from=info.done, done=info.done, embedder=self.beliefs.embedder.name
+        )
         run = _Run(name=name, path=path, done=info.done, digest=info.digest, result=result, progress=progress)
         it = iter(records)
         self._skip_committed(run, it)
@@ -258,11 +262,18 @@ class ImportService:
             if n == run.done:
                 break
         if n < run.done:
-            raise ImportStateError(f"the source has {n} lines, fewer than were committed; "
-                                   "name the import differently or restart it", import_name=run.name, done=run.done)
+            raise ImportStateError(
+                f"the source has {n} lines, fewer than were committed; name the import differently or restart it",
+                import_name=run.name,
+                done=run.done,
+            )
         if digest != run.digest:
-            raise ImportStateError("the source differs from the lines already committed (their digest); "
-                                   "name the import differently or restart it", import_name=run.name, done=run.done)
+            raise ImportStateError(
+                "the source differs from the lines already committed (their digest); "
+                "name the import differently or restart it",
+                import_name=run.name,
+                done=run.done,
+            )
 
     def _batch(self, run: _Run, records: list[Record], agent: str | None, on_error: str) -> None:
         digests: dict[int, str] = {}
@@ -276,8 +287,9 @@ class ImportService:
                 data = parse_item(raw, item, agent)
             except _BadLine as exc:
                 if on_error == "stop":
-                    raise ImportLineError(str(exc), line=line, import_name=run.name, committed=run.done,
-                                          path=run.path) from None
+                    raise ImportLineError(
+                        str(exc), line=line, import_name=run.name, committed=run.done, path=run.path
+                    ) from None
                 rejected.append(RejectedLine(line=line, error=str(exc)))
                 continue
             if data is not None:
@@ -299,8 +311,9 @@ class ImportService:
             except _LineFailed as failed:
                 line = chunk[failed.index][0]
                 if on_error == "stop":
-                    raise ImportLineError(str(failed.error), line=line, import_name=run.name, committed=run.done,
-                                          path=run.path) from failed.error
+                    raise ImportLineError(
+                        str(failed.error), line=line, import_name=run.name, committed=run.done, path=run.path
+                    ) from failed.error
                 rejected = sorted([*rejected, RejectedLine(line=line, error=str(failed.error))], key=lambda r: r.line)
                 del pending[failed.index]
                 if limit is not None:
@@ -309,9 +322,13 @@ class ImportService:
             except _StaleAt as stale:
                 stale_tries += 1
                 if stale_tries > _STALE_RETRIES:
-                    raise ImportLineError("the belief of this line's key kept changing while it was being judged; "
-                                          "run the import again", line=chunk[stale.index][0], import_name=run.name,
-                                          committed=run.done, path=run.path) from None
+                    raise ImportLineError(
+                        "the belief of this line's key kept changing while it was being judged; run the import again",
+                        line=chunk[stale.index][0],
+                        import_name=run.name,
+                        committed=run.done,
+                        path=run.path,
+                    ) from None
                 if stale.index > 0:  # commit the lines before it, then judge it again after them
                     limit = stale.index
                 continue
@@ -337,8 +354,13 @@ class ImportService:
         return verdicts
 
     def _commit(
-        self, run: _Run, pending: Sequence[tuple[int, dict[str, Any]]], verdicts: dict[str, Decision],
-        rejected: Sequence[RejectedLine], end_line: int, digests: dict[int, str],
+        self,
+        run: _Run,
+        pending: Sequence[tuple[int, dict[str, Any]]],
+        verdicts: dict[str, Decision],
+        rejected: Sequence[RejectedLine],
+        end_line: int,
+        digests: dict[int, str],
     ) -> None:
         """One transaction: the import's lock and check, every claim in order, the progress last."""
         b = self.beliefs
@@ -350,21 +372,33 @@ class ImportService:
             if (done, digest) != expected:
                 raise ImportStateError(
                     f"another process committed up to line {done} while this run expected {expected[0]}; "
-                    "run one process per import", import_name=run.name, done=done)
+                    "run one process per import",
+                    import_name=run.name,
+                    done=done,
+                )
             out: list[WriteResult] = []
             for index, (line, p) in enumerate(pending):
                 try:
-                    out.append(b.write_prepared(tx, p, props={"import_name": run.name, "import_line": line},
-                                                verdicts=verdicts))
+                    out.append(
+                        b.write_prepared(tx, p, props={"import_name": run.name, "import_line": line}, verdicts=verdicts)
+                    )
                 except StaleVerdict:
                     raise _StaleAt(index) from None
                 except ValidationError as exc:
                     raise _LineFailed(index, exc) from None
             counts = _counts(out)
             counts["rejected"] = len(rejected)
-            self.repo.advance(tx, name=run.name, done=end_line, digest=end_digest, counts=counts,
-                              errors=[f"line {r.line}: {r.error}" for r in rejected], at=utcnow().isoformat(),
-                              status="running", batch=1)
+            self.repo.advance(
+                tx,
+                name=run.name,
+                done=end_line,
+                digest=end_digest,
+                counts=counts,
+                errors=[f"line {r.line}: {r.error}" for r in rejected],
+                at=utcnow().isoformat(),
+                status="running",
+                batch=1,
+            )
             return out
 
         t = time.perf_counter()
@@ -390,10 +424,22 @@ class ImportService:
         def work(tx: Tx) -> None:
             done, digest = self.repo.lock(tx, run.name)
             if (done, digest) != expected:
-                raise ImportStateError(f"another process committed up to line {done}; run one process per import",
-                                       import_name=run.name, done=done)
-            self.repo.advance(tx, name=run.name, done=run.done, digest=run.digest, counts=_counts([]), errors=[],
-                              at=utcnow().isoformat(), status="complete", batch=0)
+                raise ImportStateError(
+                    f"another process committed up to line {done}; run one process per import",
+                    import_name=run.name,
+                    done=done,
+                )
+            self.repo.advance(
+                tx,
+                name=run.name,
+                done=run.done,
+                digest=run.digest,
+                counts=_counts([]),
+                errors=[],
+                at=utcnow().isoformat(),
+                status="complete",
+                batch=0,
+            )
 
         self.beliefs.graph.write_tx(work, name="imports.finish")
 

@@ -63,7 +63,15 @@ from ..models.perspectives import (
 )
 from ..repositories.perspectives import PerspectiveRepository
 
-__all__ = ["PerspectiveService", "example_perspectives_path", "interpretation_id", "make_spec", "parse_perspectives", "perspective_view", "read_perspectives"]
+__all__ = [
+    "PerspectiveService",
+    "example_perspectives_path",
+    "interpretation_id",
+    "make_spec",
+    "parse_perspectives",
+    "perspective_view",
+    "read_perspectives",
+]
 
 _ID_NAMESPACE = uuid.UUID("6f1c1f5e-3a57-4d0e-9a43-7e2b1f0c9d11")
 _MAX_FETCH = 10_000
@@ -92,8 +100,12 @@ def _distinct(values: Sequence[str], what: str, empty: str) -> list[str]:
 
 def perspective_view(p: Perspective) -> PerspectiveView:
     """How the LLM sees a perspective: id, name, goal and its concepts."""
-    return PerspectiveView(id=p.id, name=p.name, goal=p.goal,
-                           concepts=[ConceptView(name=c.name, description=c.description) for c in p.concepts])
+    return PerspectiveView(
+        id=p.id,
+        name=p.name,
+        goal=p.goal,
+        concepts=[ConceptView(name=c.name, description=c.description) for c in p.concepts],
+    )
 
 
 def _spec_errors(exc: PydanticValidationError) -> str:
@@ -152,13 +164,21 @@ def parse_perspectives(text: str, path: str = "<string>") -> list[PerspectiveSpe
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise FormatError(f"malformed YAML/JSON: {getattr(exc, 'problem', exc)}", path,
-                          mark.line + 1 if mark is not None else None, "a YAML or JSON document") from exc
+        raise FormatError(
+            f"malformed YAML/JSON: {getattr(exc, 'problem', exc)}",
+            path,
+            mark.line + 1 if mark is not None else None,
+            "a YAML or JSON document",
+        ) from exc
     if isinstance(data, dict) and "perspectives" in data:
         data = data["perspectives"]
     if not isinstance(data, list) or not data:
-        raise FormatError("expected a non-empty list of perspectives (or {perspectives: [...]})", path, 1,
-                          "perspectives: [{name, goal, ontology}]")
+        raise FormatError(
+            "expected a non-empty list of perspectives (or {perspectives: [...]})",
+            path,
+            1,
+            "perspectives: [{name, goal, ontology}]",
+        )
     lines = _item_lines(text)
     specs: list[PerspectiveSpec] = []
     seen: dict[str, int] = {}
@@ -168,14 +188,20 @@ def parse_perspectives(text: str, path: str = "<string>") -> list[PerspectiveSpe
             raise FormatError(f"perspectives[{n}] is not a mapping", path, line, "{name, goal, ontology}")
         unknown = sorted(set(item) - {"name", "goal", "ontology", "relevance"})
         if unknown:
-            raise FormatError(f"perspectives[{n}]: unknown keys {unknown}", path, line, "name, goal, ontology, relevance")
+            raise FormatError(
+                f"perspectives[{n}]: unknown keys {unknown}", path, line, "name, goal, ontology, relevance"
+            )
         try:
             spec = make_spec(item.get("name"), item.get("goal"), item.get("ontology"), item.get("relevance"))
         except ValidationError as exc:
             raise FormatError(f"perspectives[{n}]: {exc}", path, line, "{name, goal, ontology: [...]}") from exc
         if spec.name in seen:
-            raise FormatError(f"perspectives[{n}]: duplicate name {spec.name!r} (also perspectives[{seen[spec.name]}])",
-                              path, line, "unique perspective names")
+            raise FormatError(
+                f"perspectives[{n}]: duplicate name {spec.name!r} (also perspectives[{seen[spec.name]}])",
+                path,
+                line,
+                "unique perspective names",
+            )
         seen[spec.name] = n
         specs.append(spec)
     return specs
@@ -194,8 +220,9 @@ def read_perspectives(path: str | Path | Traversable) -> list[PerspectiveSpec]:
 class PerspectiveService:
     """Perspectives, encoding and retrieval by perspective for one memory space."""
 
-    def __init__(self, graph: Graph, space: str, embedder: Embedder, dimension: int,
-                 llm: Callable[[], LLMClient]) -> None:
+    def __init__(
+        self, graph: Graph, space: str, embedder: Embedder, dimension: int, llm: Callable[[], LLMClient]
+    ) -> None:
         self.graph = graph
         self.space = space
         self.embedder = embedder
@@ -228,12 +255,18 @@ class PerspectiveService:
         payload = []
         for s in specs:
             goal_vec = next(vectors)
-            payload.append({
-                "id": str(uuid.uuid4()), "name": s.name, "goal": s.goal, "relevance": s.relevance,
-                "embedding": goal_vec,
-                "concepts": [{"name": c.name, "description": c.description, "embedding": next(vectors)}
-                             for c in s.ontology],
-            })
+            payload.append(
+                {
+                    "id": str(uuid.uuid4()),
+                    "name": s.name,
+                    "goal": s.goal,
+                    "relevance": s.relevance,
+                    "embedding": goal_vec,
+                    "concepts": [
+                        {"name": c.name, "description": c.description, "embedding": next(vectors)} for c in s.ontology
+                    ],
+                }
+            )
         now = utcnow().isoformat()
 
         def work(tx: Tx) -> list[str]:
@@ -272,10 +305,13 @@ class PerspectiveService:
         if names is None:
             found = self.repo.find(None)
             if not found:
-                raise ValidationError(f"no perspectives in space {self.space!r}: add some first "
-                                      "(add_perspective / load_perspectives)")
+                raise ValidationError(
+                    f"no perspectives in space {self.space!r}: add some first (add_perspective / load_perspectives)"
+                )
             return found
-        wanted = _distinct(names, "perspective names", "no perspectives given (pass None for all perspectives of the space)")
+        wanted = _distinct(
+            names, "perspective names", "no perspectives given (pass None for all perspectives of the space)"
+        )
         by_name = {p.name: p for p in self.repo.find(wanted)}
         missing = [n for n in wanted if n not in by_name]
         if missing:
@@ -299,7 +335,9 @@ class PerspectiveService:
         if episode_ids is not None:
             if isinstance(episode_ids, str):
                 episode_ids = [episode_ids]
-            _distinct(episode_ids, "episode ids", "no episode ids given (pass None to encode every episode of the space)")
+            _distinct(
+                episode_ids, "episode ids", "no episode ids given (pass None to encode every episode of the space)"
+            )
         rows = self.repo.episodes(episode_ids)
         if episode_ids is not None:
             found = {r["id"] for r in rows}
@@ -308,7 +346,9 @@ class PerspectiveService:
                     raise EpisodeNotFound(i, self.space)
             retracted = [r["id"] for r in rows if r["status"] == "retracted"]
             if retracted:
-                raise ValidationError(f"episode(s) {retracted} are retracted: nothing to interpret (restore them first)")
+                raise ValidationError(
+                    f"episode(s) {retracted} are retracted: nothing to interpret (restore them first)"
+                )
         rows = [r for r in rows if r["status"] != "retracted"]
         episodes = {r["id"]: r for r in rows}
         result = EncodeResult(episodes=list(episodes), perspectives=[p.name for p in persp], cells=[])
@@ -332,8 +372,9 @@ class PerspectiveService:
         # 1. pre-filter: embed the episodes once, score them against every ontology in Cypher
         if todo:
             vectors = self._embed([episodes[e]["text"] for e in todo])
-            scores = self.repo.prefilter([p.name for p in persp],
-                                         [{"id": e, "embedding": v} for e, v in zip(todo, vectors, strict=True)])
+            scores = self.repo.prefilter(
+                [p.name for p in persp], [{"id": e, "embedding": v} for e, v in zip(todo, vectors, strict=True)]
+            )
             threshold = {p.name: p.relevance for p in persp}
             for s in scores:
                 cell = cells.get((s["observation"], s["perspective"]))
@@ -368,8 +409,14 @@ class PerspectiveService:
                     continue
                 cell.relevant = it.relevant
                 if not it.relevant:
-                    irrelevant.append({"episode": it.observation, "perspective": p.name,
-                                       "llm_prompt": prov["llm_prompt"], "llm_model": prov["llm_model"]})
+                    irrelevant.append(
+                        {
+                            "episode": it.observation,
+                            "perspective": p.name,
+                            "llm_prompt": prov["llm_prompt"],
+                            "llm_model": prov["llm_model"],
+                        }
+                    )
                     continue
                 text = (it.interpretation or "").strip()
                 ontology = {c.name for c in p.concepts}
@@ -382,11 +429,18 @@ class PerspectiveService:
                     continue
                 cell.text = text
                 cell.concepts = sorted(set(it.concepts))
-                items.append({
-                    "id": ids[(it.observation, p.name)], "episode": it.observation, "perspective": p.name,
-                    "agent": f"perspective:{p.name}", "text": text, "confidence": it.confidence,
-                    "concepts": cell.concepts, **prov,
-                })
+                items.append(
+                    {
+                        "id": ids[(it.observation, p.name)],
+                        "episode": it.observation,
+                        "perspective": p.name,
+                        "agent": f"perspective:{p.name}",
+                        "text": text,
+                        "confidence": it.confidence,
+                        "concepts": cell.concepts,
+                        **prov,
+                    }
+                )
         if client is not None:
             result.llm_calls = client.usage().calls - calls_before
             result.model = client.model_name
@@ -465,4 +519,3 @@ class PerspectiveService:
         if len(v) != self.dimension:
             raise EmbeddingDimensionError(self.dimension, len(v), where=f"embedding from {self.embedder.name}")
         return v
-

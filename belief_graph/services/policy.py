@@ -40,6 +40,4 @@ def validate_strategy(strategy: str) -> Strategy:
     try:
         return Strategy(strategy)
     except ValueError:
-        raise ValidationError(
-            f"unknown strategy {strategy!r}: one of {', '.join(s.value for s in Strategy)}"
-        ) from None
+        raise ValidationError(f"unknown strategy {strategy!r}: one of {', '.join(s.value for s in Strategy)}") from None

@@ -107,12 +107,21 @@ class KeyVectors:
         return {cid: float((1.0 + float(vecs[p] @ q)) / 2.0) for cid, p in phrases.items()}
 
 
-def llm_rerank(run: Callable[[str, dict[str, Any]], Any], question: str, candidates: Sequence[dict[str, Any]]) -> list[str]:
+def llm_rerank(
+    run: Callable[[str, dict[str, Any]], Any], question: str, candidates: Sequence[dict[str, Any]]
+) -> list[str]:
     """The candidate ids in the order the ``rerank`` job gives (ids it leaves out follow in their
     given order). ``run`` is :meth:`LLMClient.run`; the job's check accepts only candidate ids,
     so the model cannot add a claim the filters left out."""
-    out = run("rerank", {"question": question, "candidates": [
-        {"id": c["id"], "text": c["text"], "key": c.get("key"), "value": c.get("value")} for c in candidates]})
+    out = run(
+        "rerank",
+        {
+            "question": question,
+            "candidates": [
+                {"id": c["id"], "text": c["text"], "key": c.get("key"), "value": c.get("value")} for c in candidates
+            ],
+        },
+    )
     ranked = list(dict.fromkeys(out.output.ranking))
     given = [c["id"] for c in candidates]
     return ranked + [cid for cid in given if cid not in set(ranked)]

@@ -78,17 +78,29 @@ class Rederiver:
             raise ValidationError(f"no premise of {claim_id} has a current version to re-derive it from")
         result = self.llm().rederive(
             ClaimView(key=stale.key, value=stale.value, text=stale.text, agent=stale.agent),
-            list(was.values()), list(now.values()),
+            list(was.values()),
+            list(now.values()),
         )
         out, prov = result.output, result.provenance
-        done = RederiveResult(status=out.status, stale=stale, rationale=out.rationale, llm_model=prov.model,
-                              llm_prompt=prov.prompt_ref, calls=prov.calls)
+        done = RederiveResult(
+            status=out.status,
+            stale=stale,
+            rationale=out.rationale,
+            llm_model=prov.model,
+            llm_prompt=prov.prompt_ref,
+            calls=prov.calls,
+        )
         if out.status == "unsupported":
             return done
         text = out.text if out.status == "rederived" else stale.text
         assert text is not None  # the job's check: a conclusion has a text
         claim = self.support.derive(
-            text, out.citations, stale.key, agent=agent, rule=RULE, value=out.value if stale.key else None,
+            text,
+            out.citations,
+            stale.key,
+            agent=agent,
+            rule=RULE,
+            value=out.value if stale.key else None,
             props={**prov.as_properties(), "llm_rationale": out.rationale},
             supersedes=stale.id if stale.key is None and text != stale.text else None,
         )

@@ -190,9 +190,14 @@ class RememberService:
                 fitted = _fit(k["value"], held)
                 if fitted is None:
                     f = k["fact"]
-                    rejected.append({"text": f.text, "key": k["key"], "value": k["value"],
-                                     "reason": f"value {k['value']!r} does not fit {k['key']!r}, "
-                                               f"which holds {held} values"})
+                    rejected.append(
+                        {
+                            "text": f.text,
+                            "key": k["key"],
+                            "value": k["value"],
+                            "reason": f"value {k['value']!r} does not fit {k['key']!r}, which holds {held} values",
+                        }
+                    )
                     continue
                 k["value"] = fitted
             fitting.append(k)
@@ -207,15 +212,19 @@ class RememberService:
                 if cur is not None and cur.agent == agent and not _same(cur.value, k["value"]):
                     own = [cur]
             else:
-                own = [c for c, s in b.facts.similar_claims(k["vector"], k=3, agent=agent)
-                       if s >= policy.key_ask_threshold]
+                own = [
+                    c for c, s in b.facts.similar_claims(k["vector"], k=3, agent=agent) if s >= policy.key_ask_threshold
+                ]
             if own:
-                items.append({
-                    "id": f"n{i}",
-                    "claim": {"key": k["key"], "value": k["value"], "text": f.text, "agent": agent},
-                    "candidates": [{"id": c.id, "key": c.key, "value": c.value, "text": c.text, "agent": c.agent}
-                                   for c in own],
-                })
+                items.append(
+                    {
+                        "id": f"n{i}",
+                        "claim": {"key": k["key"], "value": k["value"], "text": f.text, "agent": agent},
+                        "candidates": [
+                            {"id": c.id, "key": c.key, "value": c.value, "text": c.text, "agent": c.agent} for c in own
+                        ],
+                    }
+                )
         hints: dict[int, WriteOp] = {}
         skipped: list[dict[str, Any]] = []
         if items:
@@ -238,8 +247,13 @@ class RememberService:
                 continue
             f = k["fact"]
             data = ClaimInput(
-                key=k["key"], value=k["value"] if k["key"] is not None else None, text=f.text, agent=agent,
-                kind=f.kind, evidence=[episode_id], confidence=f.confidence,
+                key=k["key"],
+                value=k["value"] if k["key"] is not None else None,
+                text=f.text,
+                agent=agent,
+                kind=f.kind,
+                evidence=[episode_id],
+                confidence=f.confidence,
             )
             prepared.append((i, b.prepare(data)))
         verdicts: dict[str, Decision] = {}
@@ -248,14 +262,21 @@ class RememberService:
 
         def work(tx: Tx) -> RememberResult:
             ep = b.episodes.create(
-                id=episode_id, text=latest["text"], agent=agent, agent_kind="user" if agent.startswith("user") else "agent",
-                conversation=conversation, at=_iso(at), tx=tx, rejections=[_rejection_json(r) for r in rejected],
+                id=episode_id,
+                text=latest["text"],
+                agent=agent,
+                agent_kind="user" if agent.startswith("user") else "agent",
+                conversation=conversation,
+                at=_iso(at),
+                tx=tx,
+                rejections=[_rejection_json(r) for r in rejected],
             )
             results = [
                 b.write_prepared(tx, p, props=prov, op_hint=hints.get(i), verdicts=verdicts) for i, p in prepared
             ]
-            return RememberResult(episode=ep, results=results, keys=resolved, skipped=skipped, rejected=rejected,
-                                  warnings=warnings)
+            return RememberResult(
+                episode=ep, results=results, keys=resolved, skipped=skipped, rejected=rejected, warnings=warnings
+            )
 
         return b.graph.write_tx(work, name="beliefs.remember")
 
@@ -267,8 +288,14 @@ class RememberService:
 
         def work(tx: Tx) -> RememberResult:
             ep = b.episodes.create(
-                id=new_id(), text=text, agent=agent, agent_kind="user" if agent.startswith("user") else "agent",
-                conversation=conversation, at=_iso(at), tx=tx, rejections=[_rejection_json(r) for r in rejected],
+                id=new_id(),
+                text=text,
+                agent=agent,
+                agent_kind="user" if agent.startswith("user") else "agent",
+                conversation=conversation,
+                at=_iso(at),
+                tx=tx,
+                rejections=[_rejection_json(r) for r in rejected],
             )
             return RememberResult(episode=ep, rejected=rejected)
 

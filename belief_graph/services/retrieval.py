@@ -196,8 +196,12 @@ class RetrievalService:
         if perspective is not None and (not isinstance(perspective, str) or not perspective.strip()):
             raise ValidationError("perspective must be a non-empty name")
         filters: Filters = {
-            "perspective": perspective, "interpretations": bool(include_interpretations), "keys": _keys(keys),
-            "prefix": _prefix(key_prefix), "include_inactive": bool(include_inactive), "at": _at(as_of),
+            "perspective": perspective,
+            "interpretations": bool(include_interpretations),
+            "keys": _keys(keys),
+            "prefix": _prefix(key_prefix),
+            "include_inactive": bool(include_inactive),
+            "at": _at(as_of),
         }
         st = steps if steps is not None else self.settings
         applied: list[str] = []
@@ -218,8 +222,10 @@ class RetrievalService:
         fhits: list[dict[str, object]] = []
         vf = ff = 0
         stopped = "enough"
-        small = (self.exact_scan_max > 0
-                 and self.repo.count_candidates_capped(filters, self.exact_scan_max) <= self.exact_scan_max)
+        small = (
+            self.exact_scan_max > 0
+            and self.repo.count_candidates_capped(filters, self.exact_scan_max) <= self.exact_scan_max
+        )
         if small:  # exact and cheap at this size; the global index top-k could miss the space
             rounds = 1
             vf, vhits = self.repo.exact_candidates(vector, fetch, filters)
@@ -288,8 +294,16 @@ class RetrievalService:
         if st.llm_rerank:
             top = order[: max(spare, st.llm_rerank_top)]
             details = self.repo.hit_details(top, vector, active_only)
-            cands = [{"id": cid, "text": details[cid].claim.text, "key": details[cid].claim.key,
-                      "value": details[cid].claim.value} for cid in top[: st.llm_rerank_top] if cid in details]
+            cands = [
+                {
+                    "id": cid,
+                    "text": details[cid].claim.text,
+                    "key": details[cid].claim.key,
+                    "value": details[cid].claim.value,
+                }
+                for cid in top[: st.llm_rerank_top]
+                if cid in details
+            ]
             if cands:
                 ranked = llm_rerank(self._llm_run(), query, cands)
                 llm_calls = 1
@@ -302,9 +316,15 @@ class RetrievalService:
             order = order[:spare]
             details = self.repo.hit_details(order, vector, active_only)
         self.last_stats = RecallStats(
-            rounds=rounds, fetch=fetch, vector_fetched=vf, fulltext_fetched=ff, candidates=total,
+            rounds=rounds,
+            fetch=fetch,
+            vector_fetched=vf,
+            fulltext_fetched=ff,
+            candidates=total,
             stopped=stopped,  # type: ignore[arg-type]
-            steps=applied, key_phrases_embedded=self.key_vectors.embedded - embedded_before, llm_calls=llm_calls,
+            steps=applied,
+            key_phrases_embedded=self.key_vectors.embedded - embedded_before,
+            llm_calls=llm_calls,
         )
         hits: list[RetrievalHit] = []
         for cid in order:
@@ -321,12 +341,20 @@ class RetrievalService:
         return hits
 
     @staticmethod
-    def _hit(d: HitDetail, score: float, scores: dict[str, float], then: str | None, match: str = "search") -> RetrievalHit:
+    def _hit(
+        d: HitDetail, score: float, scores: dict[str, float], then: str | None, match: str = "search"
+    ) -> RetrievalHit:
         return RetrievalHit(
-            claim=d.claim, score=score, scores=scores, similarity=d.similarity,
+            claim=d.claim,
+            score=score,
+            scores=scores,
+            similarity=d.similarity,
             vector_rank=int(scores["vector_rank"]) if "vector_rank" in scores else None,
             fulltext_rank=int(scores["fulltext_rank"]) if "fulltext_rank" in scores else None,
-            provenance=d.provenance, certificate=d.certificate, families=d.families, status_then=then,
+            provenance=d.provenance,
+            certificate=d.certificate,
+            families=d.families,
+            status_then=then,
             match=match,  # type: ignore[arg-type]
         )
 
@@ -388,7 +416,8 @@ class RetrievalService:
         match = "key" if key_list is not None else "prefix"
         return [
             self._hit(details[r["id"]], 1.0, {}, r["status_then"] if as_of is not None else None, match)
-            for r in rows if r["id"] in details
+            for r in rows
+            if r["id"] in details
         ]
 
     # -- helpers -----------------------------------------------------------------------------------

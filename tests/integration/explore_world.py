@@ -76,26 +76,52 @@ class World:
 def _encode_all(inputs: Mapping[str, Any]) -> dict[str, Any]:
     name = inputs["perspective"]["name"]
     concept = inputs["perspective"]["concepts"][0]["name"]
-    return {"items": [{"observation": o["id"], "relevant": True, "interpretation": f"For {name}: {o['text']}",
-                       "concepts": [concept], "confidence": 0.7} for o in inputs["observations"]]}
+    return {
+        "items": [
+            {
+                "observation": o["id"],
+                "relevant": True,
+                "interpretation": f"For {name}: {o['text']}",
+                "concepts": [concept],
+                "confidence": 0.7,
+            }
+            for o in inputs["observations"]
+        ]
+    }
 
 
 def _propose_all(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    return {"proposals": [{"perspective": e["perspective"]["id"], "text": f"{e['perspective']['name']} says so",
-                           "citations": [e["beliefs"][0]["id"]]} for e in inputs["perspectives"]]}
+    return {
+        "proposals": [
+            {
+                "perspective": e["perspective"]["id"],
+                "text": f"{e['perspective']['name']} says so",
+                "citations": [e["beliefs"][0]["id"]],
+            }
+            for e in inputs["perspectives"]
+        ]
+    }
 
 
 def _critique_all(inputs: Mapping[str, Any]) -> dict[str, Any]:
     pid = {c["perspective"]["name"]: c["perspective"]["id"] for c in inputs["perspectives"]}
     prop = {p["perspective"]: p["id"] for p in inputs["proposals"]}
-    return {"attacks": [{"by": pid["finance"], "target": prop[pid[t]], "reason": f"finance objects to {t}"}
-                        for t in ("relationship", "risk")]}
+    return {
+        "attacks": [
+            {"by": pid["finance"], "target": prop[pid[t]], "reason": f"finance objects to {t}"}
+            for t in ("relationship", "risk")
+        ]
+    }
 
 
 def build_world(settings: Settings, tmp: Path) -> Iterator[World]:
     space = f"test-explore-{uuid.uuid4().hex[:10]}"
-    model = (ScriptedModel().respond("encode", _encode_all).respond("propose_all", _propose_all)
-             .respond("critique_all", _critique_all))
+    model = (
+        ScriptedModel()
+        .respond("encode", _encode_all)
+        .respond("propose_all", _propose_all)
+        .respond("critique_all", _critique_all)
+    )
     world = World(space, settings)
     with BeliefGraph.connect(space=space, settings=settings, embedder=HashingEmbedder(), chat_model=model) as bg:
         try:
@@ -118,8 +144,9 @@ def build_world(settings: Settings, tmp: Path) -> Iterator[World]:
             bg.assert_claim("user.role", "manager", "Alice is a manager", "agent:gossip")
             # a deliberation between three perspectives; finance attacks the two others
             for n in PERSPECTIVES:
-                bg.add_perspective(n, f"the {n} goal", [{"name": f"{n.title()}Concept", "description": n}],
-                                   relevance=-1.0)
+                bg.add_perspective(
+                    n, f"the {n} goal", [{"name": f"{n.title()}Concept", "description": n}], relevance=-1.0
+                )
             for t in ("Acme got 15% off to stay", "Acme Logistics wants the same"):
                 bg.add_episode(t, "agent:crm")
             bg.encode()

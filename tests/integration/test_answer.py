@@ -21,10 +21,14 @@ def model() -> ScriptedModel:
 
 
 @pytest.fixture()
-def abg(base_settings: Settings, graph: Graph, embedder: Any, space: str, model: ScriptedModel) -> Iterator[BeliefGraph]:
+def abg(
+    base_settings: Settings, graph: Graph, embedder: Any, space: str, model: ScriptedModel
+) -> Iterator[BeliefGraph]:
     with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
         b.assert_claim("user.salary", 85000, "The user's annual income is 85,000 euros", agent="user:ana")
-        b.assert_claim("project.deadline", "2027-03-31", "The project's launch deadline is 31 March 2027", agent="agent:pm")
+        b.assert_claim(
+            "project.deadline", "2027-03-31", "The project's launch deadline is 31 March 2027", agent="agent:pm"
+        )
         b.assert_claim("user.city", "Lisbon", "The user lives in Lisbon", agent="user:ana")
         b.assert_claim("user.city", "Porto", "The user lives in Porto", agent="user:ana")  # Lisbon superseded
         yield b
@@ -81,8 +85,11 @@ def test_invented_figure_is_rejected_after_one_repair(abg: BeliefGraph, model: S
 
 def test_repair_that_fixes_the_answer_is_accepted(abg: BeliefGraph, model: ScriptedModel) -> None:
     salary = _id(abg, "user.salary")
-    model.add("answer", {"text": "Income grew to 90,000 euros.", "citations": [salary]},
-              {"text": "The user's annual income is 85,000 euros.", "citations": [salary]})
+    model.add(
+        "answer",
+        {"text": "Income grew to 90,000 euros.", "citations": [salary]},
+        {"text": "The user's annual income is 85,000 euros.", "citations": [salary]},
+    )
     r = abg.answer("How much does the user earn per year?")
     assert r.status == "answered" and r.llm_calls == 2
 

@@ -52,7 +52,9 @@ def _count(graph: Graph, space: str) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("folder", sorted({f.split("/")[0] for f in EXPECTED}))
-def test_corpus_folder_matches_expected_extensions(svc: ArgumentationService, graph: Graph, space: str, folder: str) -> None:
+def test_corpus_folder_matches_expected_extensions(
+    svc: ArgumentationService, graph: Graph, space: str, folder: str
+) -> None:
     files = sorted(f for f in EXPECTED if f.startswith(folder + "/"))
     assert files
     wrong: list[str] = []
@@ -83,7 +85,14 @@ def test_probo_published_answers(svc: ArgumentationService) -> None:
 
 def test_import_show_ground_export_round_trip(svc: ArgumentationService, graph: Graph, space: str) -> None:
     fw = svc.import_framework(CORPUS / "aasgd" / "BA_60_60_2.tgf", "ba")
-    assert (fw.name, fw.ns, fw.arguments, fw.attacks, fw.status, fw.format) == ("ba", "framework:ba", 61, 97, "ready", "tgf")
+    assert (fw.name, fw.ns, fw.arguments, fw.attacks, fw.status, fw.format) == (
+        "ba",
+        "framework:ba",
+        61,
+        97,
+        "ready",
+        "tgf",
+    )
     assert svc.framework("ba") == fw and [f.name for f in svc.frameworks()] == ["ba"]
     with pytest.raises(ValidationError, match="labelled"):
         svc.labels(fw.ns)  # not solved yet
@@ -142,7 +151,9 @@ def test_bad_files_raise_and_write_nothing(
     assert _count(graph, space) == {}
 
 
-def test_large_file_with_one_bad_line_writes_nothing(svc: ArgumentationService, graph: Graph, space: str, tmp_path: Path) -> None:
+def test_large_file_with_one_bad_line_writes_nothing(
+    svc: ArgumentationService, graph: Graph, space: str, tmp_path: Path
+) -> None:
     n = 100_000
     lines = [str(i) for i in range(n)] + ["#"] + [f"{i} {i + 1}" for i in range(n - 1)]
     lines[n + 1 + 77_777] = "5 6 7"  # one attack line with three fields
@@ -168,7 +179,9 @@ def test_in_memory_validation_errors(svc: ArgumentationService, graph: Graph, sp
     assert _count(graph, space) == {}
 
 
-def test_chunked_import_is_all_or_nothing(svc: ArgumentationService, graph: Graph, space: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chunked_import_is_all_or_nothing(
+    svc: ArgumentationService, graph: Graph, space: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Above IMPORT_CHUNK the import spans transactions behind status 'importing'; a failure in
     the middle deletes the partial import before the error surfaces."""
     monkeypatch.setattr(argmod, "IMPORT_CHUNK", 40)
@@ -201,8 +214,11 @@ def test_chunked_import_is_all_or_nothing(svc: ArgumentationService, graph: Grap
 
 def test_explanations_for_in_out_undec(svc: ArgumentationService) -> None:
     # c is reinstated (its attacker b is OUT, defeated by a); d and e attack each other; f attacks itself.
-    svc.store_attacks("dispute:x", ["a", "b", "c", "d", "e", "f", "g"],
-                      [("a", "b"), ("b", "c"), ("d", "e"), ("e", "d"), ("f", "f"), ("e", "g"), ("f", "g")])
+    svc.store_attacks(
+        "dispute:x",
+        ["a", "b", "c", "d", "e", "f", "g"],
+        [("a", "b"), ("b", "c"), ("d", "e"), ("e", "d"), ("f", "f"), ("e", "g"), ("f", "g")],
+    )
     res = svc.ground("dispute:x")
     assert res.round_trips == 1  # a small framework is solved by the one start_grounded statement
     assert res.extension() == {"in": ["a", "c"], "out": ["b"], "undec": ["d", "e", "f", "g"]}
@@ -212,7 +228,9 @@ def test_explanations_for_in_out_undec(svc: ArgumentationService) -> None:
     assert c.label == "IN" and [x.name for x in c.decisive] == ["b"] and "every attacker is OUT" in c.reason
     assert c.wave == 2 and c.decisive[0].label == "OUT"
     b = svc.explain_label("dispute:x", "b")
-    assert b.label == "OUT" and [x.name for x in b.decisive] == ["a"] and "attacked by a, which is IN (wave 1)" in b.reason
+    assert (
+        b.label == "OUT" and [x.name for x in b.decisive] == ["a"] and "attacked by a, which is IN (wave 1)" in b.reason
+    )
     g = svc.explain_label("dispute:x", "g")
     assert g.label == "UNDEC" and [x.name for x in g.decisive] == ["e", "f"]
     f = svc.explain_label("dispute:x", "f")
@@ -237,10 +255,15 @@ def test_enlisted_claims_multi_edges_and_namespace_isolation(bg: Any, svc: Argum
         svc.enlist("dispute:city", [c1, "missing-id"])
     assert svc.enlist("dispute:city", [c1, c2, c3]) == [c1, c2, c3]
     # two edges per attacking pair (different agents): c1 is reinstated only once both edges are out
-    n = svc.add_attacks("dispute:city", [Attack(attacker=c3, target=c2, reason="newer", by="policy"),
-                                         Attack(attacker=c3, target=c2, reason="source", by="agent:c"),
-                                         Attack(attacker=c2, target=c1, reason="contradicts", by="policy"),
-                                         Attack(attacker=c2, target=c1, reason="older", by="agent:b")])
+    n = svc.add_attacks(
+        "dispute:city",
+        [
+            Attack(attacker=c3, target=c2, reason="newer", by="policy"),
+            Attack(attacker=c3, target=c2, reason="source", by="agent:c"),
+            Attack(attacker=c2, target=c1, reason="contradicts", by="policy"),
+            Attack(attacker=c2, target=c1, reason="older", by="agent:b"),
+        ],
+    )
     assert n == 4
     # the export gives each attacking pair once, however many edges it has
     exported = svc.export_framework("dispute:city")
@@ -299,8 +322,12 @@ def test_argumentation_queries_never_scan_a_label(graph: Graph, name: str) -> No
 
 @pytest.mark.parametrize(
     ("name", "lookups"),
-    [("argumentation.create_attacks", 2), ("argumentation.merge_attacks", 2), ("argumentation.explain_argument", 1),
-     ("argumentation.write_labels", 1)],
+    [
+        ("argumentation.create_attacks", 2),
+        ("argumentation.merge_attacks", 2),
+        ("argumentation.explain_argument", 1),
+        ("argumentation.write_labels", 1),
+    ],
 )
 def test_arguments_by_name_come_from_the_unique_index(graph: Graph, name: str, lookups: int) -> None:
     """Each lookup by name seeks the unique (space, ns, name) index: a seek on (space, ns) filtered
@@ -380,20 +407,37 @@ def test_cli_bad_file_is_one_line_with_exit_code_2(base_settings: Settings, spac
     p = tmp_path / "bad.apx"
     p.write_text("arg(a).\natt(a,b).\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    env.update(BELIEF_GRAPH_NEO4J__URI=base_settings.neo4j.uri, BELIEF_GRAPH_NEO4J__USER=base_settings.neo4j.user,
-               BELIEF_GRAPH_NEO4J__PASSWORD=base_settings.neo4j.password.get_secret_value())
+    env.update(
+        BELIEF_GRAPH_NEO4J__URI=base_settings.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=base_settings.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=base_settings.neo4j.password.get_secret_value(),
+    )
     bin_ = str(Path(sys.executable).with_name("belief-graph"))
-    r = subprocess.run([bin_, "--space", space, "argue", "solve", str(p)], capture_output=True, text=True, env=env, timeout=120)
+    r = subprocess.run(
+        [bin_, "--space", space, "argue", "solve", str(p)], capture_output=True, text=True, env=env, timeout=120
+    )
     assert r.returncode == 2
     assert r.stderr.strip() == (
-        f"error: {p}:2: attack (a, b) names unknown argument 'b' "
-        "(expected an argument declared with 'arg(<name>).')"
+        f"error: {p}:2: attack (a, b) names unknown argument 'b' (expected an argument declared with 'arg(<name>).')"
     )
 
 
 def test_cli_bench_grounded_json(cli: Any) -> None:
-    r = cli("bench", "grounded", "--corpus-limit", "3", "--sizes", "200", "--repeat", "2", "--small", "3,5",
-            "--small-repeat", "2", "--json")
+    r = cli(
+        "bench",
+        "grounded",
+        "--corpus-limit",
+        "3",
+        "--sizes",
+        "200",
+        "--repeat",
+        "2",
+        "--small",
+        "3,5",
+        "--small-repeat",
+        "2",
+        "--json",
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["summary"]["all_ok"] is True

@@ -111,9 +111,13 @@ def svc(graph: Graph, space: str) -> ArgumentationService:
     return ArgumentationService(graph, space)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(fw=frameworks(), seed=st.integers(0, 2**32 - 1))
-def test_grounded_properties_and_external_solvers(svc: ArgumentationService, fw: tuple[int, list[Pair]], seed: int) -> None:
+def test_grounded_properties_and_external_solvers(
+    svc: ArgumentationService, fw: tuple[int, list[Pair]], seed: int
+) -> None:
     n, pairs = fw
     names = _names(n)
     af = AttackGraph.from_lists(names, [(names[a], names[b]) for a, b in pairs])
@@ -145,7 +149,7 @@ def test_grounded_properties_and_external_solvers(svc: ArgumentationService, fw:
 
     # invariant under renaming (a random bijection onto other names, order shuffled)
     rng = random.Random(seed)
-    new = [f"r{v}-{chr(0x3b1 + v % 20)}" for v in rng.sample(range(10 * n), n)]
+    new = [f"r{v}-{chr(0x3B1 + v % 20)}" for v in rng.sample(range(10 * n), n)]
     mapping = dict(zip(names, new, strict=True))
     shuffled = list(af.renamed(mapping).attacks)
     rng.shuffle(shuffled)
@@ -155,7 +159,9 @@ def test_grounded_properties_and_external_solvers(svc: ArgumentationService, fw:
     assert res2.waves == res.waves
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(fw=frameworks())
 def test_continued_waves_match_the_one_statement_solve(
     svc: ArgumentationService, fw: tuple[int, list[Pair]], monkeypatch: pytest.MonkeyPatch
@@ -220,7 +226,9 @@ def _stored(svc: ArgumentationService, ns: str) -> dict[str, tuple[str, int | No
     rows = svc.graph.driver.execute_query(
         "MATCH (a:Argument {space: $space, ns: $ns}) RETURN a.name AS name, a.label AS label, a.wave AS wave,"
         " [k IN ['state', 'undefeated', 'frontier', 'link'] WHERE a[k] IS NOT NULL] AS working",
-        space=svc.space, ns=ns, database_=svc.graph.database,
+        space=svc.space,
+        ns=ns,
+        database_=svc.graph.database,
     ).records
     # the solver's working label and counters never outlive a solve
     assert [(r["name"], r["working"]) for r in rows if r["working"]] == []
@@ -267,9 +275,13 @@ def chainy(draw: st.DrawFn) -> tuple[int, list[Pair]]:
     return n, sorted(attacks)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(fw=chainy())
-def test_chain_jumps_give_the_labels_and_waves_of_the_wave_loop(svc: ArgumentationService, fw: tuple[int, list[Pair]]) -> None:
+def test_chain_jumps_give_the_labels_and_waves_of_the_wave_loop(
+    svc: ArgumentationService, fw: tuple[int, list[Pair]]
+) -> None:
     n, pairs = fw
     names = _names(n)
     af = AttackGraph.from_lists(names, [(names[a], names[b]) for a, b in pairs])
@@ -315,7 +327,8 @@ def test_chain_jump_ignores_attacks_from_and_to_other_namespaces(svc: Argumentat
         " (x:Argument {space: $s, ns: 'study:xa', name: 'x20'}), (y:Argument {space: $s, ns: 'study:xa', name: 'x40'}),"
         " (u:Argument {space: $s, ns: 'study:xa', name: 'x44'}), (v:Argument {space: $s, ns: 'study:xa', name: 'x52'})"
         " CREATE (f)-[:ATTACKS]->(x), (y)-[:ATTACKS]->(g), (u)-[:ATTACKS]->(k), (k)-[:ATTACKS]->(v)",
-        s=svc.space, database_=svc.graph.database,
+        s=svc.space,
+        database_=svc.graph.database,
     )
     res = svc.ground("study:xa")
     expected = _oracle(AttackGraph.from_lists(names, chain))

@@ -35,7 +35,8 @@ def test_evidence_is_linked_and_unknown_evidence_writes_nothing(bg: BeliefGraph)
     r = bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="user:a", evidence=[ep.id])
     rows = bg.graph.driver.execute_query(
         "MATCH (e:Episode {space:$s, id:$e})-[:PREMISE_OF]->(:Justification)-[:JUSTIFIES]->(c:Claim) RETURN c.id AS id",
-        s=bg.space, e=ep.id,
+        s=bg.space,
+        e=ep.id,
     ).records
     assert [x["id"] for x in rows] == [r.claim.id]
     before = bg.stats()
@@ -117,8 +118,9 @@ def test_evidence_must_hold_and_be_current(bg: BeliefGraph) -> None:
     with pytest.raises(ValidationError, match="retracted"):
         bg.assert_claim("user.home", "Porto", "The user lives in Porto", agent="user:a", evidence=[ep.id])
     with pytest.raises(ValidationError, match="superseded"):
-        bg.assert_claim("user.region", "Lisbon area", "The user lives near Lisbon", agent="user:a",
-                        evidence=[old.claim.id])
+        bg.assert_claim(
+            "user.region", "Lisbon area", "The user lives near Lisbon", agent="user:a", evidence=[old.claim.id]
+        )
     assert bg.stats() == before
     assert bg.belief("user.home") is None
 
@@ -135,7 +137,9 @@ def test_corroboration_never_takes_over_the_support_of_a_base_claim(bg: BeliefGr
 
 
 def test_recall_uses_the_vector_index_and_filters_status_and_space(bg: BeliefGraph) -> None:
-    bg.assert_claim("user.risk", "cautious", "The user is cautious with money and dislikes individual stocks", agent="u")
+    bg.assert_claim(
+        "user.risk", "cautious", "The user is cautious with money and dislikes individual stocks", agent="u"
+    )
     bg.assert_claim("user.lang", "Rust", "The user's favourite programming language is Rust", agent="u")
     hits = bg.recall("what is her appetite for investment risk?", k=2)
     assert hits[0].claim.key == "user.risk"

@@ -15,9 +15,11 @@ from belief_graph.errors import ValidationError
 
 
 def _bench_nodes(graph: Graph) -> int:
-    return int(graph.driver.execute_query(
-        "MATCH (n) WHERE n.space STARTS WITH 'bench-' OR n.space STARTS WITH '__bench' RETURN count(n) AS n"
-    ).records[0]["n"])
+    return int(
+        graph.driver.execute_query(
+            "MATCH (n) WHERE n.space STARTS WITH 'bench-' OR n.space STARTS WITH '__bench' RETURN count(n) AS n"
+        ).records[0]["n"]
+    )
 
 
 def test_bench_all_tiny(graph: Graph, tmp_path: Path) -> None:

@@ -39,12 +39,26 @@ def test_the_labelled_set_is_big_enough_and_well_formed() -> None:
     assert {e["perspective"] for e in labels["encodings"]} <= set(labels["perspectives"])
 
 
-@pytest.mark.parametrize(("expected", "stored", "ok"), [
-    ("Lisbon", "Lisbon", True), ("Lisbon", "lisbon, Portugal", True), ("Toyota Corolla", "Toyota Corolla hybrid", True),
-    ("pediatric nurse", "nurse", True), ("Lisbon", "Porto", False), (7, "7", True), (7, 7.0, True), (80000, "80k", True),
-    (2000, "2,000 euros", False), ("2027-05-15", "15 May 2027", True), ("2027-05-15", "2027-06-15", False),
-    (3, "three", False), ("May", "may", True), (True, "true", True), ("vegan", "vegetarian", False),
-])
+@pytest.mark.parametrize(
+    ("expected", "stored", "ok"),
+    [
+        ("Lisbon", "Lisbon", True),
+        ("Lisbon", "lisbon, Portugal", True),
+        ("Toyota Corolla", "Toyota Corolla hybrid", True),
+        ("pediatric nurse", "nurse", True),
+        ("Lisbon", "Porto", False),
+        (7, "7", True),
+        (7, 7.0, True),
+        (80000, "80k", True),
+        (2000, "2,000 euros", False),
+        ("2027-05-15", "15 May 2027", True),
+        ("2027-05-15", "2027-06-15", False),
+        (3, "three", False),
+        ("May", "may", True),
+        (True, "true", True),
+        ("vegan", "vegetarian", False),
+    ],
+)
 def test_value_matching(expected: Any, stored: Any, ok: bool) -> None:
     assert value_matches(expected, stored) is ok
 
@@ -69,10 +83,27 @@ def test_grounding_lowers_false_stored_facts_side_by_side(base_settings: Setting
     def extract(inputs: Any) -> dict[str, Any]:
         turn = inputs["turns"][-1]
         u = by_text[turn["text"]]
-        facts = [{"source": turn["id"], "key": f.get("key") or f"fact.{u['id']}_{n}", "value": f["value"],
-                  "text": turn["text"], "kind": "semantic", "confidence": 0.9} for n, f in enumerate(u.get("expect") or [])]
-        facts.append({"source": turn["id"], "key": "user.timezone", "value": "Europe/Berlin",
-                      "text": "The user's timezone is Europe/Berlin", "kind": "semantic", "confidence": 0.5})
+        facts = [
+            {
+                "source": turn["id"],
+                "key": f.get("key") or f"fact.{u['id']}_{n}",
+                "value": f["value"],
+                "text": turn["text"],
+                "kind": "semantic",
+                "confidence": 0.9,
+            }
+            for n, f in enumerate(u.get("expect") or [])
+        ]
+        facts.append(
+            {
+                "source": turn["id"],
+                "key": "user.timezone",
+                "value": "Europe/Berlin",
+                "text": "The user's timezone is Europe/Berlin",
+                "kind": "semantic",
+                "confidence": 0.5,
+            }
+        )
         return {"facts": facts}
 
     model = oracle_model(labels)

@@ -28,12 +28,24 @@ def persp() -> dict[str, Any]:
 
 def test_the_shipped_file_is_what_the_code_generates() -> None:
     assert SHIPPED.read_text(encoding="utf-8") == perspective_json(get_registry()), (
-        "regenerate: belief-graph bloom perspective -o " + PERSPECTIVE_FILE)
+        "regenerate: belief-graph bloom perspective -o " + PERSPECTIVE_FILE
+    )
 
 
 def test_structure(persp: dict[str, Any]) -> None:
-    for key in ("name", "id", "categories", "labels", "relationshipTypes", "templates", "palette",
-                "hiddenRelationshipTypes", "hideUncategorisedData", "metadata", "version"):
+    for key in (
+        "name",
+        "id",
+        "categories",
+        "labels",
+        "relationshipTypes",
+        "templates",
+        "palette",
+        "hiddenRelationshipTypes",
+        "hideUncategorisedData",
+        "metadata",
+        "version",
+    ):
         assert key in persp, key
     cats = persp["categories"]
     assert len({c["id"] for c in cats}) == len(cats)
@@ -55,7 +67,10 @@ def test_structure(persp: dict[str, Any]) -> None:
     assert claim_rules == {("status", s) for s in STATUS_LABELS}
     for label in ("Argument", "Proposal"):
         assert {(r["basedOn"], r["conditionValue"], r["color"]) for r in by[label]["styleRules"]} == {
-            ("label", "IN", "#2E7D32"), ("label", "OUT", "#C62828"), ("label", "UNDEC", "#F9A825")}
+            ("label", "IN", "#2E7D32"),
+            ("label", "OUT", "#C62828"),
+            ("label", "UNDEC", "#F9A825"),
+        }
     assert by["Justification"]["size"] < by["Claim"]["size"]
 
 

@@ -20,8 +20,10 @@ def test_a_write_transaction_leaves_its_bookmark_for_the_next_read(graph: Graph)
         graph.write("bench.write_probe", space=space, id="p2")
         after_write = set(manager.get_bookmarks())
         assert after_write != after_tx
-        seen = graph.read_tx(lambda tx: tx.run("MATCH (p:BenchProbe {space: $s}) RETURN count(p) AS n", s=space)
-                             .single()["n"], name="test")
+        seen = graph.read_tx(
+            lambda tx: tx.run("MATCH (p:BenchProbe {space: $s}) RETURN count(p) AS n", s=space).single()["n"],
+            name="test",
+        )
         assert seen == 2 and set(manager.get_bookmarks()) == after_write  # a read adds no new state
     finally:
         graph.write("admin.delete_space", space=space)

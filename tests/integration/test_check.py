@@ -61,47 +61,126 @@ def test_a_healthy_space_passes_and_every_statement_is_read_only(bg: BeliefGraph
 Corrupt = Callable[[BeliefGraph, dict[str, str]], None]
 
 CORRUPTIONS: list[tuple[str, str, str, Corrupt]] = [
-    ("second active claim", "active_per_key", "user.city",
-     lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'active'", id=w["lisbon"])),
-    ("CURRENT moved to a superseded claim", "current_beliefs", "user.city",
-     lambda bg, w: _q(bg, "MATCH (f:Fact {space: $s, key: 'user.city'})-[r:CURRENT]->() DELETE r WITH f "
-                          "MATCH (c:Claim {space: $s, id: $id}) CREATE (f)-[:CURRENT]->(c)", id=w["lisbon"])),
-    ("two CURRENT edges", "current_beliefs", "user.pet",
-     lambda bg, w: _q(bg, "MATCH (f:Fact {space: $s, key: 'user.pet'}), (c:Claim {space: $s, id: $id}) "
-                          "CREATE (f)-[:CURRENT]->(c)", id=w["dog"])),
-    ("chain against time", "version_chains", "porto",
-     lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.created_at = datetime('2001-01-01T00:00:00Z')",
-                      id=w["porto"])),
-    ("branching chain", "version_chains", "dog",
-     lambda bg, w: _q(bg, "MATCH (a:Claim {space: $s, id: $a}), (b:Claim {space: $s, id: $b}) "
-                          "CREATE (a)-[:SUPERSEDES]->(b)", a=w["dog"], b=w["lisbon"])),
-    ("valid_to before valid_from", "version_chains", "lisbon",
-     lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.valid_to = c.valid_from - duration('P1D')",
-                      id=w["lisbon"])),
-    ("premise gone, conclusion still active", "current_support", "coast",
-     lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'stale'", id=w["porto"])),
-    ("status changed without a revision", "revision_chains", "cat",
-     lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'withdrawn'", id=w["cat"])),
-    ("claim without revisions", "revision_chains", "dog",
-     lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id})-[:HAS_REVISION]->(r) DETACH DELETE r", id=w["dog"])),
-    ("edge into another space", "cross_space_relationships", "ep",
-     lambda bg, w: _q(bg, "MATCH (e:Episode {space: $s, id: $id}) CREATE (e)-[:PREMISE_OF]->(:Justification "
-                          "{space: $s + '-elsewhere', id: 'foreign-j'})", id=w["ep"])),
-    ("status label disagrees", "status_labels", "cat",
-     lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) REMOVE c:Active SET c:Withdrawn", id=w["cat"])),
-    ("retracted episode without its label", "status_labels", "ep2",
-     lambda bg, w: _q(bg, "MATCH (e:Episode {space: $s, id: $id}) SET e.status = 'retracted'", id=w["ep2"])),
-    ("reconsolidation marks left", "scratch_state", "coast",
-     lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c._rc = 'run-1', c._rc_in = true, c:RcFrontier",
-                      id=w["coast"])),
-    ("solver state left", "scratch_state", "x:ns",
-     lambda bg, w: _q(bg, "MATCH (a:Argument {space: $s, ns: 'x:ns', name: 'b'}) SET a.state = 'OUT', a.undefeated = 0")),
+    (
+        "second active claim",
+        "active_per_key",
+        "user.city",
+        lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'active'", id=w["lisbon"]),
+    ),
+    (
+        "CURRENT moved to a superseded claim",
+        "current_beliefs",
+        "user.city",
+        lambda bg, w: _q(
+            bg,
+            "MATCH (f:Fact {space: $s, key: 'user.city'})-[r:CURRENT]->() DELETE r WITH f "
+            "MATCH (c:Claim {space: $s, id: $id}) CREATE (f)-[:CURRENT]->(c)",
+            id=w["lisbon"],
+        ),
+    ),
+    (
+        "two CURRENT edges",
+        "current_beliefs",
+        "user.pet",
+        lambda bg, w: _q(
+            bg,
+            "MATCH (f:Fact {space: $s, key: 'user.pet'}), (c:Claim {space: $s, id: $id}) CREATE (f)-[:CURRENT]->(c)",
+            id=w["dog"],
+        ),
+    ),
+    (
+        "chain against time",
+        "version_chains",
+        "porto",
+        lambda bg, w: _q(
+            bg,
+            "MATCH (c:Claim {space: $s, id: $id}) SET c.created_at = datetime('2001-01-01T00:00:00Z')",
+            id=w["porto"],
+        ),
+    ),
+    (
+        "branching chain",
+        "version_chains",
+        "dog",
+        lambda bg, w: _q(
+            bg,
+            "MATCH (a:Claim {space: $s, id: $a}), (b:Claim {space: $s, id: $b}) CREATE (a)-[:SUPERSEDES]->(b)",
+            a=w["dog"],
+            b=w["lisbon"],
+        ),
+    ),
+    (
+        "valid_to before valid_from",
+        "version_chains",
+        "lisbon",
+        lambda bg, w: _q(
+            bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.valid_to = c.valid_from - duration('P1D')", id=w["lisbon"]
+        ),
+    ),
+    (
+        "premise gone, conclusion still active",
+        "current_support",
+        "coast",
+        lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'stale'", id=w["porto"]),
+    ),
+    (
+        "status changed without a revision",
+        "revision_chains",
+        "cat",
+        lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'withdrawn'", id=w["cat"]),
+    ),
+    (
+        "claim without revisions",
+        "revision_chains",
+        "dog",
+        lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id})-[:HAS_REVISION]->(r) DETACH DELETE r", id=w["dog"]),
+    ),
+    (
+        "edge into another space",
+        "cross_space_relationships",
+        "ep",
+        lambda bg, w: _q(
+            bg,
+            "MATCH (e:Episode {space: $s, id: $id}) CREATE (e)-[:PREMISE_OF]->(:Justification "
+            "{space: $s + '-elsewhere', id: 'foreign-j'})",
+            id=w["ep"],
+        ),
+    ),
+    (
+        "status label disagrees",
+        "status_labels",
+        "cat",
+        lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) REMOVE c:Active SET c:Withdrawn", id=w["cat"]),
+    ),
+    (
+        "retracted episode without its label",
+        "status_labels",
+        "ep2",
+        lambda bg, w: _q(bg, "MATCH (e:Episode {space: $s, id: $id}) SET e.status = 'retracted'", id=w["ep2"]),
+    ),
+    (
+        "reconsolidation marks left",
+        "scratch_state",
+        "coast",
+        lambda bg, w: _q(
+            bg, "MATCH (c:Claim {space: $s, id: $id}) SET c._rc = 'run-1', c._rc_in = true, c:RcFrontier", id=w["coast"]
+        ),
+    ),
+    (
+        "solver state left",
+        "scratch_state",
+        "x:ns",
+        lambda bg, w: _q(
+            bg, "MATCH (a:Argument {space: $s, ns: 'x:ns', name: 'b'}) SET a.state = 'OUT', a.undefeated = 0"
+        ),
+    ),
 ]
 
 
 @pytest.mark.parametrize("case, invariant, needle, corrupt", CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS])
-def test_each_corruption_is_reported_with_its_ids(bg: BeliefGraph, graph, case: str, invariant: str, needle: str,
-                                                 corrupt: Corrupt) -> None:  # type: ignore[no-untyped-def]
+def test_each_corruption_is_reported_with_its_ids(
+    bg: BeliefGraph, graph, case: str, invariant: str, needle: str, corrupt: Corrupt
+) -> None:  # type: ignore[no-untyped-def]
     w = _world(bg)
     assert bg.check().ok
     try:
@@ -130,8 +209,11 @@ def test_limit_caps_the_list_not_the_count(bg: BeliefGraph) -> None:
 
 def _cli(args: list[str], settings) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
     e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    e.update(BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri, BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
-             BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value())
+    e.update(
+        BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(),
+    )
     return subprocess.run([BIN, *args], capture_output=True, text=True, env=e, timeout=300)
 
 

@@ -28,8 +28,21 @@ def _count(graph, space: str) -> int:  # type: ignore[no-untyped-def]
 
 
 def test_memory_round_trip_and_json(base_settings: Settings, graph, cli_space: str) -> None:  # type: ignore[no-untyped-def]
-    r = run(["--space", cli_space, "memory", "assert", "user.city", "Porto", "The user lives in Porto",
-             "--agent", "user:a", "--json"], base_settings)
+    r = run(
+        [
+            "--space",
+            cli_space,
+            "memory",
+            "assert",
+            "user.city",
+            "Porto",
+            "The user lives in Porto",
+            "--agent",
+            "user:a",
+            "--json",
+        ],
+        base_settings,
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["op"] == "ADD" and out["claim"]["value"] == "Porto"
@@ -73,7 +86,12 @@ def _one_line_error(r: subprocess.CompletedProcess[str]) -> str:
     ],
 )
 def test_bad_settings_give_one_typed_line_and_write_nothing(
-    base_settings: Settings, graph, cli_space: str, env: dict[str, str], code: int, needle: str  # type: ignore[no-untyped-def]
+    base_settings: Settings,
+    graph,
+    cli_space: str,
+    env: dict[str, str],
+    code: int,
+    needle: str,  # type: ignore[no-untyped-def]
 ) -> None:
     env = {"BELIEF_GRAPH_SPACE": cli_space, **env}
     r = run(["memory", "assert", "user.x", "1", "The user likes x", "--agent", "u"], base_settings, **env)
@@ -86,8 +104,22 @@ def test_bad_input_to_a_command(base_settings: Settings, graph, cli_space: str) 
     r = run(["--space", cli_space, "memory", "assert", "not a key", "1", "text", "--agent", "u"], base_settings)
     assert r.returncode == 2
     assert "invalid claim" in _one_line_error(r)
-    r = run(["--space", cli_space, "memory", "assert", "user.k", "1", "text", "--agent", "u",
-             "--evidence", "no-such-episode"], base_settings)
+    r = run(
+        [
+            "--space",
+            cli_space,
+            "memory",
+            "assert",
+            "user.k",
+            "1",
+            "text",
+            "--agent",
+            "u",
+            "--evidence",
+            "no-such-episode",
+        ],
+        base_settings,
+    )
     assert r.returncode == 2 and "unknown evidence" in _one_line_error(r)
     r = run(["--space", cli_space, "memory", "claim", "no-such-claim"], base_settings)
     assert r.returncode == 1 and "no claim with id" in _one_line_error(r)
@@ -100,15 +132,24 @@ def test_db_init_takes_a_wait(base_settings: Settings, graph) -> None:  # type: 
     out = json.loads(r.stdout)
     assert out["applied"] == [] and out["verify"]["ok"] is True
     # a bad option value is a usage error: exit 2 and a message naming the option, no traceback
-    for bad in (["db", "init", "--wait", "-1"], ["db", "init", "--wait", "soon"], ["bench", "grounded", "--repeat", "0"]):
+    for bad in (
+        ["db", "init", "--wait", "-1"],
+        ["db", "init", "--wait", "soon"],
+        ["bench", "grounded", "--repeat", "0"],
+    ):
         r = run(bad, base_settings)
         assert r.returncode == 2 and bad[-2] in r.stderr and "Traceback" not in r.stderr, (bad, r.stderr)
 
 
 def test_db_init_refuses_a_different_dimension(base_settings: Settings, graph) -> None:  # type: ignore[no-untyped-def]
     before = graph.read("schema.show_indexes")
-    r = run(["db", "init"], base_settings, BELIEF_GRAPH_EMBEDDING__DIMENSION="1536",
-            BELIEF_GRAPH_EMBEDDING__PROVIDER="openai", BELIEF_GRAPH_LLM__API_KEY="sk-test-not-used")
+    r = run(
+        ["db", "init"],
+        base_settings,
+        BELIEF_GRAPH_EMBEDDING__DIMENSION="1536",
+        BELIEF_GRAPH_EMBEDDING__PROVIDER="openai",
+        BELIEF_GRAPH_LLM__API_KEY="sk-test-not-used",
+    )
     assert r.returncode == 1
     assert "dimension" in _one_line_error(r)
     assert graph.read("schema.show_indexes") == before

@@ -45,8 +45,7 @@ def test_policy_dispute_flow(cli) -> None:  # type: ignore[no-untyped-def]
     assert (a["op"], b["op"]) == ("ADD", "DISPUTED")
     open_ = json.loads(cli("disputes", "list", "--json"))
     assert len(open_) == 1 and open_[0]["challenger"]["id"] == b["claim"]["id"]
-    cli("disputes", "resolve", open_[0]["id"], "--winner", "challenger", "--by", "user:admin",
-        "--reason", "confirmed")
+    cli("disputes", "resolve", open_[0]["id"], "--winner", "challenger", "--by", "user:admin", "--reason", "confirmed")
     assert json.loads(cli("disputes", "list", "--json")) == []
     assert json.loads(cli("memory", "belief", "user.timezone", "--json"))["value"] == "EST"
     hist = json.loads(cli("memory", "history", "user.timezone", "--json"))
@@ -61,8 +60,16 @@ def test_policy_dispute_flow(cli) -> None:  # type: ignore[no-untyped-def]
 
 def test_memory_remember_replays_without_api_key(cli) -> None:  # type: ignore[no-untyped-def]
     """No API key: the shipped replay answers the demo's first turn; the claim is written."""
-    out = json.loads(cli("memory", "remember", "I'm pretty cautious with money, I hate picking individual stocks.",
-                         "--agent", "user:alice", "--json"))
+    out = json.loads(
+        cli(
+            "memory",
+            "remember",
+            "I'm pretty cautious with money, I hate picking individual stocks.",
+            "--agent",
+            "user:alice",
+            "--json",
+        )
+    )
     assert [r["op"] for r in out["results"]] == ["ADD"]
     assert out["results"][0]["claim"]["key"] == "user.risk_tolerance"
     assert json.loads(cli("memory", "belief", "user.risk_tolerance", "--json"))["value"] == "cautious"

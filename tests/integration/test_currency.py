@@ -29,19 +29,26 @@ def _chain(bg: BeliefGraph) -> dict[str, str]:
         "head": bg.assert_claim("country.c1.head", "h1", "The head of state of c1 is h1", agent="user:u").claim.id,
         "party": bg.assert_claim("person.h1.party", "green", "h1 belongs to the green party", agent="user:u").claim.id,
     }
-    answer = bg.derive("The party of the head of state of the performer's country of w1 is green",
-                       list(ids.values()), key="work.w1.answer", agent="agent:reasoner")
+    answer = bg.derive(
+        "The party of the head of state of the performer's country of w1 is green",
+        list(ids.values()),
+        key="work.w1.answer",
+        agent="agent:reasoner",
+    )
     second = bg.derive("Recommend w1 to green-party listeners", [answer.id], agent="agent:recommender")
     ids["answer"], ids["second"] = answer.id, second.id
     return ids
 
 
-@pytest.mark.parametrize("fact, key, value", [
-    ("performer", "work.w1.performer", "p2"),
-    ("citizenship", "person.p1.citizenship", "c2"),
-    ("head", "country.c1.head", "h2"),
-    ("party", "person.h1.party", "blue"),
-])
+@pytest.mark.parametrize(
+    "fact, key, value",
+    [
+        ("performer", "work.w1.performer", "p2"),
+        ("citizenship", "person.p1.citizenship", "c2"),
+        ("head", "country.c1.head", "h2"),
+        ("party", "person.h1.party", "blue"),
+    ],
+)
 def test_updating_any_premise_of_a_chain_makes_the_answer_and_its_consequences_stale(
     bg: BeliefGraph, fact: str, key: str, value: str
 ) -> None:
@@ -145,14 +152,16 @@ def test_derive_needs_current_premises_and_a_current_justification_refreshes(bg:
 
 def test_evidence_claims_are_premises_too(bg: BeliefGraph) -> None:
     lang = bg.assert_claim("user.language", "pt", "The user speaks Portuguese", agent="user:a")
-    greet = bg.assert_claim("agent.greeting", "Olá", "Greet the user with Olá", agent="agent:x",
-                            evidence=[lang.claim.id])
+    greet = bg.assert_claim(
+        "agent.greeting", "Olá", "Greet the user with Olá", agent="agent:x", evidence=[lang.claim.id]
+    )
     r = bg.assert_claim("user.language", "de", "The user speaks German", agent="user:a")
     assert r.staled == [greet.claim.id]
     assert bg.belief("agent.greeting") is None
     # a new value for the stale key is a new version of it
-    again = bg.assert_claim("agent.greeting", "Hallo", "Greet the user with Hallo", agent="agent:x",
-                            evidence=[r.claim.id])
+    again = bg.assert_claim(
+        "agent.greeting", "Hallo", "Greet the user with Hallo", agent="agent:x", evidence=[r.claim.id]
+    )
     assert again.op == WriteOp.ADD and again.superseded is not None and again.superseded.id == greet.claim.id
     assert _status(bg, greet.claim.id) == "superseded"
 
@@ -229,17 +238,20 @@ def test_status_labels_follow_the_status_through_every_kind_of_write(bg: BeliefG
     status_labels = ["Active", "Superseded", "Disputed", "Withdrawn", "Retracted", "Stale"]
     claims = bg.graph.driver.execute_query(
         "MATCH (c:Claim {space: $s}) RETURN c.status AS status, [l IN labels(c) WHERE l IN $ls] AS ls",
-        s=bg.space, ls=status_labels,
+        s=bg.space,
+        ls=status_labels,
     ).records
     assert {"active", "superseded", "disputed", "withdrawn", "retracted", "stale"} <= {r["status"] for r in claims}
     assert all(r["ls"] == [r["status"].capitalize()] for r in claims), [(r["status"], r["ls"]) for r in claims]
     episodes = bg.graph.driver.execute_query(
         "MATCH (e:Episode {space: $s}) RETURN coalesce(e.status, 'active') AS status, [l IN labels(e) WHERE l IN $ls] AS ls",
-        s=bg.space, ls=status_labels,
+        s=bg.space,
+        ls=status_labels,
     ).records
     assert all(r["ls"] == (["Retracted"] if r["status"] == "retracted" else []) for r in episodes)
     assert any(r["status"] == "retracted" for r in episodes)
     bg.restore([ep.id], "it was right")
     statuses = bg.graph.driver.execute_query(
-        "MATCH (e:Episode {space: $s, id: $id}) RETURN labels(e) AS ls", s=bg.space, id=ep.id).records[0]["ls"]
+        "MATCH (e:Episode {space: $s, id: $id}) RETURN labels(e) AS ls", s=bg.space, id=ep.id
+    ).records[0]["ls"]
     assert statuses == ["Episode"]

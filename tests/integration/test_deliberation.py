@@ -25,8 +25,13 @@ class World:
     def __init__(self, bg: BeliefGraph, model: ScriptedModel, episodes: list[str]) -> None:
         self.bg, self.model, self.episodes = bg, model, episodes
 
-    def script(self, attacks: Sequence[tuple[str, str]] = (), *, cite: Mapping[str, list[str]] | None = None,
-               extra: Sequence[dict[str, Any]] = ()) -> None:
+    def script(
+        self,
+        attacks: Sequence[tuple[str, str]] = (),
+        *,
+        cite: Mapping[str, list[str]] | None = None,
+        extra: Sequence[dict[str, Any]] = (),
+    ) -> None:
         """Every perspective proposes (citing its first belief unless ``cite`` says otherwise);
         ``attacks``: (by, target perspective) pairs; ``extra``: raw attack items added as-is."""
 
@@ -41,8 +46,14 @@ class World:
         def critique_all(inputs: Mapping[str, Any]) -> dict[str, Any]:
             pid = {c["perspective"]["name"]: c["perspective"]["id"] for c in inputs["perspectives"]}
             prop = {p["perspective"]: p["id"] for p in inputs["proposals"]}
-            return {"attacks": [{"by": pid[a], "target": prop[pid[t]], "reason": f"{a} objects to {t}"}
-                                for a, t in attacks if a in pid and t in pid and pid[t] in prop] + list(extra)}
+            return {
+                "attacks": [
+                    {"by": pid[a], "target": prop[pid[t]], "reason": f"{a} objects to {t}"}
+                    for a, t in attacks
+                    if a in pid and t in pid and pid[t] in prop
+                ]
+                + list(extra)
+            }
 
         def propose(inputs: Mapping[str, Any]) -> dict[str, Any]:
             return {"text": f"{inputs['perspective']['name']} says so", "citations": [inputs["beliefs"][0]["id"]]}
@@ -51,8 +62,13 @@ class World:
             me = inputs["perspective"]["name"]
             names = {p["perspective"]: p["id"] for p in inputs["proposals"]}
             by_name = {n: pid for pid, n in self.names().items()}
-            return {"attacks": [{"target": names[by_name[t]], "reason": f"{me} objects to {t}"}
-                                for a, t in attacks if a == me and by_name.get(t) in names]}
+            return {
+                "attacks": [
+                    {"target": names[by_name[t]], "reason": f"{me} objects to {t}"}
+                    for a, t in attacks
+                    if a == me and by_name.get(t) in names
+                ]
+            }
 
         self.model.respond("propose_all", propose_all).respond("critique_all", critique_all)
         self.model.respond("propose", propose).respond("critique", critique)
@@ -67,8 +83,18 @@ class World:
 def _encode_all(inputs: Mapping[str, Any]) -> dict[str, Any]:
     name = inputs["perspective"]["name"]
     concept = inputs["perspective"]["concepts"][0]["name"]
-    return {"items": [{"observation": o["id"], "relevant": True, "interpretation": f"For {name}: {o['text']}",
-                       "concepts": [concept], "confidence": 0.7} for o in inputs["observations"]]}
+    return {
+        "items": [
+            {
+                "observation": o["id"],
+                "relevant": True,
+                "interpretation": f"For {name}: {o['text']}",
+                "concepts": [concept],
+                "confidence": 0.7,
+            }
+            for o in inputs["observations"]
+        ]
+    }
 
 
 @pytest.fixture()
@@ -80,9 +106,17 @@ def world(base_settings, graph) -> Iterator[World]:  # type: ignore[no-untyped-d
     with BeliefGraph.connect(space=space, settings=base_settings, embedder=HashingEmbedder(), chat_model=model) as bg:
         try:
             for n in NAMES:
-                bg.add_perspective(n, f"the {n} goal", [{"name": f"{n.title()}Concept", "description": n}], relevance=-1.0)
-            eps = [bg.add_episode(t, "agent:crm").id for t in (
-                "Acme got 15% off to stay", "The discount was agreed by email only", "Acme Logistics wants the same")]
+                bg.add_perspective(
+                    n, f"the {n} goal", [{"name": f"{n.title()}Concept", "description": n}], relevance=-1.0
+                )
+            eps = [
+                bg.add_episode(t, "agent:crm").id
+                for t in (
+                    "Acme got 15% off to stay",
+                    "The discount was agreed by email only",
+                    "Acme Logistics wants the same",
+                )
+            ]
             assert bg.encode().passed == 9
             bg.llm.meter.reset()
             yield World(bg, model, eps)
@@ -95,13 +129,17 @@ def _labels(d: Any) -> dict[str, str]:
 
 
 def _count(graph: Any, space: str, label: str) -> int:
-    return graph.driver.execute_query(f"MATCH (n:{label}) WHERE n.space = $s RETURN count(n) AS n", s=space,
-                                      database_=graph.database).records[0]["n"]
+    return graph.driver.execute_query(
+        f"MATCH (n:{label}) WHERE n.space = $s RETURN count(n) AS n", s=space, database_=graph.database
+    ).records[0]["n"]
 
 
 def _attack_edges(graph: Any, space: str) -> int:
-    return graph.driver.execute_query("MATCH (a:Proposal)-[r:ATTACKS]->(:Proposal) WHERE a.space = $s RETURN count(r) AS n",
-                                      s=space, database_=graph.database).records[0]["n"]
+    return graph.driver.execute_query(
+        "MATCH (a:Proposal)-[r:ATTACKS]->(:Proposal) WHERE a.space = $s RETURN count(r) AS n",
+        s=space,
+        database_=graph.database,
+    ).records[0]["n"]
 
 
 def test_select_one_survivor(world: World, graph) -> None:  # type: ignore[no-untyped-def]
@@ -110,13 +148,19 @@ def test_select_one_survivor(world: World, graph) -> None:  # type: ignore[no-un
     assert _labels(d) == {"finance": "IN", "relationship": "OUT", "risk": "OUT"}
     assert d.mode == "select" and d.answer == "finance says so"
     assert d.llm_calls == 2 and world.calls() == 2  # one propose_all + one critique_all
-    assert {(a.by, a.reason) for a in d.attacks} == {("finance", "finance objects to relationship"),
-                                                     ("finance", "finance objects to risk")}
+    assert {(a.by, a.reason) for a in d.attacks} == {
+        ("finance", "finance objects to relationship"),
+        ("finance", "finance objects to risk"),
+    }
     # the labels are the grounded extension computed in Neo4j, stored on the Proposal nodes
     rows = graph.driver.execute_query(
         "MATCH (x:Proposal:Argument {space: $s, ns: $ns})-[:ANSWERS]->(:Deliberation {id: $id}) "
-        "RETURN x.perspective AS p, x.label AS label", s=world.bg.space, ns=deliberation_ns(d.id), id=d.id,
-        database_=graph.database).records
+        "RETURN x.perspective AS p, x.label AS label",
+        s=world.bg.space,
+        ns=deliberation_ns(d.id),
+        id=d.id,
+        database_=graph.database,
+    ).records
     assert {r["p"]: r["label"] for r in rows} == _labels(d)
     why = world.bg.explain_label(deliberation_ns(d.id), d.proposal_of("risk").id)  # type: ignore[union-attr]
     assert why.label == "OUT" and "IN" in why.reason
@@ -168,20 +212,26 @@ def test_per_perspective_mode_gives_the_same_labels_with_one_call_each(world: Wo
 
 def test_bad_critiques_are_rejected_and_recorded_not_written(world: World, graph) -> None:  # type: ignore[no-untyped-def]
     ids = {n: pid for pid, n in world.names().items()}
-    world.script([("finance", "risk")], extra=[
-        {"by": ids["risk"], "target": "no-such-proposal", "reason": "made up"},
-    ])
+    world.script(
+        [("finance", "risk")],
+        extra=[
+            {"by": ids["risk"], "target": "no-such-proposal", "reason": "made up"},
+        ],
+    )
+
     # an attack on its own proposal: the critique responder cannot know proposal ids in advance,
     # so script it through a responder that attacks the attacker's own proposal
     def critique_all(inputs: Mapping[str, Any]) -> dict[str, Any]:
         own = {p["perspective"]: p["id"] for p in inputs["proposals"]}
-        return {"attacks": [
-            {"by": ids["finance"], "target": own[ids["risk"]], "reason": "finance objects to risk"},
-            {"by": ids["finance"], "target": own[ids["risk"]], "reason": "again"},          # duplicate
-            {"by": ids["relationship"], "target": own[ids["relationship"]], "reason": "I am wrong"},  # own
-            {"by": ids["risk"], "target": "r99", "reason": "made up"},                         # unknown
-            {"by": ids["risk"], "target": own[ids["finance"]], "reason": "  "},               # blank reason
-        ]}
+        return {
+            "attacks": [
+                {"by": ids["finance"], "target": own[ids["risk"]], "reason": "finance objects to risk"},
+                {"by": ids["finance"], "target": own[ids["risk"]], "reason": "again"},  # duplicate
+                {"by": ids["relationship"], "target": own[ids["relationship"]], "reason": "I am wrong"},  # own
+                {"by": ids["risk"], "target": "r99", "reason": "made up"},  # unknown
+                {"by": ids["risk"], "target": own[ids["finance"]], "reason": "  "},  # blank reason
+            ]
+        }
 
     world.model.respond("critique_all", critique_all)
     d = world.bg.deliberate(QUERY)
@@ -214,10 +264,13 @@ def test_bad_input_raises_typed_errors_and_writes_nothing(world: World, graph, b
     world.script([])
     space = world.bg.space
     before = (_count(graph, space, "Deliberation"), _count(graph, space, "Proposal"))
-    for kwargs, err in (({"query": "  "}, ValidationError), ({"query": QUERY, "perspectives": []}, ValidationError),
-                        ({"query": QUERY, "perspectives": ["risk", "risk"]}, ValidationError),
-                        ({"query": QUERY, "perspectives": ["marketing"]}, NotFoundError),
-                        ({"query": QUERY, "k": 0}, ValidationError)):
+    for kwargs, err in (
+        ({"query": "  "}, ValidationError),
+        ({"query": QUERY, "perspectives": []}, ValidationError),
+        ({"query": QUERY, "perspectives": ["risk", "risk"]}, ValidationError),
+        ({"query": QUERY, "perspectives": ["marketing"]}, NotFoundError),
+        ({"query": QUERY, "k": 0}, ValidationError),
+    ):
         with pytest.raises(err):
             world.bg.deliberate(**kwargs)
     # the LLM keeps answering propose_all with a proposal for an unknown perspective: EncodingError after repairs
@@ -226,8 +279,12 @@ def test_bad_input_raises_typed_errors_and_writes_nothing(world: World, graph, b
         world.bg.deliberate(QUERY)
     assert (_count(graph, space, "Deliberation"), _count(graph, space, "Proposal")) == before
     assert world.calls() == 3  # 1 + 2 repair turns, nothing else
-    with BeliefGraph.connect(space=f"empty-{uuid.uuid4().hex[:8]}", settings=base_settings,
-                             embedder=HashingEmbedder(), chat_model=ScriptedModel()) as empty:
+    with BeliefGraph.connect(
+        space=f"empty-{uuid.uuid4().hex[:8]}",
+        settings=base_settings,
+        embedder=HashingEmbedder(),
+        chat_model=ScriptedModel(),
+    ) as empty:
         with pytest.raises(ValidationError, match="no perspectives"):
             empty.deliberate(QUERY)
 

@@ -15,8 +15,12 @@ def _check(report, name):  # type: ignore[no-untyped-def]
 
 def _create_statement(name: str, version: int | None = None) -> str:
     """The CREATE statement of ``name`` in migration ``version`` (default: the latest that creates it)."""
-    return [st for m in load_migrations() for st in m.statements
-            if st.startswith(f"CREATE VECTOR INDEX {name} ") and version in (None, m.version)][-1]
+    return [
+        st
+        for m in load_migrations()
+        for st in m.statements
+        if st.startswith(f"CREATE VECTOR INDEX {name} ") and version in (None, m.version)
+    ][-1]
 
 
 def test_doctor_passes_on_an_initialised_store(bg: BeliefGraph) -> None:
@@ -29,7 +33,8 @@ def test_doctor_passes_on_an_initialised_store(bg: BeliefGraph) -> None:
     assert cov.data["found"] == cov.data["sampled"] >= 1
     # the probe's scratch space is gone
     rows = bg.graph.driver.execute_query(
-        "MATCH (c:Claim) WHERE c.space STARTS WITH '__doctor__' RETURN count(c) AS n").records
+        "MATCH (c:Claim) WHERE c.space STARTS WITH '__doctor__' RETURN count(c) AS n"
+    ).records
     assert rows[0]["n"] == 0
 
 
@@ -69,8 +74,11 @@ def test_doctor_fails_on_a_vector_index_recreated_with_neo4j_defaults(bg: Belief
     dim = bg.settings.embedding.dimension
     ok = _check(bg.doctor(), "vector_index")
     assert ok.ok is True, ok.detail
-    assert ok.data["config"] == {"vector.hnsw.ef_construction": 200, "vector.hnsw.m": 32,
-                                 "vector.quantization.enabled": False}
+    assert ok.data["config"] == {
+        "vector.hnsw.ef_construction": 200,
+        "vector.hnsw.m": 32,
+        "vector.quantization.enabled": False,
+    }
     assert ok.detail.endswith("quantization.enabled false, hnsw.m 32, hnsw.ef_construction 200")
     graph.run_text("DROP INDEX claim_embedding IF EXISTS", name="test.drop_vector_index")
     try:
@@ -79,11 +87,16 @@ def test_doctor_fails_on_a_vector_index_recreated_with_neo4j_defaults(bg: Belief
         report = bg.doctor()
         vec = _check(report, "vector_index")
         assert vec.ok is False
-        assert vec.detail == ("claim_embedding: vector.quantization.enabled true, migrations set false; "
-                              "claim_embedding: vector.hnsw.m 16, migrations set 32; "
-                              "claim_embedding: vector.hnsw.ef_construction 100, migrations set 200")
-        assert vec.data["config"] == {"vector.hnsw.ef_construction": 100, "vector.hnsw.m": 16,
-                                      "vector.quantization.enabled": True}
+        assert vec.detail == (
+            "claim_embedding: vector.quantization.enabled true, migrations set false; "
+            "claim_embedding: vector.hnsw.m 16, migrations set 32; "
+            "claim_embedding: vector.hnsw.ef_construction 100, migrations set 200"
+        )
+        assert vec.data["config"] == {
+            "vector.hnsw.ef_construction": 100,
+            "vector.hnsw.m": 16,
+            "vector.quantization.enabled": True,
+        }
         schema = _check(report, "schema")
         assert schema.ok is False and "claim_embedding: vector.quantization.enabled true" in schema.detail
         # the index itself still works: the drift is in recall quality, not in availability
@@ -99,7 +112,8 @@ def test_doctor_fails_on_a_vector_index_recreated_with_neo4j_defaults(bg: Belief
 def test_doctor_counts_claims_with_wrong_dimension(bg: BeliefGraph, wrong: int) -> None:
     bg.graph.driver.execute_query(
         "CREATE (:Claim {space: $s, id: 'wd', text: 'wrong dimension', status: 'active', embedding: $e})",
-        s=bg.space, e=[0.1] * wrong,
+        s=bg.space,
+        e=[0.1] * wrong,
     )
     report = bg.doctor()
     emb = _check(report, "embeddings")

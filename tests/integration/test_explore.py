@@ -29,21 +29,28 @@ def _bg(world: World) -> BeliefGraph:
 def _cli(world: World, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
     s = world.settings
-    env.update(BELIEF_GRAPH_NEO4J__URI=s.neo4j.uri, BELIEF_GRAPH_NEO4J__USER=s.neo4j.user,
-               BELIEF_GRAPH_NEO4J__PASSWORD=s.neo4j.password.get_secret_value(),
-               BELIEF_GRAPH_SERVER__HOME=str(s.server.home))
+    env.update(
+        BELIEF_GRAPH_NEO4J__URI=s.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=s.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=s.neo4j.password.get_secret_value(),
+        BELIEF_GRAPH_SERVER__HOME=str(s.server.home),
+    )
     return subprocess.run([BIN, "--space", world.space, *args], capture_output=True, text=True, env=env, timeout=300)
 
 
 def test_every_curated_question_finds_what_the_world_holds(explore_world: World) -> None:
     with _bg(explore_world) as bg:
-        got = {q.query.name: bg.explore.run(q.query.name, explore_world.params()[q.query.name])
-               for q in questions(get_registry())}
+        got = {
+            q.query.name: bg.explore.run(q.query.name, explore_world.params()[q.query.name])
+            for q in questions(get_registry())
+        }
     labels = {name: r.graph.labels_count() for name, r in got.items()}
     # claims carry their status label too (docs/explore.md, "Status in Browser")
     assert labels["explore.why_believed"] == {"Fact": 1, "Claim": 2, "Active": 2, "Justification": 2, "Episode": 1}
     assert {n.properties.get("text") for n in got["explore.find_dependents"].graph.nodes} >= {
-        "Alice lives in Paris", "Alice's timezone is Europe/Paris"}
+        "Alice lives in Paris",
+        "Alice's timezone is Europe/Paris",
+    }
     audit = got["explore.show_audit"].graph
     assert {e.type for e in audit.edges} >= {"ROOT", "WITHDREW", "PREMISE_OF", "JUSTIFIES"}
     assert [n.properties["status"] for n in audit.nodes if "Claim" in n.labels] == ["withdrawn"]
@@ -60,8 +67,11 @@ def test_every_curated_question_finds_what_the_world_holds(explore_world: World)
     assert labels["explore.show_perspective"]["Concept"] == 1
     assert labels["explore.show_perspective"]["Interpretation"] == 3  # every episode not retracted
     assert got["explore.find_stale"].rows == []  # no stale conclusion in this world (yet)
-    fw = {n.properties["name"]: n.properties["label"] for n in got["explore.show_framework"].graph.nodes
-          if "Argument" in n.labels}
+    fw = {
+        n.properties["name"]: n.properties["label"]
+        for n in got["explore.show_framework"].graph.nodes
+        if "Argument" in n.labels
+    }
     assert fw == {"a": "IN", "b": "OUT", "c": "IN"}
 
 
@@ -96,8 +106,11 @@ def test_query_cli_lists_shows_and_runs(explore_world: World) -> None:
     assert out["nodes"] == 6 and out["params"] == {"space": explore_world.space, "key": "user.timezone"}
     table = _cli(explore_world, "query", "run", "show_framework", "-p", "name=af1", "-p", "limit=2")
     assert table.returncode == 0 and "3 nodes" in table.stdout, table.stdout
-    for bad, why in ((["run", "why_believed"], "needs -p key="), (["run", "nope"], "no curated query"),
-                     (["run", "show_framework", "-p", "name=af1", "-p", "limit=many"], "is an integer"),
-                     (["run", "why_believed", "-p", "keyx=1"], "has no parameter")):
+    for bad, why in (
+        (["run", "why_believed"], "needs -p key="),
+        (["run", "nope"], "no curated query"),
+        (["run", "show_framework", "-p", "name=af1", "-p", "limit=many"], "is an integer"),
+        (["run", "why_believed", "-p", "keyx=1"], "has no parameter"),
+    ):
         r = _cli(explore_world, "query", *bad)
         assert r.returncode == 2 and why in r.stderr and r.stderr.count("\n") == 1, (bad, r.stderr)

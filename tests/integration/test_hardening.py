@@ -64,7 +64,8 @@ def test_enlist_refuses_a_proposal_of_another_space(bg: BeliefGraph, graph) -> N
     try:
         graph.driver.execute_query(
             "CREATE (:Proposal {id: $id, space: $s, deliberation: 'd-1', perspective: 'p', text: 't'})",
-            id=pid, s=other,
+            id=pid,
+            s=other,
         )
         before = _count(bg)
         with pytest.raises(NotFoundError):
@@ -87,7 +88,10 @@ _NAIVE = datetime(2026, 1, 1, 12, 0)
     "case, call",
     [
         ("int beyond 64 bits", lambda bg, ep: bg.assert_claim("user.big", 10**30, "a big number", agent="a")),
-        ("negative int beyond 64 bits", lambda bg, ep: bg.assert_claim("user.big", -(2**63) - 1, "a big number", agent="a")),
+        (
+            "negative int beyond 64 bits",
+            lambda bg, ep: bg.assert_claim("user.big", -(2**63) - 1, "a big number", agent="a"),
+        ),
         ("NaN value", lambda bg, ep: bg.assert_claim("user.x", float("nan"), "not a number", agent="a")),
         ("infinite value", lambda bg, ep: bg.assert_claim("user.x", float("inf"), "infinite", agent="a")),
         ("lone surrogate in an episode", lambda bg, ep: bg.add_episode("bad \ud800 text", agent="a")),
@@ -115,8 +119,11 @@ def test_bad_values_get_a_typed_error_and_write_nothing(bg: BeliefGraph, case: s
 
 def _cli(args: list[str | bytes], settings, **env: str) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
     e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    e.update(BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri, BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
-             BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value())
+    e.update(
+        BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(),
+    )
     e.update(env)
     return subprocess.run([BIN, *args], capture_output=True, text=True, env=e, timeout=300)
 
@@ -153,7 +160,9 @@ def _count_space(graph, space: str) -> int:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("header", ["p af 100000000000000000000", "p af 1000000"])
-def test_argumentation_file_above_the_limit_is_refused(bg: BeliefGraph, base_settings, space: str, tmp_path, header: str) -> None:  # type: ignore[no-untyped-def]
+def test_argumentation_file_above_the_limit_is_refused(
+    bg: BeliefGraph, base_settings, space: str, tmp_path, header: str
+) -> None:  # type: ignore[no-untyped-def]
     """A 26-byte ``p af 10^20`` ended in a raw MemoryError; a 13-byte ``p af 1000000`` silently
     imported 10^6 arguments (+490 MB)."""
     f = tmp_path / "huge.af"
@@ -273,10 +282,16 @@ def test_small_space_recall_is_exact_and_reads_only_its_space(bg: BeliefGraph, g
     small = RetrievalRepository(graph, bg.space)
     try:
         for start in range(0, 5_000, 1_000):
-            big.bench_load([{"id": f"b{i}", "text": f"other tenant {i}", "embedding": x[i].tolist()}
-                            for i in range(start, start + 1_000)], at)
-        small.bench_load([{"id": f"s{i}", "text": f"this tenant {i}", "embedding": x[5_000 + i].tolist()}
-                          for i in range(20)], at)
+            big.bench_load(
+                [
+                    {"id": f"b{i}", "text": f"other tenant {i}", "embedding": x[i].tolist()}
+                    for i in range(start, start + 1_000)
+                ],
+                at,
+            )
+        small.bench_load(
+            [{"id": f"s{i}", "text": f"this tenant {i}", "embedding": x[5_000 + i].tolist()} for i in range(20)], at
+        )
         mine = x[5_000:]
         for j in range(5):
             q = mine[j] + rng.standard_normal(dim).astype(np.float32) * 0.02

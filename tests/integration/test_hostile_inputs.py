@@ -51,6 +51,7 @@ def _write_file(name: str, text: str) -> Callable[[], Path]:
         p = Path(os.environ.get("PYTEST_TMP", "/tmp")) / f"hostile-{os.getpid()}-{name}"
         p.write_text(text)
         return p
+
     return make
 
 
@@ -63,6 +64,7 @@ def _active_value(key: str, value: Any) -> Check:
     def check(bg: BeliefGraph, w: dict[str, str], result: Any) -> None:
         b = bg.belief(key)
         assert b is not None and b.value == value and b.status.value == "active"
+
     return check
 
 
@@ -77,7 +79,9 @@ API: list[Case] = [
     # fact keys
     Case("key-empty", lambda bg, w: bg.assert_claim("", "v", "t", agent="a"), ValidationError),
     Case("key-space", lambda bg, w: bg.assert_claim("user x", "v", "t", agent="a"), ValidationError),
-    Case("key-cypher-injection", lambda bg, w: bg.assert_claim("user." + INJECTION, "v", "t", agent="a"), ValidationError),
+    Case(
+        "key-cypher-injection", lambda bg, w: bg.assert_claim("user." + INJECTION, "v", "t", agent="a"), ValidationError
+    ),
     Case("key-257-chars", lambda bg, w: bg.assert_claim("k." + "a" * 255, "v", "t", agent="a"), ValidationError),
     Case("key-non-ascii", lambda bg, w: bg.assert_claim("user.caf\u00e9", "v", "t", agent="a"), ValidationError),
     Case("key-trailing-dot", lambda bg, w: bg.assert_claim("user.", "v", "t", agent="a"), ValidationError),
@@ -87,24 +91,40 @@ API: list[Case] = [
     Case("value-list", lambda bg, w: bg.assert_claim("user.x", ["a"], "t", agent="a"), ValidationError),  # type: ignore[arg-type]
     Case("value-map", lambda bg, w: bg.assert_claim("user.x", {"a": 1}, "t", agent="a"), ValidationError),  # type: ignore[arg-type]
     Case("value-int-10e30", lambda bg, w: bg.assert_claim("user.x", 10**30, "t", agent="a"), ValidationError),
-    Case("value-int-below-int64", lambda bg, w: bg.assert_claim("user.x", -(2**63) - 1, "t", agent="a"), ValidationError),
-    Case("value-int64-max", lambda bg, w: bg.assert_claim("user.x", 2**63 - 1, "t", agent="a"), None,
-         _active_value("user.x", 2**63 - 1)),
+    Case(
+        "value-int-below-int64", lambda bg, w: bg.assert_claim("user.x", -(2**63) - 1, "t", agent="a"), ValidationError
+    ),
+    Case(
+        "value-int64-max",
+        lambda bg, w: bg.assert_claim("user.x", 2**63 - 1, "t", agent="a"),
+        None,
+        _active_value("user.x", 2**63 - 1),
+    ),
     Case("value-nan", lambda bg, w: bg.assert_claim("user.x", float("nan"), "t", agent="a"), ValidationError),
     Case("value-inf", lambda bg, w: bg.assert_claim("user.x", float("inf"), "t", agent="a"), ValidationError),
     Case("value-minus-inf", lambda bg, w: bg.assert_claim("user.x", float("-inf"), "t", agent="a"), ValidationError),
     Case("value-1mb-string", lambda bg, w: bg.assert_claim("user.x", "v" * 1_000_000, "t", agent="a"), ValidationError),
     Case("value-lone-surrogate", lambda bg, w: bg.assert_claim("user.x", "v\ud800", "t", agent="a"), ValidationError),
     Case("value-bytes", lambda bg, w: bg.assert_claim("user.x", b"v", "t", agent="a"), ValidationError),  # type: ignore[arg-type]
-    Case("value-type-change", lambda bg, w: bg.assert_claim("user.seed", 42, "now a number", agent="a"), ValidationError),
-    Case("value-cypher-injection", lambda bg, w: bg.assert_claim("user.x", INJECTION, "t", agent="a"), None,
-         _active_value("user.x", INJECTION)),
+    Case(
+        "value-type-change", lambda bg, w: bg.assert_claim("user.seed", 42, "now a number", agent="a"), ValidationError
+    ),
+    Case(
+        "value-cypher-injection",
+        lambda bg, w: bg.assert_claim("user.x", INJECTION, "t", agent="a"),
+        None,
+        _active_value("user.x", INJECTION),
+    ),
     # texts
     Case("text-blank", lambda bg, w: bg.assert_claim("user.x", "v", "   ", agent="a"), ValidationError),
     Case("text-20001-chars", lambda bg, w: bg.assert_claim("user.x", "v", "t" * 20_001, agent="a"), ValidationError),
     Case("text-lone-surrogate", lambda bg, w: bg.assert_claim("user.x", "v", "t\udcff", agent="a"), ValidationError),
-    Case("text-nul-and-controls", lambda bg, w: bg.assert_claim("user.x", "v", "a\x00b\x1bc", agent="a"), None,
-         lambda bg, w, r: _text_is(bg, r.claim.id, "a\x00b\x1bc")),
+    Case(
+        "text-nul-and-controls",
+        lambda bg, w: bg.assert_claim("user.x", "v", "a\x00b\x1bc", agent="a"),
+        None,
+        lambda bg, w, r: _text_is(bg, r.claim.id, "a\x00b\x1bc"),
+    ),
     Case("episode-10mb", lambda bg, w: bg.add_episode("x" * 10_000_000, agent="a"), ValidationError),
     Case("episode-1000001-chars", lambda bg, w: bg.add_episode("x" * 1_000_001, agent="a"), ValidationError),
     Case("episode-blank", lambda bg, w: bg.add_episode(" \n\t", agent="a"), ValidationError),
@@ -116,25 +136,59 @@ API: list[Case] = [
     Case("agent-lone-surrogate", lambda bg, w: bg.add_episode("t", agent="a\udc80"), ValidationError),
     Case("agent-star-registered", lambda bg, w: bg.add_agent("*"), ValidationError),
     Case("agent-kind-unknown", lambda bg, w: bg.add_agent("x", kind="root"), ValidationError),
-    Case("conversation-257-chars", lambda bg, w: bg.add_episode("t", agent="a", conversation="c" * 257), ValidationError),
+    Case(
+        "conversation-257-chars", lambda bg, w: bg.add_episode("t", agent="a", conversation="c" * 257), ValidationError
+    ),
     # evidence
-    Case("evidence-unknown-id", lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=["nope"]), ValidationError),
-    Case("evidence-other-space", lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=[w["foreign_ep"]]),
-         ValidationError),
-    Case("evidence-retracted", lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=[w["retracted_ep"]]),
-         ValidationError),
-    Case("evidence-257-char-id", lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=["e" * 257]),
-         ValidationError),
+    Case(
+        "evidence-unknown-id",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=["nope"]),
+        ValidationError,
+    ),
+    Case(
+        "evidence-other-space",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=[w["foreign_ep"]]),
+        ValidationError,
+    ),
+    Case(
+        "evidence-retracted",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=[w["retracted_ep"]]),
+        ValidationError,
+    ),
+    Case(
+        "evidence-257-char-id",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=["e" * 257]),
+        ValidationError,
+    ),
     # numbers and times
-    Case("confidence-above-1", lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", confidence=1.1), ValidationError),
-    Case("confidence-nan", lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", confidence=float("nan")),
-         ValidationError),
-    Case("confidence-string", lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", confidence="high"),  # type: ignore[arg-type]
-         ValidationError),
-    Case("valid-from-naive", lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", valid_from=NAIVE), ValidationError),
-    Case("valid-from-far-future", lambda bg, w: bg.assert_claim(
-        "user.x", "v", "t", agent="a", valid_from=datetime.now(UTC) + timedelta(days=36500)), None,
-        _active_value("user.x", "v")),
+    Case(
+        "confidence-above-1",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", confidence=1.1),
+        ValidationError,
+    ),
+    Case(
+        "confidence-nan",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", confidence=float("nan")),
+        ValidationError,
+    ),
+    Case(
+        "confidence-string",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", confidence="high"),  # type: ignore[arg-type]
+        ValidationError,
+    ),
+    Case(
+        "valid-from-naive",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", valid_from=NAIVE),
+        ValidationError,
+    ),
+    Case(
+        "valid-from-far-future",
+        lambda bg, w: bg.assert_claim(
+            "user.x", "v", "t", agent="a", valid_from=datetime.now(UTC) + timedelta(days=36500)
+        ),
+        None,
+        _active_value("user.x", "v"),
+    ),
     Case("episode-at-naive", lambda bg, w: bg.add_episode("t", agent="a", at=NAIVE), ValidationError),
     Case("as-of-naive", lambda bg, w: bg.as_of("user.seed", NAIVE), ValidationError),
     Case("as-of-string", lambda bg, w: bg.as_of("user.seed", "2026-01-01"), ValidationError),  # type: ignore[arg-type]
@@ -146,16 +200,19 @@ API: list[Case] = [
     Case("recall-k-1001", lambda bg, w: bg.recall("q", k=1001), ValidationError),
     Case("recall-k-bool", lambda bg, w: bg.recall("q", k=True), ValidationError),
     Case("recall-bad-key-filter", lambda bg, w: bg.recall("q", keys=["user x"]), ValidationError),
-    Case("recall-lucene-syntax", lambda bg, w: bg.recall('user:* AND (x OR "y~ ^2 \\'), None,
-         lambda bg, w, r: None),
+    Case("recall-lucene-syntax", lambda bg, w: bg.recall('user:* AND (x OR "y~ ^2 \\'), None, lambda bg, w, r: None),
     Case("recall-as-of-naive", lambda bg, w: bg.recall("q", as_of=NAIVE), ValidationError),
     Case("lookup-nothing", lambda bg, w: bg.lookup(), ValidationError),
     Case("lookup-limit-0", lambda bg, w: bg.lookup("user.seed", limit=0), ValidationError),
     Case("claim-unknown-id", lambda bg, w: bg.claim("no-such-claim"), ClaimNotFound),
     Case("claim-of-other-space", lambda bg, w: bg.explain(w["foreign_claim"]), ClaimNotFound),
     # policies
-    Case("pattern-backtracking", lambda bg, w: bg.set_policy("*.*.*.*.*.*.*.*.*.zz", "authority"), None,
-         lambda bg, w, r: _linear_write(bg)),
+    Case(
+        "pattern-backtracking",
+        lambda bg, w: bg.set_policy("*.*.*.*.*.*.*.*.*.zz", "authority"),
+        None,
+        lambda bg, w, r: _linear_write(bg),
+    ),
     Case("pattern-33-segments", lambda bg, w: bg.set_policy(".".join(["a"] * 33), "authority"), ValidationError),
     Case("pattern-257-chars", lambda bg, w: bg.set_policy("a" * 257, "authority"), ValidationError),
     Case("pattern-regex-syntax", lambda bg, w: bg.set_policy("user.(a|b)", "authority"), ValidationError),
@@ -163,18 +220,35 @@ API: list[Case] = [
     Case("strategy-unknown", lambda bg, w: bg.set_policy("user.*", "majority"), ValidationError),
     Case("authority-weight-1.5", lambda bg, w: bg.set_authority("a", "user.*", 1.5), ValidationError),
     Case("authority-weight-nan", lambda bg, w: bg.set_authority("a", "user.*", float("nan")), ValidationError),
-    Case("auto-corroboration-1", lambda bg, w: bg.set_policy("user.*", "authority", auto_corroboration=1), ValidationError),
+    Case(
+        "auto-corroboration-1",
+        lambda bg, w: bg.set_policy("user.*", "authority", auto_corroboration=1),
+        ValidationError,
+    ),
     Case("auto-age-negative", lambda bg, w: bg.set_policy("user.*", "authority", auto_age_days=-1), ValidationError),
     # disputes
-    Case("dispute-unknown", lambda bg, w: bg.resolve_dispute("nope", "challenger", by="me", reason="r"), DisputeNotFound),
-    Case("dispute-bad-winner", lambda bg, w: bg.resolve_dispute(w["dispute"], "nobody", by="me", reason="r"), ValidationError),
-    Case("dispute-no-reason", lambda bg, w: bg.resolve_dispute(w["dispute"], "challenger", by="me", reason=" "), ValidationError),
+    Case(
+        "dispute-unknown", lambda bg, w: bg.resolve_dispute("nope", "challenger", by="me", reason="r"), DisputeNotFound
+    ),
+    Case(
+        "dispute-bad-winner",
+        lambda bg, w: bg.resolve_dispute(w["dispute"], "nobody", by="me", reason="r"),
+        ValidationError,
+    ),
+    Case(
+        "dispute-no-reason",
+        lambda bg, w: bg.resolve_dispute(w["dispute"], "challenger", by="me", reason=" "),
+        ValidationError,
+    ),
     # justifications and reconsolidation
     Case("derive-no-premises", lambda bg, w: bg.derive("t", [], agent="a"), ValidationError),
     Case("derive-unknown-premise", lambda bg, w: bg.derive("t", ["nope"], agent="a"), ValidationError),
     Case("derive-retracted-premise", lambda bg, w: bg.derive("t", [w["retracted_ep"]], agent="a"), ValidationError),
-    Case("derive-confidence-nan", lambda bg, w: bg.derive("t", [w["ep"]], agent="a", confidence=float("nan")),
-         ValidationError),
+    Case(
+        "derive-confidence-nan",
+        lambda bg, w: bg.derive("t", [w["ep"]], agent="a", confidence=float("nan")),
+        ValidationError,
+    ),
     Case("retract-unknown", lambda bg, w: bg.retract(["nope"], "r"), NotFoundError),
     Case("retract-no-reason", lambda bg, w: bg.retract([w["ep"]], ""), ValidationError),
     Case("retract-2001-char-reason", lambda bg, w: bg.retract([w["ep"]], "r" * 2001), ValidationError),
@@ -185,12 +259,20 @@ API: list[Case] = [
     Case("af-header-1e20", _af("huge.af", "p af 100000000000000000000\n"), LimitExceeded),
     Case("af-header-1e6", _af("big.af", "p af 1000000\n"), LimitExceeded),
     Case("af-attack-unknown-argument", _af("bad.af", "p af 2\n1 3\n"), FormatError),
-    Case("apx-cypher-injection-name", _af("inj.apx", "arg(a). arg(x'}]->_MATCH_n_DETACH_DELETE_n_//). att(a,a)."),
-         None, lambda bg, w, r: _injection_stored_as_a_name(bg, w, r)),
+    Case(
+        "apx-cypher-injection-name",
+        _af("inj.apx", "arg(a). arg(x'}]->_MATCH_n_DETACH_DELETE_n_//). att(a,a)."),
+        None,
+        lambda bg, w, r: _injection_stored_as_a_name(bg, w, r),
+    ),
     Case("tgf-no-separator", _af("bad.tgf", "a\nb\n"), FormatError),
     Case("framework-name-newline", lambda bg, w: bg.store_attacks("ns\nMATCH", ["a"], []), ValidationError),
     Case("attack-unknown-endpoint", lambda bg, w: bg.store_attacks("x:ns", ["a"], [("a", "b")]), ValidationError),
-    Case("enlist-other-space-proposal", lambda bg, w: bg.argumentation.enlist("x:ns", [w["foreign_proposal"]]), NotFoundError),
+    Case(
+        "enlist-other-space-proposal",
+        lambda bg, w: bg.argumentation.enlist("x:ns", [w["foreign_proposal"]]),
+        NotFoundError,
+    ),
     # perspectives
     Case("perspective-blank-name", lambda bg, w: bg.add_perspective(" ", "goal", ["term"]), ValidationError),
     Case("perspective-no-ontology", lambda bg, w: bg.add_perspective("p", "goal", []), ValidationError),
@@ -217,7 +299,8 @@ def _count(bg: BeliefGraph) -> tuple[int, int, int]:
     rows = bg.graph.driver.execute_query(
         "MATCH (n) WHERE n.space IN [$s, $f] OPTIONAL MATCH (n)-[r]-() "
         "RETURN count(DISTINCT n) AS n, count(DISTINCT r) AS r, sum(size(keys(n))) AS p",
-        s=bg.space, f=bg.space + "-foreign",
+        s=bg.space,
+        f=bg.space + "-foreign",
     ).records[0]
     return int(rows["n"]), int(rows["r"]), int(rows["p"])
 
@@ -237,8 +320,14 @@ def _make_world(bg: BeliefGraph, settings, embedder, graph) -> dict[str, str]:  
         fep = other.add_episode("elsewhere", agent="x").id
         fclaim = other.assert_claim("user.city", "Oslo", "lives in Oslo", agent="x").claim.id
     graph.driver.execute_query("CREATE (:Proposal {id: $id, space: $s})", id=f"p-{foreign}", s=foreign)
-    return {"ep": ep, "retracted_ep": gone, "dispute": dispute.id, "foreign_ep": fep, "foreign_claim": fclaim,
-            "foreign_proposal": f"p-{foreign}"}
+    return {
+        "ep": ep,
+        "retracted_ep": gone,
+        "dispute": dispute.id,
+        "foreign_ep": fep,
+        "foreign_claim": fclaim,
+        "foreign_proposal": f"p-{foreign}",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -303,7 +392,11 @@ CLI: list[tuple[str, list[str | bytes], int]] = [
     ("cli-as-of-garbage", ["memory", "as-of", "user.seed", "yesterday"], 2),
     ("cli-pattern-33-segments", ["policy", "set", ".".join(["a"] * 33), "authority"], 2),
     ("cli-authority-weight-1.5", ["policy", "authority", "a", "user.*", "1.5"], 2),
-    ("cli-dispute-unknown", ["disputes", "resolve", "nope", "--winner", "challenger", "--by", "me", "--reason", "r"], 1),
+    (
+        "cli-dispute-unknown",
+        ["disputes", "resolve", "nope", "--winner", "challenger", "--by", "me", "--reason", "r"],
+        1,
+    ),
     ("cli-retract-unknown", ["support", "retract", "nope", "--reason", "r"], 1),
     ("cli-check-limit-0", ["db", "check", "--limit", "0"], 2),
     ("cli-af-header-1e20", ["argue", "solve", "@huge.af"], 2),
@@ -337,8 +430,16 @@ def _cli(args: list[str], settings, space: str, monkeypatch, capsys) -> tuple[in
 
 
 @pytest.mark.parametrize("case_id, args, code", CLI, ids=[c[0] for c in CLI])
-def test_cli(bg: BeliefGraph, base_settings, tmp_path, monkeypatch, capsys, case_id: str,  # type: ignore[no-untyped-def]
-             args: list[str | bytes], code: int) -> None:
+def test_cli(
+    bg: BeliefGraph,
+    base_settings,
+    tmp_path,
+    monkeypatch,
+    capsys,
+    case_id: str,  # type: ignore[no-untyped-def]
+    args: list[str | bytes],
+    code: int,
+) -> None:
     (tmp_path / "huge.af").write_text("p af 100000000000000000000\n")
     (tmp_path / "big.af").write_text("p af 1000000\n")
     argv = [os.fsdecode(a) if isinstance(a, bytes) else str(tmp_path / a[1:]) if a.startswith("@") else a for a in args]

@@ -34,8 +34,9 @@ CITY_COUNTRY: dict[str, Any] = {
 @pytest.fixture()
 def hbg(base_settings: Settings, graph, space: str) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
     """An engine on the test space with the hashing embedder (the import's cost is not the model's)."""
-    with BeliefGraph.connect(space=space, settings=base_settings,
-                             embedder=HashingEmbedder(base_settings.embedding.dimension)) as b:
+    with BeliefGraph.connect(
+        space=space, settings=base_settings, embedder=HashingEmbedder(base_settings.embedding.dimension)
+    ) as b:
         yield b
 
 
@@ -43,8 +44,9 @@ def hbg(base_settings: Settings, graph, space: str) -> Iterator[BeliefGraph]:  #
 def other(base_settings: Settings, graph) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
     """A second space, removed afterwards."""
     name = f"test-{uuid.uuid4().hex[:12]}"
-    with BeliefGraph.connect(space=name, settings=base_settings,
-                             embedder=HashingEmbedder(base_settings.embedding.dimension)) as b:
+    with BeliefGraph.connect(
+        space=name, settings=base_settings, embedder=HashingEmbedder(base_settings.embedding.dimension)
+    ) as b:
         yield b
     graph.write("admin.delete_space", space=name)
 
@@ -53,7 +55,9 @@ def _claims_by_line(bg: BeliefGraph, name: str) -> Counter[int]:
     """How many claims each line of import ``name`` created (a line written twice shows as 2)."""
     rows = bg.graph.driver.execute_query(
         "MATCH (c:Claim {space: $s}) WHERE c.import_name = $n RETURN c.import_line AS line, count(*) AS n",
-        s=bg.space, n=name).records
+        s=bg.space,
+        n=name,
+    ).records
     return Counter({int(r["line"]): int(r["n"]) for r in rows})
 
 
@@ -85,11 +89,14 @@ def _expected_versions(items: list[dict[str, Any]]) -> Counter[str]:
 def _versions(bg: BeliefGraph, prefix: str = "imp.") -> Counter[str]:
     rows = bg.graph.driver.execute_query(
         "MATCH (c:Claim {space: $s}) WHERE c.key STARTS WITH $p RETURN c.key AS key, count(*) AS n",
-        s=bg.space, p=prefix).records
+        s=bg.space,
+        p=prefix,
+    ).records
     return Counter({r["key"]: int(r["n"]) for r in rows})
 
 
 # --- same policies ------------------------------------------------------------------------------
+
 
 def _setup(bg: BeliefGraph) -> None:
     """Facts, a rule, a free-text conclusion and conflict policy, written the ordinary way."""
@@ -108,7 +115,7 @@ def _setup(bg: BeliefGraph) -> None:
 
 SEQUENCE: list[dict[str, Any]] = [
     {"key": "team.lead", "value": "carol", "text": "carol leads the team", "agent": "agent:boss"},
-    {"key": "team.lead", "value": "dave", "text": "dave leads the team", "agent": "agent:intern"},   # disputed
+    {"key": "team.lead", "value": "dave", "text": "dave leads the team", "agent": "agent:intern"},  # disputed
     {"key": "team.lead", "value": "carol", "text": "carol leads the team", "agent": "agent:intern"},  # corroborates
     {"key": "person.ann.city", "value": "rome", "text": "ann moved to rome", "agent": "user:ann"},  # re-derives
     {"key": "user.diet", "value": "vegan", "text": "the user is vegan now", "agent": "user:ann"},  # advice stale
@@ -123,14 +130,29 @@ SEQUENCE: list[dict[str, Any]] = [
 
 
 def _snapshot(bg: BeliefGraph) -> dict[str, Any]:
-    keys = ["team.lead", "team.size", "person.ann.city", "person.ann.country", "user.diet", "user.city_size",
-            "city.rome.country", "advice.menu"]
+    keys = [
+        "team.lead",
+        "team.size",
+        "person.ann.city",
+        "person.ann.country",
+        "user.diet",
+        "user.city_size",
+        "city.rome.country",
+        "advice.menu",
+    ]
     hist = {k: [(v.claim.value, v.claim.agent, v.claim.status.value, v.current) for v in bg.history(k)] for k in keys}
     disputes = sorted((d.key, d.status, d.incumbent.value, d.challenger.value) for d in bg.disputes(status=None))
     stale = sorted(s.claim.text for s in bg.stale())
-    keyless = sorted(c["text"] for c in (r.data() for r in bg.graph.driver.execute_query(
-        "MATCH (c:Claim {space: $s}) WHERE c.key IS NULL AND c.kind <> 'derived' RETURN c.text AS text",
-        s=bg.space).records))
+    keyless = sorted(
+        c["text"]
+        for c in (
+            r.data()
+            for r in bg.graph.driver.execute_query(
+                "MATCH (c:Claim {space: $s}) WHERE c.key IS NULL AND c.kind <> 'derived' RETURN c.text AS text",
+                s=bg.space,
+            ).records
+        )
+    )
     return {"history": hist, "disputes": disputes, "stale": stale, "keyless": keyless}
 
 
@@ -174,6 +196,7 @@ def test_a_write_to_a_derived_key_stops_the_import_with_its_line(hbg: BeliefGrap
 
 
 # --- resumable --------------------------------------------------------------------------------------
+
 
 class _Interrupted(Exception):
     pass
@@ -233,8 +256,9 @@ def test_two_processes_on_one_import_write_each_line_once(hbg: BeliefGraph, base
     errors: list[BaseException] = []
 
     def worker() -> None:
-        with BeliefGraph.connect(space=hbg.space, settings=base_settings,
-                                 embedder=HashingEmbedder(base_settings.embedding.dimension)) as b:
+        with BeliefGraph.connect(
+            space=hbg.space, settings=base_settings, embedder=HashingEmbedder(base_settings.embedding.dimension)
+        ) as b:
             try:
                 b.import_claims(items, name="shared", batch_size=10)
             except BaseException as exc:  # noqa: BLE001 - collected and checked below
@@ -256,16 +280,20 @@ def test_two_processes_on_one_import_write_each_line_once(hbg: BeliefGraph, base
 
 # --- bad lines ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("bad, message", [
-    ("{not json", "not JSON"),
-    ('["a", "list"]', "a line is a JSON object"),
-    ('{"key": "x.y", "value": 1, "text": "t", "agent": "a", "colour": "red"}', "unknown field(s) colour"),
-    ('{"key": "x.y", "value": [1, 2], "text": "t", "agent": "a"}', "a fact value is a string, number or boolean"),
-    ('{"key": "bad key!", "value": 1, "text": "t", "agent": "a"}', "key"),
-    ('{"key": "x.y", "value": 1, "text": "  ", "agent": "a"}', "text"),
-    ('{"key": "x.y", "value": 1, "text": "t"}', "no agent"),
-    ('{"key": "x.y", "value": 1, "text": "t", "agent": "a", "evidence": ["no-such-id"]}', "unknown evidence"),
-])
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("{not json", "not JSON"),
+        ('["a", "list"]', "a line is a JSON object"),
+        ('{"key": "x.y", "value": 1, "text": "t", "agent": "a", "colour": "red"}', "unknown field(s) colour"),
+        ('{"key": "x.y", "value": [1, 2], "text": "t", "agent": "a"}', "a fact value is a string, number or boolean"),
+        ('{"key": "bad key!", "value": 1, "text": "t", "agent": "a"}', "key"),
+        ('{"key": "x.y", "value": 1, "text": "  ", "agent": "a"}', "text"),
+        ('{"key": "x.y", "value": 1, "text": "t"}', "no agent"),
+        ('{"key": "x.y", "value": 1, "text": "t", "agent": "a", "evidence": ["no-such-id"]}', "unknown evidence"),
+    ],
+)
 def test_a_bad_line_is_a_typed_error_with_its_line_and_nothing_of_its_batch(
     hbg: BeliefGraph, tmp_path: Path, bad: str, message: str
 ) -> None:
@@ -316,22 +344,28 @@ def test_bad_arguments_write_nothing(hbg: BeliefGraph, tmp_path: Path) -> None:
 
 # --- the CLI, killed mid-import -------------------------------------------------------------------
 
+
 def _cli_env(settings: Settings, space: str) -> dict[str, str]:
     e = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    e.update(BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri, BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
-             BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(), BELIEF_GRAPH_SPACE=space)
+    e.update(
+        BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(),
+        BELIEF_GRAPH_SPACE=space,
+    )
     return e
 
 
-def test_a_killed_cli_import_resumes_where_it_stopped(hbg: BeliefGraph, base_settings: Settings, tmp_path: Path) -> None:
+def test_a_killed_cli_import_resumes_where_it_stopped(
+    hbg: BeliefGraph, base_settings: Settings, tmp_path: Path
+) -> None:
     items = _items(1200)
     path = tmp_path / "big.jsonl"
     path.write_text("".join(json.dumps(it) + "\n" for it in items), encoding="utf-8")
     name = f"file:{path.resolve()}"
     exe = str(Path(sys.executable).with_name("belief-graph"))
     cmd = [exe, "memory", "import", str(path), "--batch-size", "20", "--json"]
-    proc = subprocess.Popen(cmd, env=_cli_env(base_settings, hbg.space), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, env=_cli_env(base_settings, hbg.space), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 240
         done = 0
@@ -350,7 +384,9 @@ def test_a_killed_cli_import_resumes_where_it_stopped(hbg: BeliefGraph, base_set
     assert info is not None and 100 <= info.done < 1200 and info.status == "running"
     killed_at = info.done
     per_line = _claims_by_line(hbg, name)
-    assert set(per_line) == set(range(1, killed_at + 1)) and set(per_line.values()) == {1}  # nothing of the batch in flight
+    assert set(per_line) == set(range(1, killed_at + 1)) and set(per_line.values()) == {
+        1
+    }  # nothing of the batch in flight
     rerun = subprocess.run(cmd, env=_cli_env(base_settings, hbg.space), capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0, rerun.stderr
     out = json.loads(rerun.stdout)
@@ -362,16 +398,18 @@ def test_a_killed_cli_import_resumes_where_it_stopped(hbg: BeliefGraph, base_set
     assert _claim_count(hbg) == 1200
 
 
-def test_cli_import_reports_a_bad_line_in_one_line_with_exit_2(hbg: BeliefGraph, base_settings: Settings,
-                                                                tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_cli_import_reports_a_bad_line_in_one_line_with_exit_2(
+    hbg: BeliefGraph, base_settings: Settings, tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "c.jsonl"
     path.write_text('{"key": "a.b", "value": 1, "text": "a is 1"}\n{"key": "a.c", "value": 2}\n', encoding="utf-8")
     r = run_cli(["--space", hbg.space, "memory", "import", str(path), "--agent", "user:cli"])
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert r.stderr.startswith(f"error: {path}:2: invalid claim: text: Field required")
     assert _claim_count(hbg) == 0
-    r = run_cli(["--space", hbg.space, "memory", "import", str(path), "--agent", "user:cli", "--on-error", "skip",
-                 "--json"])
+    r = run_cli(
+        ["--space", hbg.space, "memory", "import", str(path), "--agent", "user:cli", "--on-error", "skip", "--json"]
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["ops"]["add"] == 1 and out["rejected"][0]["line"] == 2 and out["done"] == 2
@@ -388,8 +426,10 @@ def test_bench_writes_tiny(hbg: BeliefGraph) -> None:
 
     from belief_graph.cli import app
 
-    r = CliRunner().invoke(app, ["bench", "writes", "--sizes", "200,400", "--repeats", "5", "--import-n", "40",
-                                 "--batch-size", "20", "--json"])
+    r = CliRunner().invoke(
+        app,
+        ["bench", "writes", "--sizes", "200,400", "--repeats", "5", "--import-n", "40", "--batch-size", "20", "--json"],
+    )
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     lat, imp = out["latency"], out["import"]
@@ -406,7 +446,8 @@ def test_bench_writes_tiny(hbg: BeliefGraph) -> None:
     assert all(row["per_second"] > 0 for row in imp["rows"])
     left = hbg.graph.driver.execute_query(
         "MATCH (n) WHERE n.space STARTS WITH 'bench-writes-' OR n.space STARTS WITH 'bench-import-' "
-        "RETURN count(n) AS n").records[0]["n"]
+        "RETURN count(n) AS n"
+    ).records[0]["n"]
     assert left == 0
     bad = CliRunner().invoke(app, ["bench", "writes", "--sizes", "10"])
     assert bad.exit_code != 0 and isinstance(bad.exception, ValidationError)

@@ -23,12 +23,26 @@ from belief_graph.settings import LLMSettings, Settings
 ALICE = "user:alice"
 COUNT = "MATCH (n) WHERE n.space = $space RETURN count(n) AS n"
 TOTAL = "MATCH (n) RETURN count(n) AS n"
-VALID = {"facts": [
-    {"source": "turn-1", "key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon",
-     "kind": "semantic", "confidence": 0.9},
-    {"source": "turn-2", "key": "user.timezone", "value": "Europe/Lisbon",
-     "text": "The user's time zone is Europe/Lisbon", "kind": "semantic", "confidence": 0.8},
-]}
+VALID = {
+    "facts": [
+        {
+            "source": "turn-1",
+            "key": "user.city",
+            "value": "Lisbon",
+            "text": "The user lives in Lisbon",
+            "kind": "semantic",
+            "confidence": 0.9,
+        },
+        {
+            "source": "turn-2",
+            "key": "user.timezone",
+            "value": "Europe/Lisbon",
+            "text": "The user's time zone is Europe/Lisbon",
+            "kind": "semantic",
+            "confidence": 0.8,
+        },
+    ]
+}
 
 
 def counts(graph: Graph, space: str) -> tuple[int, int]:
@@ -44,7 +58,9 @@ def model() -> ScriptedModel:
 
 
 @pytest.fixture()
-def engine(base_settings: Settings, graph: Graph, embedder: Any, space: str, model: ScriptedModel) -> Iterator[BeliefGraph]:
+def engine(
+    base_settings: Settings, graph: Graph, embedder: Any, space: str, model: ScriptedModel
+) -> Iterator[BeliefGraph]:
     with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
         yield b
 
@@ -77,8 +93,9 @@ FAILURES: dict[str, tuple[Any, ...]] = {
 
 
 @pytest.mark.parametrize("failure", sorted(FAILURES))
-def test_failing_job_leaves_the_graph_unchanged(engine: BeliefGraph, model: ScriptedModel, graph: Graph,
-                                                space: str, failure: str) -> None:
+def test_failing_job_leaves_the_graph_unchanged(
+    engine: BeliefGraph, model: ScriptedModel, graph: Graph, space: str, failure: str
+) -> None:
     engine.add_episode("something already in memory", ALICE)
     before = counts(graph, space)
     model.add("extract", *FAILURES[failure])
@@ -91,8 +108,9 @@ def test_failing_job_leaves_the_graph_unchanged(engine: BeliefGraph, model: Scri
     assert usage.ok == 0 and usage.failed == (1 if failure == "unavailable" else 3)
 
 
-def test_valid_output_is_written_after_repair(engine: BeliefGraph, model: ScriptedModel, graph: Graph,
-                                              space: str) -> None:
+def test_valid_output_is_written_after_repair(
+    engine: BeliefGraph, model: ScriptedModel, graph: Graph, space: str
+) -> None:
     before = counts(graph, space)
     model.add("extract", "not json", VALID)
     results = remember(engine, ["I moved to Lisbon.", "So my time zone is Lisbon's."])
@@ -106,14 +124,25 @@ def test_valid_output_is_written_after_repair(engine: BeliefGraph, model: Script
     assert report.to_dict()["embedding"]["model"] == "all-MiniLM-L6-v2"
 
 
-def test_a_failing_second_chunk_writes_nothing(engine: BeliefGraph, model: ScriptedModel, graph: Graph,
-                                               space: str) -> None:
+def test_a_failing_second_chunk_writes_nothing(
+    engine: BeliefGraph, model: ScriptedModel, graph: Graph, space: str
+) -> None:
     def reply(inputs: Any) -> Any:
         turn = inputs["turns"][0]
         if turn["id"] == "turn-2":
             return "broken"
-        return {"facts": [{"source": turn["id"], "key": "user.city", "value": "Lisbon",
-                           "text": "The user lives in Lisbon", "kind": "semantic", "confidence": 0.9}]}
+        return {
+            "facts": [
+                {
+                    "source": turn["id"],
+                    "key": "user.city",
+                    "value": "Lisbon",
+                    "text": "The user lives in Lisbon",
+                    "kind": "semantic",
+                    "confidence": 0.9,
+                }
+            ]
+        }
 
     model.respond("extract", reply)
     before = counts(graph, space)
@@ -123,8 +152,9 @@ def test_a_failing_second_chunk_writes_nothing(engine: BeliefGraph, model: Scrip
     assert engine.llm_usage().llm.jobs["extract"].ok == 1  # chunk 1 was valid, and still not written
 
 
-def test_llm_built_from_settings_replays_without_an_api_key(base_settings: Settings, graph: Graph,
-                                                            embedder: Any, space: str) -> None:
+def test_llm_built_from_settings_replays_without_an_api_key(
+    base_settings: Settings, graph: Graph, embedder: Any, space: str
+) -> None:
     settings = base_settings.model_copy(update={"llm": LLMSettings()})
     with BeliefGraph.connect(space=space, settings=settings, embedder=embedder) as bg:
         assert bg.llm_usage().model is None  # nothing built yet

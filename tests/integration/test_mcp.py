@@ -39,9 +39,22 @@ def _responder(body: dict[str, Any]) -> Any:
     user = user if isinstance(user, str) else json.dumps(user)
     if "Extraction" in wire:
         turn = re.findall(r'"id": ?"([^"]+)"', user)[-1]
-        return StubReply(json.dumps({"facts": [{"source": turn, "key": "user.risk_tolerance", "value": "cautious",
-                                                "text": "Alice is cautious with money", "kind": "semantic",
-                                                "confidence": 0.9}]}))
+        return StubReply(
+            json.dumps(
+                {
+                    "facts": [
+                        {
+                            "source": turn,
+                            "key": "user.risk_tolerance",
+                            "value": "cautious",
+                            "text": "Alice is cautious with money",
+                            "kind": "semantic",
+                            "confidence": 0.9,
+                        }
+                    ]
+                }
+            )
+        )
     if "Answer" in wire:
         cited = re.findall(r'"id": ?"([^"]+)"', user)[:1]
         return StubReply(json.dumps({"text": "Alice lives in Lyon.", "citations": cited}))
@@ -64,12 +77,16 @@ def _session_run(settings: Settings, space: str, steps: Any, llm_url: str = "") 
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    env.update(BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri, BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
-               BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(),
-               BELIEF_GRAPH_EMBEDDING__PROVIDER="local")
+    env.update(
+        BELIEF_GRAPH_NEO4J__URI=settings.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=settings.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=settings.neo4j.password.get_secret_value(),
+        BELIEF_GRAPH_EMBEDDING__PROVIDER="local",
+    )
     if llm_url:
-        env.update(BELIEF_GRAPH_LLM__BASE_URL=llm_url, BELIEF_GRAPH_LLM__API_KEY="stub-key",
-                   BELIEF_GRAPH_LLM__MAX_RETRIES="0")
+        env.update(
+            BELIEF_GRAPH_LLM__BASE_URL=llm_url, BELIEF_GRAPH_LLM__API_KEY="stub-key", BELIEF_GRAPH_LLM__MAX_RETRIES="0"
+        )
     params = StdioServerParameters(command=BIN, args=["--space", space, "mcp"], env=env)
 
     async def main() -> Any:
@@ -89,14 +106,24 @@ def _data(result: Any) -> Any:
 def test_the_sdk_client_uses_every_tool(base_settings: Settings, mcp_space: str, llm: str) -> None:
     async def steps(s: Any) -> dict[str, Any]:
         out: dict[str, Any] = {"tools": sorted(t.name for t in (await s.list_tools()).tools)}
-        a = _data(await s.call_tool("assert", {"key": "user.city", "value": "Paris", "text": "Alice lives in Paris",
-                                                "agent": "user:alice"}))
-        b = _data(await s.call_tool("assert", {"key": "user.city", "value": "Lyon", "text": "Alice moved to Lyon",
-                                                "agent": "user:alice"}))
+        a = _data(
+            await s.call_tool(
+                "assert", {"key": "user.city", "value": "Paris", "text": "Alice lives in Paris", "agent": "user:alice"}
+            )
+        )
+        b = _data(
+            await s.call_tool(
+                "assert", {"key": "user.city", "value": "Lyon", "text": "Alice moved to Lyon", "agent": "user:alice"}
+            )
+        )
         out["ops"] = (a["op"], b["op"])
         out["belief"] = _data(await s.call_tool("belief", {"key": "user.city"}))["belief"]["value"]
-        out["history"] = [v["claim"]["value"] for v in _data(await s.call_tool("history", {"key": "user.city"}))["versions"]]
-        out["recall"] = [h["claim"]["value"] for h in _data(await s.call_tool("recall", {"query": "Where does Alice live?"}))["hits"]]
+        out["history"] = [
+            v["claim"]["value"] for v in _data(await s.call_tool("history", {"key": "user.city"}))["versions"]
+        ]
+        out["recall"] = [
+            h["claim"]["value"] for h in _data(await s.call_tool("recall", {"query": "Where does Alice live?"}))["hits"]
+        ]
         out["answer"] = _data(await s.call_tool("answer", {"query": "Where does Alice live?"}))
         out["explain"] = _data(await s.call_tool("explain", {"claim_id": b["claim"]["id"]}))["text"]
         remembered = _data(await s.call_tool("remember", {"text": "I'm cautious with money", "agent": "user:alice"}))
@@ -104,12 +131,24 @@ def test_the_sdk_client_uses_every_tool(base_settings: Settings, mcp_space: str,
         ep = remembered["episode"]["id"]
         out["retract"] = _data(await s.call_tool("retract", {"ids": [ep], "reason": "said in jest"}))
         out["restore"] = _data(await s.call_tool("restore", {"ids": [ep], "reason": "meant it after all"}))
-        c = _data(await s.call_tool("assert", {"key": "user.tz", "value": "Europe/Paris", "text": "Alice is on Paris time",
-                                                "agent": "agent:cal", "evidence": [b["claim"]["id"]]}))
-        out["dependents"] = [d["claim"]["id"] for d in
-                             _data(await s.call_tool("dependents", {"target": "user.city"}))["dependents"]]
-        await s.call_tool("assert", {"key": "user.city", "value": "Nice", "text": "Alice moved to Nice",
-                                     "agent": "user:alice"})
+        c = _data(
+            await s.call_tool(
+                "assert",
+                {
+                    "key": "user.tz",
+                    "value": "Europe/Paris",
+                    "text": "Alice is on Paris time",
+                    "agent": "agent:cal",
+                    "evidence": [b["claim"]["id"]],
+                },
+            )
+        )
+        out["dependents"] = [
+            d["claim"]["id"] for d in _data(await s.call_tool("dependents", {"target": "user.city"}))["dependents"]
+        ]
+        await s.call_tool(
+            "assert", {"key": "user.city", "value": "Nice", "text": "Alice moved to Nice", "agent": "user:alice"}
+        )
         out["stale"] = [(x["claim"]["id"], x["cause"]) for x in _data(await s.call_tool("stale", {}))["stale"]]
         out["tz_claim"] = c["claim"]["id"]
         out["disputes"] = _data(await s.call_tool("disputes", {}))["disputes"]
@@ -139,9 +178,13 @@ def test_the_sdk_client_uses_every_tool(base_settings: Settings, mcp_space: str,
 def test_one_space_per_server(base_settings: Settings, mcp_space: str, graph) -> None:  # type: ignore[no-untyped-def]
     other = f"{mcp_space}-other"
     try:
+
         async def write(s: Any) -> Any:
-            return _data(await s.call_tool("assert", {"key": "user.pet", "value": "cat", "text": "Bob has a cat",
-                                                      "agent": "user:bob"}))
+            return _data(
+                await s.call_tool(
+                    "assert", {"key": "user.pet", "value": "cat", "text": "Bob has a cat", "agent": "user:bob"}
+                )
+            )
 
         _session_run(base_settings, other, write)
 

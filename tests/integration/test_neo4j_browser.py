@@ -28,8 +28,9 @@ GUIDE_TITLE = "a tour of the memory"
 def browser_url(base_settings) -> str:  # type: ignore[no-untyped-def]
     st = LocalServer(base_settings.server, base_settings.neo4j, space=base_settings.space).status()
     if not (st.running and st.browser_url):
-        pytest.fail("Neo4j Browser tests need the local server with Browser on (belief-graph server start)",
-                    pytrace=False)
+        pytest.fail(
+            "Neo4j Browser tests need the local server with Browser on (belief-graph server start)", pytrace=False
+        )
     return st.browser_url
 
 
@@ -40,8 +41,12 @@ def page(browser_url: str, base_settings) -> Iterator[Any]:  # type: ignore[no-u
     host_port = base_settings.neo4j.uri.split("://", 1)[1]
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
         ctx = p.chromium.launch_persistent_context(
-            profile, executable_path=chromium(), args=CHROMIUM_FLAGS, headless=True,
-            viewport={"width": 1400, "height": 1000}, bypass_csp=True,
+            profile,
+            executable_path=chromium(),
+            args=CHROMIUM_FLAGS,
+            headless=True,
+            viewport={"width": 1400, "height": 1000},
+            bypass_csp=True,
             permissions=["clipboard-read", "clipboard-write"],
         )
         pg = ctx.new_page()
@@ -81,8 +86,10 @@ def _run(page: Any, command: str) -> str:
                 return text
         time.sleep(0.2)
     editor = page.locator("[data-testid=activeEditor] .view-lines").inner_text()
-    raise AssertionError(f"no result for {command[:80]!r} within 60 s: frames {before} -> {frames.count()}, "
-                         f"newest {text[:300]!r}, editor {editor[:200]!r}")
+    raise AssertionError(
+        f"no result for {command[:80]!r} within 60 s: frames {before} -> {frames.count()}, "
+        f"newest {text[:300]!r}, editor {editor[:200]!r}"
+    )
 
 
 def _paste(page: Any, text: str) -> None:
@@ -121,8 +128,9 @@ def test_login_opens_the_guide_the_style_and_space(page: Any, base_settings) -> 
     text = page.inner_text("[data-testid=stream]")
     assert "Successfully set your parameters" in text
     assert "InvalidGrassError" not in text and "node.Justification" in text
-    guide = page.locator("[data-testid=frame]",
-                         has=page.locator("[data-testid=frameCommand]", has_text="belief-graph/guide.html"))
+    guide = page.locator(
+        "[data-testid=frame]", has=page.locator("[data-testid=frameCommand]", has_text="belief-graph/guide.html")
+    )
     assert guide.count() == 1 and GUIDE_TITLE in guide.inner_text()
     page.screenshot(path=str(artifacts_dir("browser") / "logged-in-guide-open.png"))
     guide.screenshot(path=str(artifacts_dir("browser") / "guide.png"))
@@ -142,8 +150,9 @@ def test_login_opens_the_guide_the_style_and_space(page: Any, base_settings) -> 
 
 
 def test_every_curated_question_runs_in_browser(page: Any, explore_world: World) -> None:
-    with BeliefGraph.connect(space=explore_world.space, settings=explore_world.settings,
-                             embedder=HashingEmbedder()) as bg:
+    with BeliefGraph.connect(
+        space=explore_world.space, settings=explore_world.settings, embedder=HashingEmbedder()
+    ) as bg:
         for q in questions(get_registry()):
             params = explore_world.params()[q.query.name]
             expected = len(bg.explore.run(q.query.name, params).rows)
@@ -167,7 +176,8 @@ def test_a_styled_graph(page: Any, explore_world: World) -> None:
     page.wait_for_timeout(2500)  # the force layout settles
     circles = page.evaluate(
         "f => Array.from(f.querySelectorAll('svg g.node circle.b-outline')).map(c => [c.getAttribute('fill'), c.getAttribute('r')])",
-        frame.element_handle())
+        frame.element_handle(),
+    )
     frame.screenshot(path=str(artifacts_dir("browser") / "styled-graph.png"))
     fills = sorted(str(f).upper() for f, _ in circles)
     assert len(circles) == explore_world.expected["support"], circles

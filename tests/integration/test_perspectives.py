@@ -27,15 +27,17 @@ NO_KEY = {"BELIEF_GRAPH_LLM__API_KEY": "", "COLUMNS": "200"}
 
 def _count(graph: Any, space: str) -> dict[str, int]:
     rows = graph.driver.execute_query(
-        "MATCH (n) WHERE n.space = $space RETURN labels(n)[0] AS l, count(*) AS n", space=space,
-        database_=graph.database).records
+        "MATCH (n) WHERE n.space = $space RETURN labels(n)[0] AS l, count(*) AS n",
+        space=space,
+        database_=graph.database,
+    ).records
     return {r["l"]: r["n"] for r in rows}
 
 
 def _edges(graph: Any, space: str) -> int:
     return graph.driver.execute_query(
-        "MATCH (n)-[r]->() WHERE n.space = $space RETURN count(r) AS n", space=space,
-        database_=graph.database).records[0]["n"]
+        "MATCH (n)-[r]->() WHERE n.space = $space RETURN count(r) AS n", space=space, database_=graph.database
+    ).records[0]["n"]
 
 
 # ---------------------------------------------------------------------------------------- scenario
@@ -91,10 +93,19 @@ def test_interpretations_are_justified_claims_linked_to_their_concepts(scenario:
         "RETURN c.kind AS kind, c.key AS key, c.perspective AS p, c.status AS status, c.agent AS agent, "
         "size(c.embedding) AS dim, e.id AS episode, [(c)-[:INSTANCE_OF]->(k:Concept) | k.name] AS concepts, "
         "[(pp:Perspective)-[:HAS_CONCEPT]->(k:Concept)<-[:INSTANCE_OF]-(c) | pp.name] AS owners",
-        space=bg.space, id=cid, database_=graph.database).records
+        space=bg.space,
+        id=cid,
+        database_=graph.database,
+    ).records
     assert len(rec) == 1
     r = rec[0]
-    assert (r["kind"], r["key"], r["p"], r["status"], r["agent"]) == ("interpretation", None, "risk", "active", "perspective:risk")
+    assert (r["kind"], r["key"], r["p"], r["status"], r["agent"]) == (
+        "interpretation",
+        None,
+        "risk",
+        "active",
+        "perspective:risk",
+    )
     assert r["dim"] == 384 and r["episode"] == keys["o2"]
     assert sorted(r["concepts"]) == ["ApprovalBypass", "ContractGap", "LegalExposure"]
     assert set(r["owners"]) == {"risk"}  # concepts of its own perspective only
@@ -109,7 +120,9 @@ def test_reencoding_is_idempotent_and_makes_no_llm_call(scenario: Loaded, graph)
     again = bg.encode()
     assert again.llm_calls == 0 and again.written == []
     assert bg.llm_usage().llm.calls_for("encode") == calls
-    assert {c.interpretation for c in again.cells if c.passed} == {c.interpretation for c in scenario.enc.cells if c.passed}
+    assert {c.interpretation for c in again.cells if c.passed} == {
+        c.interpretation for c in scenario.enc.cells if c.passed
+    }
     assert all(c.already and c.cached for c in again.cells if c.passed)
     assert all(c.cached for c in again.cells if c.relevant is False)  # "not relevant" was recorded too
     assert again.summary()["cached"] == 21 - 0 and not any(c.prefilter and not c.cached for c in again.cells)
@@ -117,8 +130,11 @@ def test_reencoding_is_idempotent_and_makes_no_llm_call(scenario: Loaded, graph)
     one = bg.encode([scenario.keys["o1"]], ["risk"])
     assert one.possible == 1 and one.cells[0].already and one.llm_calls == 0
     # the recorded "not relevant" decisions (JUDGED_IRRELEVANT) are edges, not claims
-    n = graph.driver.execute_query("MATCH (p:Perspective {space: $s})-[r:JUDGED_IRRELEVANT]->(:Episode) RETURN count(r) AS n",
-                                   s=bg.space, database_=graph.database).records[0]["n"]
+    n = graph.driver.execute_query(
+        "MATCH (p:Perspective {space: $s})-[r:JUDGED_IRRELEVANT]->(:Episode) RETURN count(r) AS n",
+        s=bg.space,
+        database_=graph.database,
+    ).records[0]["n"]
     assert n == 21 - 13
 
 
@@ -176,18 +192,24 @@ def test_encode_errors_are_typed_and_write_nothing(scenario: Loaded, graph) -> N
 
 
 def test_add_perspective_and_bad_input(bg: BeliefGraph, graph) -> None:  # type: ignore[no-untyped-def]
-    p = bg.add_perspective("risk", "Spot legal risks", [{"name": "Precedent", "description": "a claimable concession"},
-                                                        {"name": "LegalExposure"}], relevance=0.2)
+    p = bg.add_perspective(
+        "risk",
+        "Spot legal risks",
+        [{"name": "Precedent", "description": "a claimable concession"}, {"name": "LegalExposure"}],
+        relevance=0.2,
+    )
     assert p.name == "risk" and [c.name for c in p.concepts] == ["LegalExposure", "Precedent"] and p.relevance == 0.2
     assert bg.add_perspective("growth", "Grow revenue", {"Upsell": "selling more"}).concepts[0].name == "Upsell"
     before = _count(graph, bg.space)
     assert before["Perspective"] == 2 and before["Concept"] == 3
-    for args in (("risk", "dup", ["X"]),                      # duplicate name
-                 ("nogoal", "  ", ["X"]),                     # no goal
-                 ("noontology", "a goal", []),                # no ontology
-                 ("noontology2", "a goal", None),
-                 ("dupconcepts", "a goal", ["X", "X"]),
-                 ("bad name!", "a goal", ["X"])):
+    for args in (
+        ("risk", "dup", ["X"]),  # duplicate name
+        ("nogoal", "  ", ["X"]),  # no goal
+        ("noontology", "a goal", []),  # no ontology
+        ("noontology2", "a goal", None),
+        ("dupconcepts", "a goal", ["X", "X"]),
+        ("bad name!", "a goal", ["X"]),
+    ):
         with pytest.raises(ValidationError):
             bg.add_perspective(*args)
     assert _count(graph, bg.space) == before
@@ -195,7 +217,10 @@ def test_add_perspective_and_bad_input(bg: BeliefGraph, graph) -> None:  # type:
     rows = graph.driver.execute_query(
         "CALL db.index.vector.queryNodes('concept_embedding', 1000, $v) YIELD node, score "
         "WHERE node.space = $space RETURN node.name AS name ORDER BY score DESC LIMIT 1",
-        v=bg.embedder.embed_query("a discount others can demand too"), space=bg.space, database_=graph.database).records
+        v=bg.embedder.embed_query("a discount others can demand too"),
+        space=bg.space,
+        database_=graph.database,
+    ).records
     assert rows[0]["name"] == "Precedent"
 
 
@@ -206,43 +231,72 @@ def test_load_perspectives_file_all_or_nothing(bg: BeliefGraph, graph, tmp_path:
     before = _count(graph, bg.space)
     # a file whose second perspective clashes with an existing name: nothing of it is added
     f = tmp_path / "more.json"
-    f.write_text(json.dumps({"perspectives": [
-        {"name": "legal", "goal": "Stay compliant", "ontology": [{"name": "Clause"}]},
-        {"name": "risk", "goal": "again", "ontology": ["X"]}]}))
+    f.write_text(
+        json.dumps(
+            {
+                "perspectives": [
+                    {"name": "legal", "goal": "Stay compliant", "ontology": [{"name": "Clause"}]},
+                    {"name": "risk", "goal": "again", "ontology": ["X"]},
+                ]
+            }
+        )
+    )
     with pytest.raises(ValidationError, match="already exist"):
         bg.load_perspectives(f)
     dup = tmp_path / "dup.yaml"
-    dup.write_text("perspectives:\n  - name: a\n    goal: g\n    ontology: [X]\n  - name: a\n    goal: g\n    ontology: [Y]\n")
+    dup.write_text(
+        "perspectives:\n  - name: a\n    goal: g\n    ontology: [X]\n  - name: a\n    goal: g\n    ontology: [Y]\n"
+    )
     with pytest.raises(FormatError, match="duplicate name") as e:
         bg.load_perspectives(dup)
     assert e.value.line == 5
     assert _count(graph, bg.space) == before
 
 
-def test_encode_without_perspectives_and_llm_failures_write_nothing(bg: BeliefGraph, graph, base_settings, embedder) -> None:  # type: ignore[no-untyped-def]
+def test_encode_without_perspectives_and_llm_failures_write_nothing(
+    bg: BeliefGraph, graph, base_settings, embedder
+) -> None:  # type: ignore[no-untyped-def]
     ep = bg.add_episode("Acme asked for a 15% discount on the renewal", "agent:crm")
     with pytest.raises(ValidationError, match="no perspectives"):
         bg.encode()
-    bg.add_perspective("finance", "Protect margin", [{"name": "DiscountCost", "description": "money given away by discounts"}],
-                       relevance=-1.0)
-    bg.add_perspective("risk", "Spot precedents", [{"name": "Precedent", "description": "a concession others claim"}],
-                       relevance=-1.0)
+    bg.add_perspective(
+        "finance",
+        "Protect margin",
+        [{"name": "DiscountCost", "description": "money given away by discounts"}],
+        relevance=-1.0,
+    )
+    bg.add_perspective(
+        "risk", "Spot precedents", [{"name": "Precedent", "description": "a concession others claim"}], relevance=-1.0
+    )
     before = _count(graph, bg.space)
     # no model answer at all: LLMUnavailable, nothing written
-    with BeliefGraph.connect(space=bg.space, settings=base_settings, embedder=embedder,
-                             chat_model=ScriptedModel()) as b2:
+    with BeliefGraph.connect(
+        space=bg.space, settings=base_settings, embedder=embedder, chat_model=ScriptedModel()
+    ) as b2:
         with pytest.raises(LLMUnavailable):
             b2.encode()
     assert _count(graph, bg.space) == before
+
     # finance answers with a concept outside its ontology every time: recorded as rejected,
     # risk's valid answer is still written
     def reply(inputs: dict[str, Any]) -> dict[str, Any]:
         concept = "Precedent" if inputs["perspective"]["name"] == "risk" else "Vibes"
-        return {"items": [{"observation": o["id"], "relevant": True, "interpretation": "It matters.",
-                           "concepts": [concept], "confidence": 0.5} for o in inputs["observations"]]}
+        return {
+            "items": [
+                {
+                    "observation": o["id"],
+                    "relevant": True,
+                    "interpretation": "It matters.",
+                    "concepts": [concept],
+                    "confidence": 0.5,
+                }
+                for o in inputs["observations"]
+            ]
+        }
 
-    with BeliefGraph.connect(space=bg.space, settings=base_settings, embedder=embedder,
-                             chat_model=ScriptedModel().respond("encode", reply)) as b3:
+    with BeliefGraph.connect(
+        space=bg.space, settings=base_settings, embedder=embedder, chat_model=ScriptedModel().respond("encode", reply)
+    ) as b3:
         r = b3.encode()
         fin, risk = r.cell(ep.id, "finance"), r.cell(ep.id, "risk")
         assert fin.rejected and "Vibes" in fin.rejected and fin.interpretation is None
@@ -264,8 +318,11 @@ def test_cli_perspectives_group(bg: BeliefGraph) -> None:
     assert r.exit_code == 0 and len(json.loads(r.output)) == 3
     r = runner.invoke(app, sp + ["perspectives", "show", "risk", "--json"], env=NO_KEY)
     assert r.exit_code == 0 and json.loads(r.output)["name"] == "risk"
-    r = runner.invoke(app, sp + ["perspectives", "add", "legal", "--goal", "Stay compliant", "-c", "Clause: a contract clause"],
-                      env=NO_KEY)
+    r = runner.invoke(
+        app,
+        sp + ["perspectives", "add", "legal", "--goal", "Stay compliant", "-c", "Clause: a contract clause"],
+        env=NO_KEY,
+    )
     assert r.exit_code == 0 and "Clause" in r.output
     r = runner.invoke(app, sp + ["perspectives", "load", "--example"], env=NO_KEY)
     assert r.exit_code != 0 and "already exist" in str(r.exception or r.output)

@@ -44,13 +44,24 @@ def _active(bg: BeliefGraph, key: str) -> int:
 
 # --- users change their minds ----------------------------------------------------------------------
 
+
 def test_priya_changes_her_mind(bg: BeliefGraph) -> None:
     s1 = bg.add_episode("I'm pretty cautious with money, I don't like individual stocks.", agent="user:priya")
-    r1 = bg.assert_claim("user.risk_appetite", "cautious", "Priya is cautious and dislikes individual stocks",
-                         agent="user:priya", evidence=[s1.id])
+    r1 = bg.assert_claim(
+        "user.risk_appetite",
+        "cautious",
+        "Priya is cautious and dislikes individual stocks",
+        agent="user:priya",
+        evidence=[s1.id],
+    )
     s2 = bg.add_episode("Actually I want to be aggressive: individual tech stocks.", agent="user:priya")
-    r2 = bg.assert_claim("user.risk_appetite", "aggressive", "Priya wants aggressive investing in individual tech stocks",
-                         agent="user:priya", evidence=[s2.id])
+    r2 = bg.assert_claim(
+        "user.risk_appetite",
+        "aggressive",
+        "Priya wants aggressive investing in individual tech stocks",
+        agent="user:priya",
+        evidence=[s2.id],
+    )
     assert (r1.op, r2.op) == (WriteOp.ADD, WriteOp.UPDATE)
     # session 3 asks about her risk appetite: exactly one current belief
     belief = bg.belief("user.risk_appetite")
@@ -86,6 +97,7 @@ def test_as_of_answers_what_was_believed_then(bg: BeliefGraph) -> None:
 
 
 # --- agents disagree -------------------------------------------------------------------------------
+
 
 def test_authority_dispute_and_recency_on_unconfigured_key(bg: BeliefGraph) -> None:
     bg.set_policy("user.timezone", "authority")
@@ -126,8 +138,14 @@ def test_two_os_processes_one_store(bg: BeliefGraph) -> None:
     env = {**os.environ}
 
     def run(*args: str) -> dict[str, str]:
-        out = subprocess.run([sys.executable, "-c", script, bg.space, *args], env=env, capture_output=True,
-                             text=True, check=True, cwd=REPO)
+        out = subprocess.run(
+            [sys.executable, "-c", script, bg.space, *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=REPO,
+        )
         return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
     assert run("agent-a", "user.timezone", "PST", "Pacific time")["op"] == "ADD"
@@ -141,14 +159,14 @@ def test_two_os_processes_one_store(bg: BeliefGraph) -> None:
 
 def test_wildcard_authority_and_pattern_strategy_override(bg: BeliefGraph) -> None:
     bg.set_policy("user.*", "authority")
-    bg.set_policy("user.schedule.*", "recency")            # more specific: overrides user.*
-    bg.set_policy("user.schedule.standup", "authority")    # exact key: overrides both
+    bg.set_policy("user.schedule.*", "recency")  # more specific: overrides user.*
+    bg.set_policy("user.schedule.standup", "authority")  # exact key: overrides both
     bg.set_authority("cal", "user.schedule.*", 0.8)
     bg.set_authority("*", "user.*", 0.3)
     assert bg.policy_for("user.schedule.monday")[0].value == "recency"
     assert bg.policy_for("user.schedule.standup")[0].value == "authority"
     assert bg.policy_for("user.name")[0].value == "authority"
-    assert bg.policy_for("project.deadline")[0].value == "recency"   # no rule: default
+    assert bg.policy_for("project.deadline")[0].value == "recency"  # no rule: default
     # wildcard authority on an exact-key authority strategy: cal (0.8 via user.schedule.*) beats chat (0.3 via '*')
     bg.assert_claim("user.schedule.standup", "09:30", "Standup is at 09:30", agent="chat")
     r = bg.assert_claim("user.schedule.standup", "10:00", "Standup moved to 10:00", agent="cal")
@@ -250,8 +268,16 @@ def test_concurrency_8_processes_x_100_writes(bg: BeliefGraph) -> None:
                 bg.assert_claim("project.status", f"{proc}-{i}", f"status {proc}-{i}", agent=f"worker-{proc}")
         """
     )
-    procs = [subprocess.Popen([sys.executable, "-c", script, bg.space, str(p)], cwd=REPO,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for p in range(8)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, bg.space, str(p)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for p in range(8)
+    ]
     for p in procs:
         _, err = p.communicate(timeout=600)
         assert p.returncode == 0, err[-2000:]
@@ -279,6 +305,7 @@ def test_concurrency_8_processes_x_100_writes(bg: BeliefGraph) -> None:
 
 
 # --- bad input: typed error, nothing written -------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "kwargs, error",
@@ -322,7 +349,9 @@ def test_bad_input_value_type_unknown_agent_other_space(bg: BeliefGraph, base_se
     finally:
         graph.write("admin.delete_space", space=other_space)
     # strict agents: an unknown agent is refused, a registered one writes
-    strict = base_settings.model_copy(update={"policy": base_settings.policy.model_copy(update={"strict_agents": True})})
+    strict = base_settings.model_copy(
+        update={"policy": base_settings.policy.model_copy(update={"strict_agents": True})}
+    )
     with BeliefGraph.connect(space=bg.space, settings=strict, embedder=embedder) as sbg:
         with pytest.raises(UnknownAgent):
             sbg.assert_claim("user.age", 42, "The user is 42", agent="stranger")

@@ -60,7 +60,9 @@ def suite_embedder(embedder: Any) -> _Precomputed:
 
 
 @pytest.fixture(scope="module")
-def suite_space(base_settings: Settings, graph: Graph, suite_embedder: Any) -> Iterator[tuple[BeliefGraph, dict[str, str]]]:
+def suite_space(
+    base_settings: Settings, graph: Graph, suite_embedder: Any
+) -> Iterator[tuple[BeliefGraph, dict[str, str]]]:
     space = f"test-inference-{uuid.uuid4().hex[:10]}"
     with BeliefGraph.connect(space=space, settings=base_settings, embedder=suite_embedder) as bg:
         ids = {}
@@ -71,10 +73,15 @@ def suite_space(base_settings: Settings, graph: Graph, suite_embedder: Any) -> I
         graph.write("admin.delete_space", space=space)
 
 
-def _recall1(bg: BeliefGraph, ids: dict[str, str], part: str, steps: RetrievalSettings | None) -> tuple[float, list[str]]:
+def _recall1(
+    bg: BeliefGraph, ids: dict[str, str], part: str, steps: RetrievalSettings | None
+) -> tuple[float, list[str]]:
     items = [it for it in SUITE["items"] if it["part"] == part]
-    misses = [it["id"] for it in items
-              if [h.claim.id for h in bg.retrieval.recall(it["question"], 5, steps=steps)][:1] != [ids[it["answer"]["text"]]]]
+    misses = [
+        it["id"]
+        for it in items
+        if [h.claim.id for h in bg.retrieval.recall(it["question"], 5, steps=steps)][:1] != [ids[it["answer"]["text"]]]
+    ]
     return 1 - len(misses) / len(items), misses
 
 
@@ -96,8 +103,10 @@ def test_adopted_steps_keep_their_recall_at_1(suite_space: tuple[BeliefGraph, di
     tune, tune_misses = _recall1(bg, ids, "tune", None)
     held, _ = _recall1(bg, ids, "heldout", None)
     off, _ = _recall1(bg, ids, "tune", OFF)
-    print(f"\ninference suite recall@1: adopted tune {tune:.3f} heldout {held:.3f}; steps off tune {off:.3f} "
-          f"(tune misses {tune_misses})")
+    print(
+        f"\ninference suite recall@1: adopted tune {tune:.3f} heldout {held:.3f}; steps off tune {off:.3f} "
+        f"(tune misses {tune_misses})"
+    )
     assert tune >= TUNE_FLOOR, f"tune recall@1 {tune:.3f} < {TUNE_FLOOR}"
     assert held >= HELDOUT_FLOOR, f"held-out recall@1 {held:.3f} < {HELDOUT_FLOOR}"
     assert tune - off >= MIN_GAIN_OVER_OFF, f"adopted {tune:.3f} vs steps off {off:.3f}"
@@ -124,9 +133,12 @@ def lured(bg: BeliefGraph, base_settings: Settings, embedder: Any, graph: Graph)
     recall must not return: superseded, retracted, withdrawn, another space's, an interpretation."""
     out: dict[str, str] = {}
     out["superseded"] = bg.assert_claim("user.sleep.bedtime", "11 pm", "She goes to bed at 11 pm", agent="u").claim.id
-    out["active"] = bg.assert_claim("user.sleep.bedtime", "2 am", "She usually goes to bed around 2 am", agent="u").claim.id
-    out["decoy"] = bg.assert_claim("user.home.night_light", "owl lamp", "The user keeps an owl-shaped night light",
-                                   agent="u").claim.id
+    out["active"] = bg.assert_claim(
+        "user.sleep.bedtime", "2 am", "She usually goes to bed around 2 am", agent="u"
+    ).claim.id
+    out["decoy"] = bg.assert_claim(
+        "user.home.night_light", "owl lamp", "The user keeps an owl-shaped night light", agent="u"
+    ).claim.id
     out["retracted"] = bg.assert_claim("user.sleep.habit", "late", "She stays up late every night", agent="b").claim.id
     bg.retract(out["retracted"], "it was her flatmate")
     ep = bg.add_episode("She said she sleeps until noon", "user:x")
@@ -137,21 +149,33 @@ def lured(bg: BeliefGraph, base_settings: Settings, embedder: Any, graph: Graph)
     bg.graph.driver.execute_query(
         "CREATE (c:Claim:Interpretation {space: $s, id: $id, key: 'user.sleep.chronotype', kind: 'interpretation', "
         "perspective: 'health', status: 'active', text: $t, embedding: $e, agent: 'perspective:health', created_at: datetime()})",
-        s=bg.space, id=cid, t=text, e=embedder.embed_documents([text])[0])
+        s=bg.space,
+        id=cid,
+        t=text,
+        e=embedder.embed_documents([text])[0],
+    )
     out["interpretation"] = cid
     other = f"test-other-{uuid.uuid4().hex[:8]}"
     with BeliefGraph.connect(space=other, settings=base_settings, embedder=embedder) as ob:
-        out["other_space"] = ob.assert_claim("user.sleep.bedtime", "3 am", "She goes to bed at 3 am", agent="u").claim.id
+        out["other_space"] = ob.assert_claim(
+            "user.sleep.bedtime", "3 am", "She goes to bed at 3 am", agent="u"
+        ).claim.id
     time.sleep(0.5)
     yield out
     graph.write("admin.delete_space", space=other)
 
 
-STEPS = [RetrievalSettings(), RetrievalSettings(key_weight=1.0), RetrievalSettings(key_weight=1.0, key_text="key_value")]
+STEPS = [
+    RetrievalSettings(),
+    RetrievalSettings(key_weight=1.0),
+    RetrievalSettings(key_weight=1.0, key_text="key_value"),
+]
 
 
 @pytest.mark.parametrize("steps", STEPS, ids=["adopted", "key only", "key and value only"])
-def test_key_fusion_never_returns_a_filtered_claim(bg: BeliefGraph, lured: dict[str, str], steps: RetrievalSettings) -> None:
+def test_key_fusion_never_returns_a_filtered_claim(
+    bg: BeliefGraph, lured: dict[str, str], steps: RetrievalSettings
+) -> None:
     q = "Is the user a night owl?"
     got = {h.claim.id for h in bg.retrieval.recall(q, 10, steps=steps)}
     assert got == {lured["active"], lured["decoy"]}
@@ -159,8 +183,12 @@ def test_key_fusion_never_returns_a_filtered_claim(bg: BeliefGraph, lured: dict[
     every = {h.claim.id: h.claim.status for h in bg.retrieval.recall(q, 10, steps=steps, include_inactive=True)}
     assert {lured[s] for s in ("superseded", "retracted", "withdrawn")} <= set(every)
     assert lured["other_space"] not in every and lured["interpretation"] not in every
-    assert [h.claim.id for h in bg.retrieval.recall(q, 10, steps=steps, perspective="health")] == [lured["interpretation"]]
-    assert {h.claim.id for h in bg.retrieval.recall(q, 10, steps=steps, keys=["user.home.night_light"])} == {lured["decoy"]}
+    assert [h.claim.id for h in bg.retrieval.recall(q, 10, steps=steps, perspective="health")] == [
+        lured["interpretation"]
+    ]
+    assert {h.claim.id for h in bg.retrieval.recall(q, 10, steps=steps, keys=["user.home.night_light"])} == {
+        lured["decoy"]
+    }
     assert {h.claim.id for h in bg.retrieval.recall(q, 10, steps=steps, key_prefix="user.sleep.")} == {lured["active"]}
 
 
@@ -180,7 +208,10 @@ def test_llm_rerank_is_off_by_default_counted_when_on_and_never_bypasses_filters
         assert "llm_rerank" in b.retrieval.last_stats.steps
         assert b.llm_usage().llm.calls_for("rerank") == 1
         prompt = model.calls_for("rerank")[0].inputs
-        assert {c["id"] for c in prompt["candidates"]} == {lured["active"], lured["decoy"]}  # only what passed the filters
+        assert {c["id"] for c in prompt["candidates"]} == {
+            lured["active"],
+            lured["decoy"],
+        }  # only what passed the filters
         # a model that names a filtered-out claim is rejected by the job's check, never returned
         model.add("rerank", {"ranking": [lured["superseded"]]}, inputs={"question": "Is she a night owl?"})
         with pytest.raises(EncodingError):
@@ -208,7 +239,8 @@ def test_cli_bench_recall_quality_tiny(graph: Graph, tmp_path: Path) -> None:
         assert c["tune"]["n"] == n_tune and 0.0 <= c["tune"]["recall@1"] <= c["tune"]["recall@5"] <= 1.0
         assert 0.0 <= c["tune"]["mrr"] <= 1.0 and c["p50_ms"] > 0 and c["llm_calls"] == 0
     left = graph.driver.execute_query(
-        "MATCH (c:Claim) WHERE c.space STARTS WITH '__bench_recall_quality__' RETURN count(c) AS n").records[0]["n"]
+        "MATCH (c:Claim) WHERE c.space STARTS WITH '__bench_recall_quality__' RETURN count(c) AS n"
+    ).records[0]["n"]
     assert left == 0
     path.write_text(json.dumps({"items": [{"id": "x", "part": "train"}]}))
     bad = CliRunner().invoke(app, ["bench", "recall-quality", "--suite", str(path), "--no-paraphrase"])

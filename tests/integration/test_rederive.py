@@ -37,8 +37,16 @@ def _stale_plan(bg: BeliefGraph, key: str | None = None) -> tuple[str, str, str]
 def test_a_stale_conclusion_is_rederived_from_the_current_premises(rbg: BeliefGraph, model: ScriptedModel) -> None:
     concl, old, new = _stale_plan(rbg)
     assert model.calls == []  # going stale never calls the model
-    model.add("rederive", {"status": "rederived", "text": "Book vegetarian restaurants for the user's trips",
-                           "value": None, "citations": [new], "rationale": "the user is vegetarian now"})
+    model.add(
+        "rederive",
+        {
+            "status": "rederived",
+            "text": "Book vegetarian restaurants for the user's trips",
+            "value": None,
+            "citations": [new],
+            "rationale": "the user is vegetarian now",
+        },
+    )
     r = rbg.rederive(concl, agent="agent:planner")
     assert r.status == "rederived" and r.claim is not None and r.claim.status.value == "active"
     assert r.claim.text == "Book vegetarian restaurants for the user's trips" and r.calls == 1
@@ -48,7 +56,8 @@ def test_a_stale_conclusion_is_rederived_from_the_current_premises(rbg: BeliefGr
     rec = rbg.graph.driver.execute_query(
         "MATCH (n:Claim {space: $s, id: $id}) OPTIONAL MATCH (n)-[:SUPERSEDES]->(o) "
         "RETURN n.llm_job AS job, n.llm_model AS model, n.llm_prompt AS prompt, n.llm_rationale AS why, o.id AS old",
-        s=rbg.space, id=r.claim.id,
+        s=rbg.space,
+        id=r.claim.id,
     ).records[0]
     assert rec["job"] == "rederive" and rec["model"] == r.llm_model and rec["prompt"] == "rederive@1"
     assert rec["why"] == "the user is vegetarian now" and rec["old"] == concl
@@ -60,24 +69,50 @@ def test_a_stale_conclusion_is_rederived_from_the_current_premises(rbg: BeliefGr
 
 def test_a_keyed_conclusion_gets_a_new_version_with_a_value(rbg: BeliefGraph, model: ScriptedModel) -> None:
     concl, _, new = _stale_plan(rbg, key="trip.restaurants")
-    model.add("rederive", {"status": "rederived", "text": "Book vegetarian restaurants", "value": "vegetarian",
-                           "citations": [new], "rationale": "diet changed"})
+    model.add(
+        "rederive",
+        {
+            "status": "rederived",
+            "text": "Book vegetarian restaurants",
+            "value": "vegetarian",
+            "citations": [new],
+            "rationale": "diet changed",
+        },
+    )
     r = rbg.rederive(concl, agent="agent:planner")
     belief = rbg.belief("trip.restaurants")
     assert belief is not None and belief.id == r.claim.id and belief.value == "vegetarian"  # type: ignore[union-attr]
     assert [v.claim.status.value for v in rbg.history("trip.restaurants")] == ["superseded", "active"]
 
 
-def test_unchanged_makes_it_current_again_and_unsupported_writes_nothing(rbg: BeliefGraph, model: ScriptedModel) -> None:
+def test_unchanged_makes_it_current_again_and_unsupported_writes_nothing(
+    rbg: BeliefGraph, model: ScriptedModel
+) -> None:
     concl, _, new = _stale_plan(rbg)
-    model.add("rederive", {"status": "unsupported", "text": None, "value": None, "citations": [],
-                           "rationale": "nothing about restaurants follows"})
+    model.add(
+        "rederive",
+        {
+            "status": "unsupported",
+            "text": None,
+            "value": None,
+            "citations": [],
+            "rationale": "nothing about restaurants follows",
+        },
+    )
     before = rbg.stats()
     r = rbg.rederive(concl, agent="agent:planner")
     assert r.status == "unsupported" and r.claim is None and rbg.stats() == before
     assert rbg.claim(concl).status.value == "stale"
-    model.add("rederive", {"status": "unchanged", "text": "Book vegan restaurants for the user's trips",
-                           "value": None, "citations": [new], "rationale": "vegetarians eat at vegan places"})
+    model.add(
+        "rederive",
+        {
+            "status": "unchanged",
+            "text": "Book vegan restaurants for the user's trips",
+            "value": None,
+            "citations": [new],
+            "rationale": "vegetarians eat at vegan places",
+        },
+    )
     r = rbg.rederive(concl, agent="agent:planner")
     assert r.status == "unchanged" and r.claim is not None and r.claim.id == concl
     assert rbg.claim(concl).status.value == "active"
@@ -87,8 +122,10 @@ def test_unchanged_makes_it_current_again_and_unsupported_writes_nothing(rbg: Be
 def test_bad_answers_and_bad_requests_write_nothing(rbg: BeliefGraph, model: ScriptedModel) -> None:
     concl, old, new = _stale_plan(rbg)
     # citing the superseded premise is refused by the job's check, every repair too
-    model.add("rederive", {"status": "rederived", "text": "Book vegan restaurants", "value": None,
-                           "citations": [old], "rationale": "x"})
+    model.add(
+        "rederive",
+        {"status": "rederived", "text": "Book vegan restaurants", "value": None, "citations": [old], "rationale": "x"},
+    )
     before = rbg.stats()
     with pytest.raises(EncodingError):
         rbg.rederive(concl, agent="agent:planner")

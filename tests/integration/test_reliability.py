@@ -44,14 +44,13 @@ def _chain(bg: BeliefGraph, key: str) -> dict[str, int]:
                sum(CASE WHEN outs = 0 THEN 1 ELSE 0 END) AS tails, sum(CASE WHEN ins = 0 THEN 1 ELSE 0 END) AS heads,
                sum(against_time) AS against_time, sum(bad_validity) AS bad_validity
         """,
-        s=bg.space, k=key,
+        s=bg.space,
+        k=key,
     ).records[0]
     return dict(rows)
 
 
-@pytest.mark.parametrize(
-    "writes", [pytest.param(25, id="8x25"), pytest.param(100, id="8x100", marks=pytest.mark.slow)]
-)
+@pytest.mark.parametrize("writes", [pytest.param(25, id="8x25"), pytest.param(100, id="8x100", marks=pytest.mark.slow)])
 def test_eight_processes_on_one_key_keep_one_linear_timed_chain(bg: BeliefGraph, writes: int) -> None:
     """8 processes x N writes on one key: every version kept, one current, a linear chain whose
     created_at order is its SUPERSEDES order, valid_to never before valid_from, and belief(k) equal
@@ -68,8 +67,16 @@ def test_eight_processes_on_one_key_keep_one_linear_timed_chain(bg: BeliefGraph,
                 bg.assert_claim("project.status", f"{proc}-{i}", f"status {proc}-{i}", agent=f"worker-{proc}")
         """
     )
-    procs = [subprocess.Popen([sys.executable, "-c", script, bg.space, str(p), str(writes)], cwd=REPO,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for p in range(8)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, bg.space, str(p), str(writes)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for p in range(8)
+    ]
     for p in procs:
         _, err = p.communicate(timeout=900)
         assert p.returncode == 0, err[-2000:]
@@ -91,7 +98,9 @@ def _wait_for(proc: subprocess.Popen[str], prefix: str, timeout: float = 120.0) 
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
         if not line:
-            raise AssertionError(f"workload ended before {prefix!r}: {proc.wait()} {proc.stderr.read() if proc.stderr else ''}")
+            raise AssertionError(
+                f"workload ended before {prefix!r}: {proc.wait()} {proc.stderr.read() if proc.stderr else ''}"
+            )
         if line.startswith(prefix):
             return line
     raise AssertionError(f"no {prefix!r} within {timeout} s")
@@ -108,8 +117,13 @@ def test_clients_killed_at_random_points_leave_the_invariants_intact(bg: BeliefG
     rng = random.Random(1717)
     seen_ops: list[int] = []
     for k in range(kills):
-        proc = subprocess.Popen([sys.executable, WORKLOAD, bg.space, str(k), "0", "--forever"], cwd=REPO,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, WORKLOAD, bg.space, str(k), "0", "--forever"],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             _wait_for(proc, "ready")
             target = rng.randrange(1, 6) * 10  # after 10..50 operations ...
@@ -123,8 +137,9 @@ def test_clients_killed_at_random_points_leave_the_invariants_intact(bg: BeliefG
     report = bg.check()
     assert report.ok, report.to_dict()
     # the space is not left locked or half-written: a full workload runs to its end afterwards
-    done = subprocess.run([sys.executable, WORKLOAD, bg.space, "999", "40"], cwd=REPO, capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, WORKLOAD, bg.space, "999", "40"], cwd=REPO, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0 and "done 40" in done.stdout, done.stderr[-2000:]
     report = bg.check()
     assert report.ok, report.to_dict()

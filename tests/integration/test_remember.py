@@ -40,19 +40,52 @@ def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]: 
 
 
 def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel) -> None:
-    model.respond("extract", _facts({"key": "user.risk_appetite", "value": "cautious",
-                                     "text": "Priya is cautious with money and dislikes individual stocks"}))
+    model.respond(
+        "extract",
+        _facts(
+            {
+                "key": "user.risk_appetite",
+                "value": "cautious",
+                "text": "Priya is cautious with money and dislikes individual stocks",
+            }
+        ),
+    )
     r1 = mbg.remember("I'm pretty cautious with money, I don't like individual stocks.", agent="user:priya")
     assert [x.op for x in r1.results] == [WriteOp.ADD] and r1.keys[0].how == "new"
     assert r1.episode.text.startswith("I'm pretty cautious")
-    model.respond("extract", _facts({"key": "user.risk_appetite", "value": "aggressive",
-                                     "text": "Priya wants an aggressive strategy with individual tech stocks"}))
-    model.respond("classify", lambda inp: {"items": [
-        {"item": it["id"], "action": "REPLACE", "relation": "conflict", "target_id": it["candidates"][0]["id"],
-         "rationale": "she reversed her stance"} for it in inp["items"]]})
-    r2 = mbg.remember([{"role": "assistant", "content": "How do you feel about risk now?"},
-                       {"role": "user", "content": "Honestly I want to be aggressive: individual tech stocks."}],
-                      agent="user:priya", conversation="s2")
+    model.respond(
+        "extract",
+        _facts(
+            {
+                "key": "user.risk_appetite",
+                "value": "aggressive",
+                "text": "Priya wants an aggressive strategy with individual tech stocks",
+            }
+        ),
+    )
+    model.respond(
+        "classify",
+        lambda inp: {
+            "items": [
+                {
+                    "item": it["id"],
+                    "action": "REPLACE",
+                    "relation": "conflict",
+                    "target_id": it["candidates"][0]["id"],
+                    "rationale": "she reversed her stance",
+                }
+                for it in inp["items"]
+            ]
+        },
+    )
+    r2 = mbg.remember(
+        [
+            {"role": "assistant", "content": "How do you feel about risk now?"},
+            {"role": "user", "content": "Honestly I want to be aggressive: individual tech stocks."},
+        ],
+        agent="user:priya",
+        conversation="s2",
+    )
     assert [x.op for x in r2.results] == [WriteOp.REPLACE] and r2.keys[0].how == "known"
     assert r2.results[0].superseded is not None and r2.results[0].superseded.value == "cautious"
     assert mbg.belief("user.risk_appetite").value == "aggressive"  # type: ignore[union-attr]
@@ -60,17 +93,32 @@ def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel)
     rows = mbg.graph.driver.execute_query(
         "MATCH (e:Episode)-[:PREMISE_OF]->(:Justification)-[:JUSTIFIES]->(c:Claim {space: $s, id: $id}) "
         "RETURN c.llm_prompt AS p, c.llm_model AS m, c.llm_classify_prompt AS cp, e.id AS e",
-        s=mbg.space, id=r2.results[0].claim.id).records
+        s=mbg.space,
+        id=r2.results[0].claim.id,
+    ).records
     assert rows[0]["p"].startswith("extract@") and rows[0]["m"] == "scripted"
     assert rows[0]["cp"].startswith("classify@") and rows[0]["e"] == r2.episode.id
     usage = mbg.llm_usage().llm.jobs
     assert usage["extract"].calls == 2 and usage["classify"].calls == 1
     # the model says it is the same belief in other words: NOOP, nothing but the episode is written
-    model.respond("extract", _facts({"key": "user.risk_appetite", "value": "high",
-                                     "text": "Priya has a high appetite for risk"}))
-    model.respond("classify", lambda inp: {"items": [
-        {"item": it["id"], "action": "NOOP", "relation": "same", "target_id": it["candidates"][0]["id"],
-         "rationale": "same stance"} for it in inp["items"]]})
+    model.respond(
+        "extract", _facts({"key": "user.risk_appetite", "value": "high", "text": "Priya has a high appetite for risk"})
+    )
+    model.respond(
+        "classify",
+        lambda inp: {
+            "items": [
+                {
+                    "item": it["id"],
+                    "action": "NOOP",
+                    "relation": "same",
+                    "target_id": it["candidates"][0]["id"],
+                    "rationale": "same stance",
+                }
+                for it in inp["items"]
+            ]
+        },
+    )
     r3 = mbg.remember("I like high risk.", agent="user:priya")
     assert r3.results == [] and r3.skipped and r3.skipped[0]["rationale"] == "same stance"
     assert len(mbg.history("user.risk_appetite")) == 2
@@ -82,26 +130,47 @@ def test_key_resolution_align_ask_keep(base_settings, graph, embedder, space, mo
         s = base_settings.model_copy(update={"policy": pol})
         return BeliefGraph.connect(space=space, settings=s, embedder=embedder, chat_model=model)
 
-    model.respond("classify", lambda inp: {"items": [
-        {"item": it["id"], "action": "UPDATE", "relation": "conflict", "target_id": it["candidates"][0]["id"],
-         "rationale": "moved"} for it in inp["items"]]})
+    model.respond(
+        "classify",
+        lambda inp: {
+            "items": [
+                {
+                    "item": it["id"],
+                    "action": "UPDATE",
+                    "relation": "conflict",
+                    "target_id": it["candidates"][0]["id"],
+                    "rationale": "moved",
+                }
+                for it in inp["items"]
+            ]
+        },
+    )
     with connect(0.8, 0.5) as bg:
         bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="user:a")
-        model.respond("extract", _facts({"key": "user.location", "value": "Lisbon", "text": "The user lives in Lisbon"}))
+        model.respond(
+            "extract", _facts({"key": "user.location", "value": "Lisbon", "text": "The user lives in Lisbon"})
+        )
         r = bg.remember("I live in Lisbon now.", agent="user:a")
         assert r.keys[0].how == "aligned" and r.keys[0].key == "user.city" and r.keys[0].score >= 0.8  # type: ignore[operator]
         assert r.results[0].op == WriteOp.UPDATE and bg.belief("user.city").value == "Lisbon"  # type: ignore[union-attr]
         assert bg.keys(prefix="user.location") == []
-    with connect(0.999, 0.3) as bg:   # the borderline band: the model decides, with capped candidates
+    with connect(0.999, 0.3) as bg:  # the borderline band: the model decides, with capped candidates
         model.respond("extract", _facts({"key": "user.home_town", "value": "Braga", "text": "The user lives in Braga"}))
-        model.respond("disambiguate", lambda inp: {"items": [
-            {"item": it["id"], "key": "user.city", "is_new": False, "rationale": "same fact"} for it in inp["items"]]})
+        model.respond(
+            "disambiguate",
+            lambda inp: {
+                "items": [
+                    {"item": it["id"], "key": "user.city", "is_new": False, "rationale": "same fact"}
+                    for it in inp["items"]
+                ]
+            },
+        )
         r = bg.remember("I moved to Braga.", agent="user:a")
         assert r.keys[0].how == "asked" and r.keys[0].key == "user.city"
         req = model.calls_for("disambiguate")[-1]
         assert len(req.inputs["known_keys"]) <= base_settings.policy.key_candidates
         assert bg.belief("user.city").value == "Braga"  # type: ignore[union-attr]
-    with connect(0.999, 0.998) as bg:   # below the band: the new key is kept
+    with connect(0.999, 0.998) as bg:  # below the band: the new key is kept
         model.respond("extract", _facts({"key": "user.pet", "value": "cat", "text": "The user has a cat"}))
         r = bg.remember("I have a cat.", agent="user:a")
         assert r.keys[0].how in ("kept", "new") and bg.belief("user.pet").value == "cat"  # type: ignore[union-attr]

@@ -25,13 +25,15 @@ def _facts(*facts: dict[str, Any]):  # type: ignore[no-untyped-def]
 
 def _claims(bg: BeliefGraph) -> list[dict[str, Any]]:
     rows = bg.graph.driver.execute_query(
-        "MATCH (c:Claim {space: $s}) RETURN c.key AS key, c.value AS value ORDER BY key", s=bg.space).records
+        "MATCH (c:Claim {space: $s}) RETURN c.key AS key, c.value AS value ORDER BY key", s=bg.space
+    ).records
     return [dict(r) for r in rows]
 
 
 def _episode_rejections(bg: BeliefGraph, episode_id: str) -> list[dict[str, Any]]:
     rows = bg.graph.driver.execute_query(
-        "MATCH (e:Episode {space: $s, id: $id}) RETURN e.rejections AS r", s=bg.space, id=episode_id).records
+        "MATCH (e:Episode {space: $s, id: $id}) RETURN e.rejections AS r", s=bg.space, id=episode_id
+    ).records
     return [json.loads(x) for x in rows[0]["r"] or []]
 
 
@@ -57,8 +59,13 @@ def test_a_question_stores_no_fact_and_makes_no_call(mbg: BeliefGraph, model: Sc
     assert model.calls == []  # the turn states nothing: no extraction call
     assert r.rejected[0]["reason"] == "the turn is a question: it states no fact"
     assert _episode_rejections(mbg, r.episode.id) == [
-        {"text": "What's the weather like today?", "key": None, "value": None,
-         "reason": "the turn is a question: it states no fact"}]
+        {
+            "text": "What's the weather like today?",
+            "key": None,
+            "value": None,
+            "reason": "the turn is a question: it states no fact",
+        }
+    ]
     assert r.episode.rejections and mbg.llm_usage().llm.total.calls == 0
 
 
@@ -70,11 +77,15 @@ def test_small_talk_stores_no_fact(mbg: BeliefGraph, model: ScriptedModel) -> No
 
 
 def test_an_invented_value_is_refused_and_recorded_the_stated_one_is_written(
-        mbg: BeliefGraph, model: ScriptedModel) -> None:
-    model.respond("extract", _facts(
-        {"key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon"},
-        {"key": "user.timezone", "value": "Europe/Berlin", "text": "The user's timezone is Europe/Berlin"},
-    ))
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    model.respond(
+        "extract",
+        _facts(
+            {"key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon"},
+            {"key": "user.timezone", "value": "Europe/Berlin", "text": "The user's timezone is Europe/Berlin"},
+        ),
+    )
     r = mbg.remember("I moved to Lisbon last month. How is the weather there?", agent="user:alice")
     assert [(w.op, w.claim.key, w.claim.value) for w in r.results] == [(WriteOp.ADD, "user.city", "Lisbon")]
     assert _claims(mbg) == [{"key": "user.city", "value": "Lisbon"}]
@@ -91,11 +102,17 @@ def test_an_update_needs_its_new_value_stated(mbg: BeliefGraph, model: ScriptedM
     assert "Porto" in r.rejected[0]["reason"] and model.calls_for("classify") == []
 
 
-def test_grounding_off_stores_what_the_model_says(base_settings, graph, embedder, space,  # type: ignore[no-untyped-def]
-                                                  model: ScriptedModel) -> None:
+def test_grounding_off_stores_what_the_model_says(
+    base_settings,
+    graph,
+    embedder,
+    space,  # type: ignore[no-untyped-def]
+    model: ScriptedModel,
+) -> None:
     """The switch exists to measure what grounding prevents (bench llm-quality)."""
-    settings = base_settings.model_copy(update={"policy": base_settings.policy.model_copy(
-        update={"ground_extraction": False})})
+    settings = base_settings.model_copy(
+        update={"policy": base_settings.policy.model_copy(update={"ground_extraction": False})}
+    )
     model.respond("extract", _facts({"key": "weather.today", "value": "sunny", "text": "The weather is sunny"}))
     with _connect(settings, space, embedder, model) as b:
         r = b.remember("What's the weather like today?", agent="user:alice")
@@ -104,7 +121,8 @@ def test_grounding_off_stores_what_the_model_says(base_settings, graph, embedder
 
 
 def test_a_value_of_another_type_than_the_key_holds_is_converted_or_refused(
-        mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
     """Seen on a real model: "1350" (a string) for a key that holds numbers made the whole remember
     fail; now it is converted when it says the number, refused (recorded) when it does not."""
     mbg.assert_claim("user.monthly_rent", 1200, "The user's rent is 1,200 a month", agent="agent:finance")
@@ -112,8 +130,10 @@ def test_a_value_of_another_type_than_the_key_holds_is_converted_or_refused(
     r = mbg.remember("My rent is 1,350 a month.", agent="user:alice")
     assert [(w.claim.key, w.claim.value) for w in r.results] == [("user.monthly_rent", 1350)]
     assert mbg.belief("user.monthly_rent").value == 1350  # type: ignore[union-attr]
-    model.respond("extract", _facts({"key": "user.monthly_rent", "value": "about 1400 euros",
-                                     "text": "The rent is about 1400 euros"}))
+    model.respond(
+        "extract",
+        _facts({"key": "user.monthly_rent", "value": "about 1400 euros", "text": "The rent is about 1400 euros"}),
+    )
     r = mbg.remember("My rent is about 1400 euros now.", agent="user:alice")
     assert r.results == [] and "holds number values" in r.rejected[0]["reason"]
     assert mbg.belief("user.monthly_rent").value == 1350  # type: ignore[union-attr]

@@ -77,8 +77,9 @@ def suite_results(suite_bg: tuple[BeliefGraph, list[str]], suite_embedder: Any) 
         vec = suite_embedder.embed_query(p["question"])
         hyb = bg.recall(p["question"], k=5)  # the product path: ranking steps of settings.retrieval
         out["hybrid"].append([h.claim.id for h in hyb])
-        out["vector"].append([h.claim.id for h in bg.retrieval.recall(p["question"], 5, embedding=vec, fulltext=False,
-                                                                      steps=NO_STEPS)])
+        out["vector"].append(
+            [h.claim.id for h in bg.retrieval.recall(p["question"], 5, embedding=vec, fulltext=False, steps=NO_STEPS)]
+        )
         out["best"].append(max(h.similarity or 0.0 for h in hyb))
     for q in SUITE["off_topic"]:
         out["off_best"].append(max(h.similarity or 0.0 for h in bg.recall(q, k=5)))
@@ -98,8 +99,10 @@ def test_paraphrase_suite_recall(suite_bg: tuple[BeliefGraph, list[str]], suite_
     assert {p["category"] for p in SUITE["pairs"]} == {"preference", "profile", "project"}
     r1, r5, misses = _rates(ids, suite_results["hybrid"])
     v1, v5, _ = _rates(ids, suite_results["vector"])
-    print(f"\nparaphrase suite: n={len(ids)} hybrid recall@1={r1:.3f} recall@5={r5:.3f} (misses: {misses}); "
-          f"vector only recall@1={v1:.3f} recall@5={v5:.3f}")
+    print(
+        f"\nparaphrase suite: n={len(ids)} hybrid recall@1={r1:.3f} recall@5={r5:.3f} (misses: {misses}); "
+        f"vector only recall@1={v1:.3f} recall@5={v5:.3f}"
+    )
     assert r1 >= 0.9, f"recall@1 = {r1:.3f} < 0.9 (n={len(ids)}; missed: {misses})"
     assert r5 == 1.0, f"recall@5 = {r5:.3f} != 1.0 (n={len(ids)})"
 
@@ -111,8 +114,10 @@ def test_threshold_calibration_numbers(suite_results: dict[str, Any]) -> None:
 
     suite_best, off_best = suite_results["best"], suite_results["off_best"]
     below = sum(s < DEFAULT_THRESHOLD for s in off_best)
-    print(f"\nthreshold {DEFAULT_THRESHOLD}: suite best min {min(suite_best):.4f}; off-topic best "
-          f"max {max(off_best):.4f}, {below}/{len(off_best)} below")
+    print(
+        f"\nthreshold {DEFAULT_THRESHOLD}: suite best min {min(suite_best):.4f}; off-topic best "
+        f"max {max(off_best):.4f}, {below}/{len(off_best)} below"
+    )
     assert min(suite_best) >= DEFAULT_THRESHOLD, f"suite min {min(suite_best):.4f}"
     assert below >= 15, f"only {below}/{len(off_best)} off-topic questions below the threshold"
 
@@ -120,16 +125,18 @@ def test_threshold_calibration_numbers(suite_results: dict[str, Any]) -> None:
 def test_suite_fails_doctor_without_the_vector_index(suite_bg: tuple[BeliefGraph, list[str]], graph: Graph) -> None:
     bg, ids = suite_bg
     # the latest migration's statement (V007: the explicit HNSW config), not V003's
-    vector_stmt = [st for m in load_migrations() for st in m.statements
-                   if st.startswith("CREATE VECTOR INDEX claim_embedding ")][-1]
+    vector_stmt = [
+        st for m in load_migrations() for st in m.statements if st.startswith("CREATE VECTOR INDEX claim_embedding ")
+    ][-1]
     graph.run_text("DROP INDEX claim_embedding IF EXISTS", name="test.drop_vector_index")
     try:
         report = bg.doctor(sample=20)
         assert not report.ok
         failed = {c.name for c in report.failed}
         assert {"vector_index", "vector_population", "paraphrase_probe"} <= failed, report.to_dict()
-        index_only = RetrievalService(bg.graph, bg.space, bg.embedder, bg.settings.embedding.dimension,
-                                      exact_scan_max=0)
+        index_only = RetrievalService(
+            bg.graph, bg.space, bg.embedder, bg.settings.embedding.dimension, exact_scan_max=0
+        )
         with pytest.raises(BeliefGraphError):
             index_only.recall(SUITE["pairs"][0]["question"], 5)
         # a space this small is scanned exactly: recall still answers without the index
@@ -151,8 +158,12 @@ def test_suite_fails_doctor_without_the_vector_index(suite_bg: tuple[BeliefGraph
 def statuses(bg: BeliefGraph, base_settings: Settings, embedder: Any, graph: Graph) -> Iterator[dict[str, str]]:
     """One claim per status, all about the user's coffee, plus one in another space."""
     out: dict[str, str] = {}
-    out["superseded"] = bg.assert_claim("user.coffee", "espresso", "The user's favourite coffee is espresso", agent="u").claim.id
-    out["active"] = bg.assert_claim("user.coffee", "flat white", "The user's favourite coffee is a flat white", agent="u").claim.id
+    out["superseded"] = bg.assert_claim(
+        "user.coffee", "espresso", "The user's favourite coffee is espresso", agent="u"
+    ).claim.id
+    out["active"] = bg.assert_claim(
+        "user.coffee", "flat white", "The user's favourite coffee is a flat white", agent="u"
+    ).claim.id
     ep = bg.add_episode("The user said she loves cold brew coffee", "user:x")
     out["withdrawn"] = bg.derive("The user loves cold brew coffee", [ep.id], agent="agent:a").id
     bg.retract(ep.id, "the transcript was of another person")
@@ -161,13 +172,17 @@ def statuses(bg: BeliefGraph, base_settings: Settings, embedder: Any, graph: Gra
     bg.set_policy("user.coffee_shop", "authority")
     bg.set_authority("agent-hi", "user.coffee_shop", 0.9)
     bg.set_authority("agent-lo", "user.coffee_shop", 0.1)
-    out["shop"] = bg.assert_claim("user.coffee_shop", "Fabrica", "The user buys her coffee at Fabrica", agent="agent-hi").claim.id
+    out["shop"] = bg.assert_claim(
+        "user.coffee_shop", "Fabrica", "The user buys her coffee at Fabrica", agent="agent-hi"
+    ).claim.id
     w = bg.assert_claim("user.coffee_shop", "Starbucks", "The user buys her coffee at Starbucks", agent="agent-lo")
     assert w.op == WriteOp.DISPUTED
     out["disputed"] = w.claim.id
     other = f"test-other-{uuid.uuid4().hex[:8]}"
     with BeliefGraph.connect(space=other, settings=base_settings, embedder=embedder) as ob:
-        out["other_space"] = ob.assert_claim("user.coffee", "mocha", "The user's favourite coffee is a mocha", agent="u").claim.id
+        out["other_space"] = ob.assert_claim(
+            "user.coffee", "mocha", "The user's favourite coffee is a mocha", agent="u"
+        ).claim.id
     yield out
     graph.write("admin.delete_space", space=other)
 
@@ -201,7 +216,11 @@ def test_hits_carry_score_parts_provenance_and_certificate(bg: BeliefGraph) -> N
     hit = bg.recall("Porto city where the user lives", k=2)[0]
     assert hit.claim.id == c.id
     assert hit.scores["vector_rank"] == 1 and hit.scores["fulltext_rank"] == 1
-    assert hit.scores["fused"] == pytest.approx(hit.score) and 0.5 < hit.scores["vector"] <= 1.0 and hit.scores["vector_index"] > 0.5
+    assert (
+        hit.scores["fused"] == pytest.approx(hit.score)
+        and 0.5 < hit.scores["vector"] <= 1.0
+        and hit.scores["vector_index"] > 0.5
+    )
     assert hit.scores["fulltext"] > 0 and hit.similarity == hit.scores["vector"]
     assert hit.provenance is not None and hit.provenance.agent == "user:ana"
     assert hit.provenance.evidence == [ep.id] and hit.provenance.episodes[0]["text"] == "I moved to Porto last month"
@@ -211,8 +230,14 @@ def test_hits_carry_score_parts_provenance_and_certificate(bg: BeliefGraph) -> N
 
 
 def test_over_fetch_is_never_starved_by_other_spaces(bg: BeliefGraph, graph: Graph, embedder: Any) -> None:
-    mine = [bg.assert_claim(None, None, t, agent="u").claim.id for t in (
-        "The user enjoys hiking in the Alps", "The user goes skiing every winter", "The user climbs on weekends")]
+    mine = [
+        bg.assert_claim(None, None, t, agent="u").claim.id
+        for t in (
+            "The user enjoys hiking in the Alps",
+            "The user goes skiing every winter",
+            "The user climbs on weekends",
+        )
+    ]
     q = "what outdoor sports does the user do in the mountains?"
     vec = embedder.embed_query(q)
     other = f"test-crowd-{uuid.uuid4().hex[:8]}"
@@ -222,15 +247,18 @@ def test_over_fetch_is_never_starved_by_other_spaces(bg: BeliefGraph, graph: Gra
     crowd = np.array(vec)[None, :] + rng.normal(0, 0.01, (300, len(vec)))  # 300 near-copies of the query
     graph.driver.execute_query(
         "UNWIND range(0, size($e) - 1) AS i CREATE (:Claim {space: $s, id: 'crowd-' + i, text: 'crowd ' + i, "
-        "status: 'active', embedding: $e[i], created_at: datetime()})", s=other, e=crowd.tolist(),
+        "status: 'active', embedding: $e[i], created_at: datetime()})",
+        s=other,
+        e=crowd.tolist(),
     )
     try:
         time.sleep(1.0)  # the vector index refreshes asynchronously
         assert {h.claim.id for h in bg.recall(q, k=3)} == set(mine)
         assert bg.retrieval.last_stats is not None and bg.retrieval.last_stats.stopped == "exact_scan"
         # the index path (a space too large for the exact scan) grows its fetch past the crowd
-        index_only = RetrievalService(bg.graph, bg.space, bg.embedder, bg.settings.embedding.dimension,
-                                      exact_scan_max=0)
+        index_only = RetrievalService(
+            bg.graph, bg.space, bg.embedder, bg.settings.embedding.dimension, exact_scan_max=0
+        )
         assert {h.claim.id for h in index_only.recall(q, 3, embedding=vec)} == set(mine)
         stats = index_only.last_stats
         assert stats is not None and stats.rounds >= 2, stats
@@ -266,7 +294,9 @@ def test_recall_as_of_is_exact_over_versions_and_reconsolidation(bg: BeliefGraph
     assert ids(t5) == {v2, job}
     then = bg.recall_as_of("where does the user live?", t1, k=5)
     assert then[0].status_then == "active" and then[0].claim.status.value == "superseded"
-    every = {h.claim.id: h.status_then for h in bg.recall("the user's city and job", k=10, as_of=t4, include_inactive=True)}
+    every = {
+        h.claim.id: h.status_then for h in bg.recall("the user's city and job", k=10, as_of=t4, include_inactive=True)
+    }
     assert every == {v1: "superseded", v2: "active", job: "withdrawn"}
     # key look-ups as of a time
     assert [h.claim.id for h in bg.lookup("user.city", as_of=t1)] == [v1]
@@ -299,9 +329,11 @@ def test_exact_key_and_prefix_lookups(bg: BeliefGraph) -> None:
 
 def test_perspective_recall_returns_only_that_perspectives_interpretations(bg: BeliefGraph, embedder: Any) -> None:
     plain = bg.assert_claim(None, None, "The user bought a sports car", agent="u").claim.id
-    rows = [("risk", "Buying a sports car signals a high appetite for financial risk"),
-            ("risk", "A large purchase reduces the user's savings buffer"),
-            ("lifestyle", "The sports car shows the user values driving for fun")]
+    rows = [
+        ("risk", "Buying a sports car signals a high appetite for financial risk"),
+        ("risk", "A large purchase reduces the user's savings buffer"),
+        ("lifestyle", "The sports car shows the user values driving for fun"),
+    ]
     ids = []
     for persp, text in rows:
         cid = f"interp-{uuid.uuid4().hex[:8]}"
@@ -309,10 +341,16 @@ def test_perspective_recall_returns_only_that_perspectives_interpretations(bg: B
         bg.graph.driver.execute_query(
             "CREATE (c:Claim:Interpretation {space: $s, id: $id, kind: 'interpretation', perspective: $p, "
             "status: 'active', text: $t, embedding: $e, agent: 'perspective:' + $p, created_at: datetime()})",
-            s=bg.space, id=cid, p=persp, t=text, e=embedder.embed_documents([text])[0],
+            s=bg.space,
+            id=cid,
+            p=persp,
+            t=text,
+            e=embedder.embed_documents([text])[0],
         )
     withdrawn = ids[1]
-    bg.graph.driver.execute_query("MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'withdrawn'", s=bg.space, id=withdrawn)
+    bg.graph.driver.execute_query(
+        "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'withdrawn'", s=bg.space, id=withdrawn
+    )
     time.sleep(0.5)
     q = "what does the sports car purchase mean?"
     assert {h.claim.id for h in bg.recall(q, k=10, perspective="risk")} == {ids[0]}
@@ -323,9 +361,16 @@ def test_perspective_recall_returns_only_that_perspectives_interpretations(bg: B
     assert hit.provenance is not None and hit.provenance.perspective == "risk"
 
 
-@pytest.mark.parametrize("query", [
-    'what about "AND" OR (c++) [x]? \\ / ~* ^2 {a TO b} && || !', "NOT", "user:alice", "*", '"',
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        'what about "AND" OR (c++) [x]? \\ / ~* ^2 {a TO b} && || !',
+        "NOT",
+        "user:alice",
+        "*",
+        '"',
+    ],
+)
 def test_hostile_fulltext_queries_are_escaped(bg: BeliefGraph, query: str) -> None:
     bg.assert_claim(None, None, "The user codes in C++ and Rust", agent="u")
     hits = bg.recall(query, k=3)
@@ -369,7 +414,9 @@ def test_cli_recall_lookup_and_answer(bg: BeliefGraph) -> None:
     assert {h["claim"]["id"]: h["claim"]["status"] for h in hits} == {new: "active", old: "superseded"}
     assert json.loads(run("recall", "where does she live?", "--as-of", t0.isoformat(), "--json").output) == []
     assert [h["claim"]["id"] for h in json.loads(run("lookup", "--prefix", "user.", "--json").output)] == [new]
-    assert [h["claim"]["id"] for h in json.loads(run("lookup", "user.city", "--include-inactive", "--json").output)] == [new, old]
+    assert [
+        h["claim"]["id"] for h in json.loads(run("lookup", "user.city", "--include-inactive", "--json").output)
+    ] == [new, old]
     table = run("recall", "where does she live?", "--prefix", "user.").output
     assert "Porto" in table and "Lisbon" not in table
     out = json.loads(run("answer", "What is the boiling point of mercury?", "--json").output)
@@ -388,16 +435,23 @@ def test_cli_bench_recall_tiny(graph: Graph) -> None:
     out = json.loads(r.output)
     row = out["rows"][0]
     # the config measured is the store's claim_embedding as SHOW INDEXES reports it (V007)
-    assert {k: out["index"].get(k) for k in ("name", "state", "vector.quantization.enabled", "vector.hnsw.m",
-                                             "vector.hnsw.ef_construction")} == {
-        "name": "claim_embedding", "state": "ONLINE", "vector.quantization.enabled": False, "vector.hnsw.m": 32,
-        "vector.hnsw.ef_construction": 200}
+    assert {
+        k: out["index"].get(k)
+        for k in ("name", "state", "vector.quantization.enabled", "vector.hnsw.m", "vector.hnsw.ef_construction")
+    } == {
+        "name": "claim_embedding",
+        "state": "ONLINE",
+        "vector.quantization.enabled": False,
+        "vector.hnsw.m": 32,
+        "vector.hnsw.ef_construction": 200,
+    }
     paths = row["paths"]
     assert row["claims"] == 300 and set(paths) == {"index", "index_fetch50", "index_fetch200", "exact"}
     assert paths["exact"]["recall"] == 1.0 and paths["index"]["fetch"] == 10
     assert all(0.0 < p["recall"] <= 1.0 and p["p50_ms"] > 0 for p in paths.values())
     left = graph.driver.execute_query(
-        "MATCH (c:Claim) WHERE c.space STARTS WITH '__bench_recall__' RETURN count(c) AS n").records[0]["n"]
+        "MATCH (c:Claim) WHERE c.space STARTS WITH '__bench_recall__' RETURN count(c) AS n"
+    ).records[0]["n"]
     assert left == 0
     bad = CliRunner().invoke(app, ["bench", "recall", "--sizes", "abc"])
     assert bad.exit_code != 0 and isinstance(bad.exception, ValidationError)

@@ -35,9 +35,12 @@ def _world(bg: BeliefGraph) -> dict[str, str]:
         "performer": bg.assert_claim("work.w1.performer", "ann", "w1 was performed by ann", agent=a).claim.id,
         "ann": bg.assert_claim("person.ann.citizenship", "fr", "ann is a citizen of fr", agent=a).claim.id,
         "bob": bg.assert_claim("person.bob.citizenship", "it", "bob is a citizen of it", agent=a).claim.id,
-        "fr": bg.assert_claim("country.fr.head_of_state", "macron", "the head of state of fr is macron", agent=a).claim.id,
-        "it": bg.assert_claim("country.it.head_of_state", "mattarella", "the head of state of it is mattarella",
-                              agent=a).claim.id,
+        "fr": bg.assert_claim(
+            "country.fr.head_of_state", "macron", "the head of state of fr is macron", agent=a
+        ).claim.id,
+        "it": bg.assert_claim(
+            "country.it.head_of_state", "mattarella", "the head of state of it is mattarella", agent=a
+        ).claim.id,
     }
 
 
@@ -86,8 +89,9 @@ def test_a_join_that_no_longer_resolves_leaves_the_conclusion_stale_naming_the_m
     r = bg.assert_claim("person.ann.citizenship", "de", "ann is now a citizen of de", agent="user:editor")
     assert r.rederived == [] and len(r.staled) == 1 and _value(bg) is None
     stale = bg.stale()
-    assert [(s.claim.key, s.rule, s.missing) for s in stale] == [(KEY, "performer_head_of_state",
-                                                                  "country.de.head_of_state")]
+    assert [(s.claim.key, s.rule, s.missing) for s in stale] == [
+        (KEY, "performer_head_of_state", "country.de.head_of_state")
+    ]
     (inst,) = bg.rule_instances("performer_head_of_state")
     assert inst.status == "unresolved" and inst.missing == "country.de.head_of_state"
     assert inst.belief is not None and inst.belief.status.value == "stale"
@@ -131,15 +135,26 @@ def test_conclusions_of_conclusions_across_rules(bg: BeliefGraph) -> None:
     bg.assert_claim("person.macron.party", "renaissance", "macron's party is renaissance", agent="user:x")
     bg.assert_claim("person.mattarella.party", "none", "mattarella has no party", agent="user:x")
     bg.add_rule(HEAD_OF_STATE)
-    bg.add_rule({
-        "name": "heads_party",
-        "premises": [{"key": "work.{w}.performer_head_of_state", "as": "head"},
-                     {"key": "person.{head}.party", "as": "party"}],
-        "conclusion": {"key": "work.{w}.heads_party", "value": "{party}", "text": "{w}: the head's party is {party}"},
-    })
+    bg.add_rule(
+        {
+            "name": "heads_party",
+            "premises": [
+                {"key": "work.{w}.performer_head_of_state", "as": "head"},
+                {"key": "person.{head}.party", "as": "party"},
+            ],
+            "conclusion": {
+                "key": "work.{w}.heads_party",
+                "value": "{party}",
+                "text": "{w}: the head's party is {party}",
+            },
+        }
+    )
     assert _value(bg, "work.w1.heads_party") == "renaissance"
-    free = bg.derive("Pitch w1 to renaissance voters", [bg.belief("work.w1.heads_party").id],  # type: ignore[union-attr]
-                     agent="agent:marketing")
+    free = bg.derive(
+        "Pitch w1 to renaissance voters",
+        [bg.belief("work.w1.heads_party").id],  # type: ignore[union-attr]
+        agent="agent:marketing",
+    )
     r = bg.assert_claim("work.w1.performer", "bob", "w1 was performed by bob", agent="user:editor")
     assert sorted(str(c.value) for c in r.rederived) == ["mattarella", "none"]
     assert _value(bg, "work.w1.heads_party") == "none"
@@ -179,12 +194,16 @@ def test_rule_versions_and_removal(bg: BeliefGraph) -> None:
     run = bg.add_rule(v2)
     assert run.rule == "performer_head_of_state@2"
     assert [(r.name, r.version, r.status) for r in bg.rules(all_versions=True)] == [
-        ("performer_head_of_state", 1, "replaced"), ("performer_head_of_state", 2, "active")]
+        ("performer_head_of_state", 1, "replaced"),
+        ("performer_head_of_state", 2, "active"),
+    ]
     now = bg.belief(KEY)
     assert now is not None and now.text == "w1: head of state macron." and now.id != derived.id
     # a version whose chain does not resolve: the conclusion of v2 goes stale (v1's reason is retired)
-    v3 = {**HEAD_OF_STATE, "premises": HEAD_OF_STATE["premises"][:2] + [
-        {"key": "country.{country}.monarch", "as": "head"}]}
+    v3 = {
+        **HEAD_OF_STATE,
+        "premises": HEAD_OF_STATE["premises"][:2] + [{"key": "country.{country}.monarch", "as": "head"}],
+    }
     bg.add_rule(v3)
     assert _value(bg) is None and bg.claim(now.id).status.value == "stale"
     assert bg.rule("performer_head_of_state").unresolved == 1
@@ -212,8 +231,11 @@ def test_rule_conflicts_and_bad_input_write_nothing(bg: BeliefGraph) -> None:
     other = {**HEAD_OF_STATE, "name": "other"}
     with pytest.raises(ValidationError, match="derive keys that rule"):
         bg.add_rule(other)
-    loop = {"name": "loop", "premises": [{"key": "work.{w}.performer_head_of_state", "as": "h"}],
-            "conclusion": {"key": "work.{w}.performer", "value": "{h}", "text": "t"}}
+    loop = {
+        "name": "loop",
+        "premises": [{"key": "work.{w}.performer_head_of_state", "as": "h"}],
+        "conclusion": {"key": "work.{w}.performer", "value": "{h}", "text": "t"},
+    }
     with pytest.raises(ValidationError, match="cycle"):
         bg.add_rule(loop)
     with pytest.raises(ValidationError, match="invalid rule"):
@@ -247,14 +269,17 @@ def test_concurrent_edits_of_two_premises_of_one_instance(bg: BeliefGraph, base_
         try:
             with BeliefGraph.connect(space=bg.space, settings=base_settings, embedder=embedder) as other:
                 for i in range(6):
-                    other.assert_claim(key, value if i % 2 == 0 else f"{value}-x", f"{key} = {value} ({i})",
-                                       agent="user:editor")
+                    other.assert_claim(
+                        key, value if i % 2 == 0 else f"{value}-x", f"{key} = {value} ({i})", agent="user:editor"
+                    )
                 other.assert_claim(key, value, f"{key} = {value} (final)", agent="user:editor")
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=edit, args=("person.ann.citizenship", "de")),
-               threading.Thread(target=edit, args=("country.fr.head_of_state", "lecornu"))]
+    threads = [
+        threading.Thread(target=edit, args=("person.ann.citizenship", "de")),
+        threading.Thread(target=edit, args=("country.fr.head_of_state", "lecornu")),
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -270,6 +295,7 @@ def test_edit_work_is_bounded_by_dependents_not_the_store(bg: BeliefGraph) -> No
     """PROFILE: the db hits of one edit (assert + re-derivation + currency: every statement of the
     transaction) are the same for two identical chains, one edited before and one after 300 other
     instances of the same rule (with their facts) were added to the space."""
+
     def chain(tag: str) -> None:
         a = "user:editor"
         bg.assert_claim(f"work.w{tag}.performer", f"p{tag}", "performer", agent=a)

@@ -44,26 +44,46 @@ BASE_KEYS: dict[str, list[str]] = {
 def _r(name: str, premises: list[tuple[str, str]], key: str, value: str) -> dict[str, Any]:
     anchor = re.findall(r"\{(\w+)\}", key)[0]
     text = name + " of {" + anchor + "} is " + value
-    return {"name": name, "premises": [{"key": k, "as": a} for k, a in premises],
-            "conclusion": {"key": key, "value": value, "text": text}}
+    return {
+        "name": name,
+        "premises": [{"key": k, "as": a} for k, a in premises],
+        "conclusion": {"key": key, "value": value, "text": text},
+    }
 
 
 RULES = [
     _r("by", [("work.{w}.performer", "p")], "work.{w}.by", "{p}"),  # 1 hop
-    _r("head", [("work.{w}.performer", "p"), ("person.{p}.citizenship", "c"), ("country.{c}.head", "h")],
-       "work.{w}.head", "{h}"),  # 3 hops
-    _r("head_party", [("work.{w}.head", "h"), ("person.{h}.party", "party")],
-       "work.{w}.head_party", "{party}"),  # a conclusion of a conclusion
-    _r("deep", [("work.{w}.performer", "p"), ("person.{p}.citizenship", "c1"), ("country.{c1}.head", "h1"),
-                ("person.{h1}.citizenship", "c2"), ("country.{c2}.head", "h2"), ("person.{h2}.citizenship", "c3")],
-       "work.{w}.deep", "{c3}"),  # 6 hops through cycles of the data
-    _r("ruling", [("country.{c}.head", "h"), ("person.{h}.party", "party")],
-       "country.{c}.ruling", "{party}"),  # shares person.*.party with head_party
+    _r(
+        "head",
+        [("work.{w}.performer", "p"), ("person.{p}.citizenship", "c"), ("country.{c}.head", "h")],
+        "work.{w}.head",
+        "{h}",
+    ),  # 3 hops
+    _r(
+        "head_party", [("work.{w}.head", "h"), ("person.{h}.party", "party")], "work.{w}.head_party", "{party}"
+    ),  # a conclusion of a conclusion
+    _r(
+        "deep",
+        [
+            ("work.{w}.performer", "p"),
+            ("person.{p}.citizenship", "c1"),
+            ("country.{c1}.head", "h1"),
+            ("person.{h1}.citizenship", "c2"),
+            ("country.{c2}.head", "h2"),
+            ("person.{h2}.citizenship", "c3"),
+        ],
+        "work.{w}.deep",
+        "{c3}",
+    ),  # 6 hops through cycles of the data
+    _r(
+        "ruling", [("country.{c}.head", "h"), ("person.{h}.party", "party")], "country.{c}.ruling", "{party}"
+    ),  # shares person.*.party with head_party
 ]
 ORDER = ["by", "head", "deep", "ruling", "head_party"]  # dependencies first
 SPECS: dict[str, RuleSpec] = {r["name"]: parse_rule(r) for r in RULES}
 DERIVED_KEYS = [f"work.{w}.{n}" for w in WORKS for n in ("by", "head", "head_party", "deep")] + [
-    f"country.{c}.ruling" for c in COUNTRIES]
+    f"country.{c}.ruling" for c in COUNTRIES
+]
 
 
 def reference(values: dict[str, str | None]) -> dict[str, str | None]:
@@ -130,7 +150,9 @@ def test_derived_beliefs_equal_a_reference_evaluator(base_settings, graph) -> No
                 values = BASE_KEYS[key]
                 # mostly resolvable: the unknown entities (nobody, atlantis) are drawn one time in ten
                 known = [v for v in values if v not in ("nobody", "atlantis")]
-                pick = data.draw(st.sampled_from(values) if data.draw(st.integers(0, 9)) == 0 else st.sampled_from(known))
+                pick = data.draw(
+                    st.sampled_from(values) if data.draw(st.integers(0, 9)) == 0 else st.sampled_from(known)
+                )
                 self._write(key, pick)
 
         @precondition(lambda self: not self.rules_added)
@@ -215,8 +237,13 @@ def test_derived_beliefs_equal_a_reference_evaluator(base_settings, graph) -> No
 
     run_state_machine_as_test(
         World,
-        settings=settings(max_examples=30, stateful_step_count=20, deadline=None, derandomize=True,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]),
+        settings=settings(
+            max_examples=30,
+            stateful_step_count=20,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
     )
     # the generated worlds exercised what the property is about (not only empty or unresolved ones)
     assert seen["resolved"] > seen["checks"] // 4, seen
@@ -224,8 +251,12 @@ def test_derived_beliefs_equal_a_reference_evaluator(base_settings, graph) -> No
 
 
 def test_the_reference_itself() -> None:
-    values = {"work.w0.performer": "p0", "person.p0.citizenship": "c0", "country.c0.head": "p0",
-              "person.p0.party": "red"}
+    values = {
+        "work.w0.performer": "p0",
+        "person.p0.citizenship": "c0",
+        "country.c0.head": "p0",
+        "person.p0.party": "red",
+    }
     ref = reference(values)
     assert ref["work.w0.by"] == "p0" and ref["work.w0.head"] == "p0" and ref["work.w0.head_party"] == "red"
     assert ref["work.w0.deep"] == "c0" and ref["country.c0.ruling"] == "red"

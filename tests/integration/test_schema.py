@@ -47,8 +47,12 @@ def _vector_config(graph: Graph, name: str) -> dict[str, Any]:
 
 def _create_statement(name: str, version: int | None = None) -> str:
     """The CREATE statement of ``name`` in migration ``version`` (default: the latest that creates it)."""
-    found = [st for m in load_migrations() for st in m.statements
-             if st.startswith(f"CREATE VECTOR INDEX {name} ") and version in (None, m.version)]
+    found = [
+        st
+        for m in load_migrations()
+        for st in m.statements
+        if st.startswith(f"CREATE VECTOR INDEX {name} ") and version in (None, m.version)
+    ]
     return found[-1]
 
 
@@ -63,7 +67,9 @@ def test_verify_reports_a_vector_index_recreated_with_defaults(graph: Graph, bas
     dim = base_settings.embedding.dimension
     graph.run_text("DROP INDEX concept_embedding IF EXISTS", name="test.drop_concept_embedding")
     try:
-        graph.run_text(_create_statement("concept_embedding", 3), {"dimension": dim}, name="test.v003_concept_embedding")
+        graph.run_text(
+            _create_statement("concept_embedding", 3), {"dimension": dim}, name="test.v003_concept_embedding"
+        )
         graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
         report = verify_schema(graph, dimension=dim, wait_seconds=5)
         assert not report.ok
@@ -75,7 +81,9 @@ def test_verify_reports_a_vector_index_recreated_with_defaults(graph: Graph, bas
         assert not [p for p in report.problems if not p.startswith("concept_embedding")]
     finally:
         graph.run_text("DROP INDEX concept_embedding IF EXISTS", name="test.drop_concept_embedding")
-        graph.run_text(_create_statement("concept_embedding"), {"dimension": dim}, name="test.restore_concept_embedding")
+        graph.run_text(
+            _create_statement("concept_embedding"), {"dimension": dim}, name="test.restore_concept_embedding"
+        )
         graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
     assert verify_schema(graph, dimension=dim).ok
 
@@ -84,13 +92,23 @@ def test_upgrade_from_v006_recreates_and_repopulates_the_vector_indexes(bg: Beli
     """A store at V006 (indexes with Neo4j's defaults, vectors already stored) gets V007 from
     ``apply_migrations``: the new config, and the stored vectors found through the new index."""
     dim = bg.settings.embedding.dimension
-    ids = [bg.assert_claim(f"user.pet{i}", f"pet {i}", text, agent="u").claim.id for i, text in enumerate(
-        ["The user has a grey cat called Miso", "The user walks a border collie every morning",
-         "The user keeps tropical fish in a large tank"])]
+    ids = [
+        bg.assert_claim(f"user.pet{i}", f"pet {i}", text, agent="u").claim.id
+        for i, text in enumerate(
+            [
+                "The user has a grey cat called Miso",
+                "The user walks a border collie every morning",
+                "The user keeps tropical fish in a large tank",
+            ]
+        )
+    ]
     for name in VECTOR_INDEXES:
         graph.run_text(f"DROP INDEX {name} IF EXISTS", name="test.drop_vector_index")
-        graph.run_text(_create_statement(name, 6 if name == "fact_embedding" else 3), {"dimension": dim},
-                       name="test.v006_vector_index")
+        graph.run_text(
+            _create_statement(name, 6 if name == "fact_embedding" else 3),
+            {"dimension": dim},
+            name="test.v006_vector_index",
+        )
     graph.run_text("MATCH (m:SchemaMigration {version: 7}) DELETE m", name="test.forget_v007")
     graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
     assert _vector_config(graph, "claim_embedding")["vector.quantization.enabled"] is True  # the V006 state
@@ -103,7 +121,9 @@ def test_upgrade_from_v006_recreates_and_repopulates_the_vector_indexes(bg: Beli
         "MATCH (c:Claim {space: $s}) WHERE c.id IN $ids "
         "CALL db.index.vector.queryNodes('claim_embedding', 10, c.embedding) YIELD node "
         "WITH c, collect(node.id) AS hits RETURN c.id AS id, c.id IN hits AS found",
-        s=bg.space, ids=ids).records
+        s=bg.space,
+        ids=ids,
+    ).records
     assert sorted((r["id"], r["found"]) for r in rows) == sorted((i, True) for i in ids)
 
 
@@ -141,13 +161,15 @@ def test_upgrade_to_v008_drops_the_counters_left_by_the_old_solver(bg: BeliefGra
     svc.store_attacks("study:v008", names, [("a", "b"), ("b", "c"), ("c", "d")])
     graph.run_text(
         "MATCH (x:Argument {space: $s, ns: 'study:v008'}) SET x.undefeated = 0, x.link = true",
-        {"s": bg.space}, name="test.old_solver_leftovers",
+        {"s": bg.space},
+        name="test.old_solver_leftovers",
     )
     graph.run_text("MATCH (m:SchemaMigration {version: 8}) DELETE m", name="test.forget_v008")
     assert [m.version for m in apply_migrations(graph, dimension=bg.settings.embedding.dimension)] == [8]
     left = graph.driver.execute_query(
         "MATCH (x:Argument {space: $s}) WHERE x.undefeated IS NOT NULL OR x.link IS NOT NULL RETURN count(x) AS n",
-        s=bg.space).records[0]["n"]
+        s=bg.space,
+    ).records[0]["n"]
     assert left == 0
     res = svc.ground("study:v008")
     assert (res.in_, res.out, res.undec) == (["a", "c"], ["b", "d"], [])

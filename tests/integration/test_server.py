@@ -85,9 +85,7 @@ def make_server(tmp_path: Path, dist_root: Path) -> Iterator[MakeServer]:
 
 def _count_probes(uri: str, token: str) -> int:
     with GraphDatabase.driver(uri, auth=AUTH) as drv:
-        records, _, _ = drv.execute_query(
-            "MATCH (p:ServerTestProbe {token: $token}) RETURN count(p) AS n", token=token
-        )
+        records, _, _ = drv.execute_query("MATCH (p:ServerTestProbe {token: $token}) RETURN count(p) AS n", token=token)
         return int(records[0]["n"])
 
 
@@ -270,9 +268,13 @@ def test_first_start_generates_a_private_password_and_owner_only_files(make_serv
         g.close()
     # CORS: a foreign origin is not echoed and '*' is gone
     req = urllib.request.Request(
-        f"http://127.0.0.1:{http_port}/db/neo4j/query/v2", method="OPTIONS",
-        headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST",
-                 "Access-Control-Request-Headers": "authorization,content-type"},
+        f"http://127.0.0.1:{http_port}/db/neo4j/query/v2",
+        method="OPTIONS",
+        headers={
+            "Origin": "http://evil.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization,content-type",
+        },
     )
     with urllib.request.urlopen(req, timeout=10) as resp:
         allowed = resp.headers.get("Access-Control-Allow-Origin")
@@ -280,7 +282,9 @@ def test_first_start_generates_a_private_password_and_owner_only_files(make_serv
 
 
 @pytest.mark.timeout(400)
-def test_a_store_on_the_old_fixed_password_is_moved_to_the_generated_one(make_server: MakeServer, tmp_path: Path) -> None:
+def test_a_store_on_the_old_fixed_password_is_moved_to_the_generated_one(
+    make_server: MakeServer, tmp_path: Path
+) -> None:
     """Upgrade path: a store created by an older version with 'belief-graph' (running or stopped)
     keeps working: ``server start`` moves it to the generated password; a client without the file
     gets one line saying what to do."""
@@ -328,8 +332,11 @@ def _read_until(proc: subprocess.Popen[str], prefix: str, timeout: float, seen: 
 
 
 @pytest.mark.parametrize(
-    "restarts", [pytest.param(["stop"], id="1-restart"),
-                 pytest.param(["stop", "kill", "stop"], id="3-restarts", marks=pytest.mark.slow)]
+    "restarts",
+    [
+        pytest.param(["stop"], id="1-restart"),
+        pytest.param(["stop", "kill", "stop"], id="3-restarts", marks=pytest.mark.slow),
+    ],
 )
 @pytest.mark.timeout(900)
 def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[str]) -> None:
@@ -349,11 +356,20 @@ def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[s
     g.close()
     assert NEO4J.password is not None
     env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    env.update(BELIEF_GRAPH_NEO4J__URI=srv.bolt_uri, BELIEF_GRAPH_NEO4J__PASSWORD=NEO4J.password.get_secret_value(),
-               BELIEF_GRAPH_NEO4J__MAX_TRANSACTION_RETRY_TIME="20")
+    env.update(
+        BELIEF_GRAPH_NEO4J__URI=srv.bolt_uri,
+        BELIEF_GRAPH_NEO4J__PASSWORD=NEO4J.password.get_secret_value(),
+        BELIEF_GRAPH_NEO4J__MAX_TRANSACTION_RETRY_TIME="20",
+    )
     repo = Path(__file__).resolve().parents[2]
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("_workload.py")), "restart", "7", "0", "--forever"],
-                            cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("_workload.py")), "restart", "7", "0", "--forever"],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     seen: list[str] = []
     try:
         _read_until(proc, "ready", 120, seen)
@@ -367,9 +383,19 @@ def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[s
             else:
                 srv.stop()
             down = subprocess.run(
-                [str(Path(sys.executable).with_name("belief-graph")), "--space", "restart", "memory", "episode",
-                 "written while the database is down", "--agent", "a"],
-                env={**env, "BELIEF_GRAPH_NEO4J__MAX_TRANSACTION_RETRY_TIME": "2"}, capture_output=True, text=True,
+                [
+                    str(Path(sys.executable).with_name("belief-graph")),
+                    "--space",
+                    "restart",
+                    "memory",
+                    "episode",
+                    "written while the database is down",
+                    "--agent",
+                    "a",
+                ],
+                env={**env, "BELIEF_GRAPH_NEO4J__MAX_TRANSACTION_RETRY_TIME": "2"},
+                capture_output=True,
+                text=True,
                 timeout=120,
             )
             assert down.returncode == 1, down.stderr
@@ -383,11 +409,15 @@ def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[s
         _, err = proc.communicate(timeout=60)
     assert "Traceback" not in err, err[-3000:]
     errors = [x for x in seen if x.startswith("error ")]
-    print(f"workload: {len(errors)} typed database errors, last progress line {next(x for x in reversed(seen) if x.startswith('ops '))}")
+    print(
+        f"workload: {len(errors)} typed database errors, last progress line {next(x for x in reversed(seen) if x.startswith('ops '))}"
+    )
     assert all(x.split()[1].rstrip(":") in ("DatabaseUnavailable", "DatabaseError") for x in errors), errors
-    with BeliefGraph.connect(space="restart", settings=load_settings(neo4j={"uri": srv.bolt_uri,
-                                                                            "password": NEO4J.password.get_secret_value()}),
-                             embedder=HashingEmbedder(384)) as bg:
+    with BeliefGraph.connect(
+        space="restart",
+        settings=load_settings(neo4j={"uri": srv.bolt_uri, "password": NEO4J.password.get_secret_value()}),
+        embedder=HashingEmbedder(384),
+    ) as bg:
         report = bg.check()
         assert report.ok, report.to_dict()
         assert bg.stats(), "the workload wrote nothing"

@@ -43,8 +43,9 @@ def test_every_cypher_file_runs_in_cypher_shell_with_its_param_lines(shell: Cyph
 
 def test_each_curated_question_gives_the_same_rows_in_cypher_shell(shell: CypherShell, explore_world: World) -> None:
     sh = CypherShell(shell.home, shell.version, explore_world.settings.neo4j, explore_world.space, shell.java_home)
-    with BeliefGraph.connect(space=explore_world.space, settings=explore_world.settings,
-                             embedder=HashingEmbedder()) as bg:
+    with BeliefGraph.connect(
+        space=explore_world.space, settings=explore_world.settings, embedder=HashingEmbedder()
+    ) as bg:
         for q in questions(get_registry()):
             params = explore_world.params()[q.query.name]
             expected = bg.explore.run(q.query.name, params)
@@ -66,14 +67,18 @@ def test_each_curated_question_gives_the_same_rows_in_cypher_shell(shell: Cypher
 def test_belief_graph_shell_runs_a_file_with_params(explore_world: World) -> None:
     s = explore_world.settings
     env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    env.update(BELIEF_GRAPH_NEO4J__URI=s.neo4j.uri, BELIEF_GRAPH_NEO4J__USER=s.neo4j.user,
-               BELIEF_GRAPH_NEO4J__PASSWORD=s.neo4j.password.get_secret_value(),
-               BELIEF_GRAPH_SERVER__HOME=str(s.server.home))
+    env.update(
+        BELIEF_GRAPH_NEO4J__URI=s.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=s.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=s.neo4j.password.get_secret_value(),
+        BELIEF_GRAPH_SERVER__HOME=str(s.server.home),
+    )
     path = str(Path(__file__).resolve().parents[2] / "cypher" / "explore" / "why_believed.cypher")
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([BIN, "--space", explore_world.space, "shell", *args], capture_output=True,
-                              text=True, env=env, timeout=300)
+        return subprocess.run(
+            [BIN, "--space", explore_world.space, "shell", *args], capture_output=True, text=True, env=env, timeout=300
+        )
 
     done = run(path, "-p", "key=user.timezone", "--format", "plain")
     assert done.returncode == 0, done.stderr
@@ -86,6 +91,12 @@ def test_belief_graph_shell_runs_a_file_with_params(explore_world: World) -> Non
     wrong = run(path, "-p", "key=no.such.key", "--format", "plain")
     assert wrong.returncode == 0 and wrong.stdout.strip() == ""
     # without a file: cypher-shell itself, connected, with $space set (stdin piped here)
-    plain = subprocess.run([BIN, "--space", explore_world.space, "shell"], input="RETURN $space AS s;\n",
-                           capture_output=True, text=True, env=env, timeout=300)
+    plain = subprocess.run(
+        [BIN, "--space", explore_world.space, "shell"],
+        input="RETURN $space AS s;\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert plain.returncode == 0 and plain.stdout.split() == ["s", f'"{explore_world.space}"'], plain

@@ -26,8 +26,10 @@ def _space_snapshot(graph: Graph, space: str) -> dict[str, Any]:
             "ORDER BY a, t, b",
             space=space,
         ).data()
-    return {"nodes": [json.dumps(x, sort_keys=True, default=str) for x in nodes],
-            "rels": [json.dumps(x, sort_keys=True, default=str) for x in rels]}
+    return {
+        "nodes": [json.dumps(x, sort_keys=True, default=str) for x in nodes],
+        "rels": [json.dumps(x, sort_keys=True, default=str) for x in rels],
+    }
 
 
 def _status(bg: BeliefGraph, *ids: str) -> list[str]:
@@ -119,7 +121,14 @@ def test_retract_withdraws_exactly_and_restore_reinstates(bg: BeliefGraph, lab: 
     assert set(audit.retained_ids) == {L["c"]}  # the replication still supports it
     assert audit.region == 4  # a, b, c, d: x is not downstream of e1
     assert _status(bg, L["e1"], L["e2"], L["a"], L["b"], L["c"], L["d"], L["x"]) == [
-        "retracted", "active", "withdrawn", "withdrawn", "active", "withdrawn", "active"]
+        "retracted",
+        "active",
+        "withdrawn",
+        "withdrawn",
+        "active",
+        "withdrawn",
+        "active",
+    ]
     c_entry = next(e for e in audit.entries if e.id == L["c"])
     assert c_entry.via is not None and c_entry.via in bg.supports(L["c"]).intact
     d_entry = next(e for e in audit.entries if e.id == L["d"])
@@ -228,11 +237,14 @@ def test_bad_retract_input_is_refused_without_writing(bg: BeliefGraph, graph: Gr
         bg.retract([lab["e1"]], "twice")
 
 
-def test_justifications_are_immutable_and_scratch_marks_are_gone(bg: BeliefGraph, graph: Graph, lab: dict[str, str]) -> None:
+def test_justifications_are_immutable_and_scratch_marks_are_gone(
+    bg: BeliefGraph, graph: Graph, lab: dict[str, str]
+) -> None:
     def justifications() -> list[str]:
         with graph.driver.session(database=graph.database) as s:
-            rows = s.run("MATCH (j:Justification {space: $space}) RETURN properties(j) AS p ORDER BY p.id",
-                         space=bg.space).data()
+            rows = s.run(
+                "MATCH (j:Justification {space: $space}) RETURN properties(j) AS p ORDER BY p.id", space=bg.space
+            ).data()
         return [json.dumps(r["p"], sort_keys=True, default=str) for r in rows]
 
     before = justifications()
@@ -243,7 +255,9 @@ def test_justifications_are_immutable_and_scratch_marks_are_gone(bg: BeliefGraph
     with graph.driver.session(database=graph.database) as s:
         leftovers = s.run(
             "MATCH (n) WHERE n.space = $space AND (n._rc IS NOT NULL OR n._rc_in IS NOT NULL OR n._rc_miss IS NOT NULL "
-            "OR n:RcFrontier) RETURN count(n) AS n", space=bg.space).single()
+            "OR n:RcFrontier) RETURN count(n) AS n",
+            space=bg.space,
+        ).single()
     assert leftovers is not None and leftovers["n"] == 0
 
 
@@ -299,8 +313,9 @@ def test_cli_support_commands(bg: BeliefGraph, lab: dict[str, str]) -> None:
         return r
 
     out = json.loads(run("retract", lab["e1"], "--reason", "contaminated", "--json").output)
-    assert set(out["entries"][i]["id"] for i in range(len(out["entries"])) if out["entries"][i]["action"] == "WITHDREW") \
-        == {lab["a"], lab["b"], lab["d"]}
+    assert set(
+        out["entries"][i]["id"] for i in range(len(out["entries"])) if out["entries"][i]["action"] == "WITHDREW"
+    ) == {lab["a"], lab["b"], lab["d"]}
     audit_id = out["id"]
     assert json.loads(run("audit", audit_id, "--json").output)["reason"] == "contaminated"
     assert json.loads(run("audits", "--json").output)[0]["id"] == audit_id

@@ -86,9 +86,16 @@ def support_graphs(draw: st.DrawFn) -> Graph:
             if sorted(f) not in [sorted(x) for x in families]:
                 families.append(sorted(f))
         justs[d] = families
-    trace = draw(st.lists(
-        st.tuples(st.sampled_from(["retract", "restore"]), st.lists(st.sampled_from(every), min_size=1, max_size=3, unique=True)),
-        min_size=1, max_size=6))
+    trace = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["retract", "restore"]),
+                st.lists(st.sampled_from(every), min_size=1, max_size=3, unique=True),
+            ),
+            min_size=1,
+            max_size=6,
+        )
+    )
     return {"episodes": episodes, "base": base, "derived": derived, "justs": justs, "trace": trace}
 
 

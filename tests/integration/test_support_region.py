@@ -96,7 +96,8 @@ def test_db_hits_do_not_depend_on_the_graph_size(bg: BeliefGraph, graph: Graph) 
         assert before.keys() == after.keys()
         for name in before:
             assert abs(after[name] - before[name]) <= 0.05 * before[name] + 2, (
-                f"{name}: db hits changed with 3000 more claims: {before} vs {after}")
+                f"{name}: db hits changed with 3000 more claims: {before} vs {after}"
+            )
     assert sum(small[0].values()) < 3000  # a region of ~10 claims, not a scan of thousands
     # both repairs were exact round trips: everything holds again
     statuses = bg.support.repo.find_nodes([i for ids in copies for i in ids.values()])

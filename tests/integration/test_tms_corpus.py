@@ -51,7 +51,9 @@ class World:
             ready = [j for j in pending if all(p in self.claim for p in j["premises"])]
             assert ready, f"cannot build {sc['name']}: no justification has all premises ({pending})"
             for j in ready:
-                c = self.bg.derive(j["conclusion"], [self.claim[p] for p in j["premises"]], agent="agent:corpus", rule=j["id"])
+                c = self.bg.derive(
+                    j["conclusion"], [self.claim[p] for p in j["premises"]], agent="agent:corpus", rule=j["id"]
+                )
                 if j["conclusion"] in self.claim:
                     assert c.id == self.claim[j["conclusion"]], "same statement must return the same claim"
                 self.claim[j["conclusion"]] = c.id

@@ -28,8 +28,12 @@ def page() -> Iterator[Any]:
 
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
         ctx = p.chromium.launch_persistent_context(
-            profile, executable_path=chromium(), args=CHROMIUM_FLAGS, headless=True,
-            viewport={"width": 1200, "height": 760}, offline=True,
+            profile,
+            executable_path=chromium(),
+            args=CHROMIUM_FLAGS,
+            headless=True,
+            viewport={"width": 1200, "height": 760},
+            offline=True,
         )
         yield ctx.new_page()
         ctx.close()
@@ -53,18 +57,29 @@ def _draw(page: Any, html_file: Path, shot: str) -> dict[str, Any]:
 def _cli(world: World, *args: str) -> subprocess.CompletedProcess[str]:
     s = world.settings
     env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
-    env.update(BELIEF_GRAPH_NEO4J__URI=s.neo4j.uri, BELIEF_GRAPH_NEO4J__USER=s.neo4j.user,
-               BELIEF_GRAPH_NEO4J__PASSWORD=s.neo4j.password.get_secret_value())
-    return subprocess.run([BIN, "--space", world.space, "viz", *args], capture_output=True, text=True, env=env,
-                          timeout=300)
+    env.update(
+        BELIEF_GRAPH_NEO4J__URI=s.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=s.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=s.neo4j.password.get_secret_value(),
+    )
+    return subprocess.run(
+        [BIN, "--space", world.space, "viz", *args], capture_output=True, text=True, env=env, timeout=300
+    )
 
 
 @pytest.mark.parametrize(
     ("view", "arg"),
-    [("support", "user.timezone"), ("history", "user.risk_tolerance"), ("audit", "@audit"),
-     ("deliberation", "@deliberation"), ("framework", "af1")],
+    [
+        ("support", "user.timezone"),
+        ("history", "user.risk_tolerance"),
+        ("audit", "@audit"),
+        ("deliberation", "@deliberation"),
+        ("framework", "af1"),
+    ],
 )
-def test_cli_view_draws_every_node_offline(page: Any, explore_world: World, tmp_path: Path, view: str, arg: str) -> None:
+def test_cli_view_draws_every_node_offline(
+    page: Any, explore_world: World, tmp_path: Path, view: str, arg: str
+) -> None:
     target = explore_world.ids[arg[1:]] if arg.startswith("@") else arg
     out = tmp_path / f"{view}.html"
     done = _cli(explore_world, view, target, "-o", str(out))
@@ -75,25 +90,29 @@ def test_cli_view_draws_every_node_offline(page: Any, explore_world: World, tmp_
 
 
 def test_views_colour_by_status_and_label(page: Any, explore_world: World, tmp_path: Path) -> None:
-    with BeliefGraph.connect(space=explore_world.space, settings=explore_world.settings,
-                             embedder=HashingEmbedder()) as bg:
+    with BeliefGraph.connect(
+        space=explore_world.space, settings=explore_world.settings, embedder=HashingEmbedder()
+    ) as bg:
         audit = bg.explore.audit(explore_world.ids["audit"]).save(tmp_path / "audit.html")
         deliberation = bg.explore.deliberation(explore_world.ids["deliberation"]).save(tmp_path / "d.html")
     _draw(page, audit, "audit-colours.png")
     withdrawn = page.evaluate(
         "JSON.parse(document.getElementById('bg-data').textContent).elements.nodes"
-        ".filter(n => n.classes.split(' ').includes('greyed')).map(n => n.data.status)")
+        ".filter(n => n.classes.split(' ').includes('greyed')).map(n => n.data.status)"
+    )
     assert sorted(withdrawn) == ["retracted", "withdrawn"]  # the retracted episode and the claim it carried
     _draw(page, deliberation, "deliberation-colours.png")
     colours = page.evaluate(
-        "window.bgCy.nodes('.proposal').map(n => n.data('props').label + '=' + n.style('background-color')).sort()")
+        "window.bgCy.nodes('.proposal').map(n => n.data('props').label + '=' + n.style('background-color')).sort()"
+    )
     assert colours == ["IN=rgb(46,125,50)", "OUT=rgb(198,40,40)", "OUT=rgb(198,40,40)"], colours
 
 
 def test_repr_html_of_the_models_draws_them(page: Any, explore_world: World, tmp_path: Path) -> None:
     """``_repr_html_`` (notebooks) wraps the same page in an iframe; the models draw without a database."""
-    with BeliefGraph.connect(space=explore_world.space, settings=explore_world.settings,
-                             embedder=HashingEmbedder()) as bg:
+    with BeliefGraph.connect(
+        space=explore_world.space, settings=explore_world.settings, embedder=HashingEmbedder()
+    ) as bg:
         timezone = bg.belief("user.timezone")
         assert timezone is not None
         support = bg.supports(timezone.id)

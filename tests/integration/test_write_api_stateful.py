@@ -79,8 +79,14 @@ def test_public_write_api_keeps_the_invariants(base_settings, graph, examples: i
         @rule(data=st.data(), keyed=st.booleans())
         def derive(self, data: st.DataObject, keyed: bool) -> None:
             premise = data.draw(st.sampled_from(self.claims))
-            c = self._try(lambda: self.bg.derive(f"a conclusion from {premise[:8]}", [premise],
-                                                 "derived.summary" if keyed else None, agent="agent:bot"))
+            c = self._try(
+                lambda: self.bg.derive(
+                    f"a conclusion from {premise[:8]}",
+                    [premise],
+                    "derived.summary" if keyed else None,
+                    agent="agent:bot",
+                )
+            )
             seen["derived"] += c is not None
 
         @precondition(lambda self: bool(self.episodes or self.claims))
@@ -123,9 +129,14 @@ def test_public_write_api_keeps_the_invariants(base_settings, graph, examples: i
 
     run_state_machine_as_test(
         WriteApi,
-        settings=settings(max_examples=examples, stateful_step_count=steps, deadline=None, derandomize=True,
-                          phases=[Phase.explicit, Phase.reuse, Phase.generate],  # shrinking a DB trace takes many minutes
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]),
+        settings=settings(
+            max_examples=examples,
+            stateful_step_count=steps,
+            deadline=None,
+            derandomize=True,
+            phases=[Phase.explicit, Phase.reuse, Phase.generate],  # shrinking a DB trace takes many minutes
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
     )
     # the runs did what the property is about: checks ran, and disputes, derivations, retractions happened
     assert seen["checks"] >= examples and seen["derived"] > 0 and seen["retracts"] > 0, seen

@@ -41,8 +41,9 @@ def local_llm(llm_server_settings: LLMServerSettings) -> Iterator[LLMServerStatu
 
 
 @pytest.fixture(scope="session")
-def real_settings(base_settings: Settings, llm_server_settings: LLMServerSettings,
-                  local_llm: LLMServerStatus) -> Settings:
+def real_settings(
+    base_settings: Settings, llm_server_settings: LLMServerSettings, local_llm: LLMServerStatus
+) -> Settings:
     """The suite's settings with the LLM pointed at the running local server."""
     llm = base_settings.llm.model_copy(update={"provider": "local", "structured_output": "json_schema"})
     return base_settings.model_copy(update={"llm": llm, "llm_server": llm_server_settings})

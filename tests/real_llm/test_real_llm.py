@@ -29,27 +29,55 @@ _SAFETY = {**_GROWTH, "id": "p-safety", "name": "safety", "goal": "Protect the u
 _BELIEFS = _FIRST["propose"]["beliefs"]
 _PROPOSALS = _FIRST["critique"]["proposals"]
 INPUTS: dict[str, dict[str, Any]] = {
-    **{job: _FIRST[job] for job in ("extract", "classify", "disambiguate", "encode", "critique", "judge", "propose",
-                                    "answer")},
-    "propose_all": {"question": _FIRST["propose"]["question"],
-                    "perspectives": [{"perspective": _GROWTH, "beliefs": _BELIEFS[:1]},
-                                     {"perspective": _SAFETY, "beliefs": _BELIEFS[1:]}]},
-    "critique_all": {"question": _FIRST["propose"]["question"],
-                     "perspectives": [{"perspective": _GROWTH}, {"perspective": _SAFETY}],
-                     "proposals": _PROPOSALS},
-    "rederive": {"conclusion": {"key": "user.commute", "value": "train",
-                                "text": "The user commutes to work by train"},
-                 "was_based_on": [{"id": "b-old", "key": "user.city", "value": "Lisbon",
-                                   "text": "The user lives in Lisbon, next to the station of the line to the office"}],
-                 "premises": [{"id": "b-new", "key": "user.city", "value": "Porto",
-                               "text": "The user lives in Porto, a ten-minute walk from the office"},
-                              {"id": "b-work", "key": "user.workplace", "value": "city hospital",
-                               "text": "The user works at the city hospital in Porto"}]},
-    "rerank": {"question": "Is the user a night owl?",
-               "candidates": [{"id": "m-1", "key": "user.pet", "value": "Miso", "text": "The user has a cat named Miso"},
-                              {"id": "m-2", "key": "user.bedtime", "value": "2 am",
-                               "text": "The user usually goes to bed around 2 am"},
-                              {"id": "m-3", "key": "user.city", "value": "Porto", "text": "The user lives in Porto"}]},
+    **{
+        job: _FIRST[job]
+        for job in ("extract", "classify", "disambiguate", "encode", "critique", "judge", "propose", "answer")
+    },
+    "propose_all": {
+        "question": _FIRST["propose"]["question"],
+        "perspectives": [
+            {"perspective": _GROWTH, "beliefs": _BELIEFS[:1]},
+            {"perspective": _SAFETY, "beliefs": _BELIEFS[1:]},
+        ],
+    },
+    "critique_all": {
+        "question": _FIRST["propose"]["question"],
+        "perspectives": [{"perspective": _GROWTH}, {"perspective": _SAFETY}],
+        "proposals": _PROPOSALS,
+    },
+    "rederive": {
+        "conclusion": {"key": "user.commute", "value": "train", "text": "The user commutes to work by train"},
+        "was_based_on": [
+            {
+                "id": "b-old",
+                "key": "user.city",
+                "value": "Lisbon",
+                "text": "The user lives in Lisbon, next to the station of the line to the office",
+            }
+        ],
+        "premises": [
+            {
+                "id": "b-new",
+                "key": "user.city",
+                "value": "Porto",
+                "text": "The user lives in Porto, a ten-minute walk from the office",
+            },
+            {
+                "id": "b-work",
+                "key": "user.workplace",
+                "value": "city hospital",
+                "text": "The user works at the city hospital in Porto",
+            },
+        ],
+    },
+    "rerank": {
+        "question": "Is the user a night owl?",
+        "candidates": [
+            {"id": "m-1", "key": "user.pet", "value": "Miso", "text": "The user has a cat named Miso"},
+            {"id": "m-2", "key": "user.bedtime", "value": "2 am", "text": "The user usually goes to bed around 2 am"},
+            {"id": "m-3", "key": "user.city", "value": "Porto", "text": "The user lives in Porto"},
+        ],
+    },
 }
 
 
@@ -58,8 +86,7 @@ def test_every_job_has_an_input_here() -> None:
 
 
 @pytest.mark.parametrize("job", sorted(JOBS))
-def test_each_job_parses_within_the_repair_budget(job: str, real_client: LLMClient,
-                                                  local_llm: LLMServerStatus) -> None:
+def test_each_job_parses_within_the_repair_budget(job: str, real_client: LLMClient, local_llm: LLMServerStatus) -> None:
     result = real_client.run(job, INPUTS[job])
     spec = JOBS[job]
     assert isinstance(result.output, spec.output_model)
@@ -76,16 +103,24 @@ def _stored(bg: BeliefGraph) -> list[dict[str, Any]]:
     rows = bg.graph.driver.execute_query(
         "MATCH (e:Episode)-[:PREMISE_OF]->(:Justification)-[:JUSTIFIES]->(c:Claim {space: $s}) "
         "RETURN c.key AS key, c.value AS value, c.text AS text, c.llm_model AS model, c.llm_prompt AS prompt, "
-        "e.text AS source", s=bg.space).records
+        "e.text AS source",
+        s=bg.space,
+    ).records
     return [dict(r) for r in rows]
 
 
-def test_remember_writes_with_the_real_models_provenance(real_settings: Settings, graph, embedder,  # type: ignore[no-untyped-def]
-                                                         space: str, local_llm: LLMServerStatus) -> None:
+def test_remember_writes_with_the_real_models_provenance(
+    real_settings: Settings,
+    graph,
+    embedder,  # type: ignore[no-untyped-def]
+    space: str,
+    local_llm: LLMServerStatus,
+) -> None:
     with BeliefGraph.connect(space=space, settings=real_settings, embedder=embedder) as bg:
         assert bg.llm.model_name == local_llm.alias and not bg.llm.is_replay
-        r1 = bg.remember("I moved to Lisbon last month, and I work as a nurse at the city hospital.",
-                         agent="user:alice")
+        r1 = bg.remember(
+            "I moved to Lisbon last month, and I work as a nurse at the city hospital.", agent="user:alice"
+        )
         r2 = bg.remember("Actually I moved to Porto, not Lisbon.", agent="user:alice")
         q = bg.remember("What's the weather like today?", agent="user:alice")
         stored = _stored(bg)
@@ -97,7 +132,8 @@ def test_remember_writes_with_the_real_models_provenance(real_settings: Settings
         for r in (r1, r2, q):  # refusals are recorded with a reason, on the episode too
             assert all(x["reason"] for x in r.rejected)
             assert sorted(json.loads(x)["reason"] for x in r.episode.rejections) == sorted(
-                x["reason"] for x in r.rejected)
+                x["reason"] for x in r.rejected
+            )
         assert q.results == [] and "question" in q.rejected[0]["reason"]
         usage = bg.llm_usage().llm.jobs
         assert usage["extract"].calls >= 2 and usage["extract"].tokens_in > 0 and usage["extract"].unreported == 0

@@ -72,8 +72,12 @@ def test_empty_or_missing_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "uri, loopback",
     [
-        ("bolt://127.0.0.1:7687", True), ("neo4j://localhost", True), ("bolt://[::1]:7687", True),
-        ("bolt://127.0.0.2:1", True), ("neo4j+s://abc.databases.neo4j.io", False), ("bolt://10.0.0.5", False),
+        ("bolt://127.0.0.1:7687", True),
+        ("neo4j://localhost", True),
+        ("bolt://[::1]:7687", True),
+        ("bolt://127.0.0.2:1", True),
+        ("neo4j+s://abc.databases.neo4j.io", False),
+        ("bolt://10.0.0.5", False),
         ("bolt://127.0.0.1.evil.example", False),
     ],
 )

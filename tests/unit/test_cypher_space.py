@@ -31,18 +31,26 @@ def test_every_statement_is_confined_to_its_space_or_says_why(name: str) -> None
         ("CREATE (x:Proposal {id: $id}) SET x.space = $space", []),
         ("MATCH (c:Claim {space: $space}) SET c.id = $id", []),
         ("MERGE (f:Fact {space: $space, key: $key}) RETURN f", []),
-        ("UNWIND $ids AS id CALL (id) { MATCH (n:Claim {space: $space, id: id}) RETURN n UNION "
-         "MATCH (n:Proposal {id: id}) RETURN n } SET n.space = $space RETURN n", ["(n:Proposal {id}) without space"]),
-        ("MATCH (d:Deliberation {space: $space}) MATCH (c:Claim) WHERE c.id IN $ids RETURN c",
-         ["c.id compared on a node not filtered by space"]),
+        (
+            "UNWIND $ids AS id CALL (id) { MATCH (n:Claim {space: $space, id: id}) RETURN n UNION "
+            "MATCH (n:Proposal {id: id}) RETURN n } SET n.space = $space RETURN n",
+            ["(n:Proposal {id}) without space"],
+        ),
+        (
+            "MATCH (d:Deliberation {space: $space}) MATCH (c:Claim) WHERE c.id IN $ids RETURN c",
+            ["c.id compared on a node not filtered by space"],
+        ),
         ("MERGE (f:Fact {key: $key}) SET f.space = $space RETURN f", ["(f:Fact {key}) without space"]),
-        ("MATCH (a:Claim {space: $space, id: $a})-[:X]->(b:Claim {id: $b}) RETURN b",
-         ["(b:Claim {id}) without space"]),
-        ("MATCH (c:Claim {space: $space}) WHERE EXISTS { (c)-[:X]->(:Episode {id: $e}) } RETURN c",
-         ["(:Episode {id}) without space"]),
+        ("MATCH (a:Claim {space: $space, id: $a})-[:X]->(b:Claim {id: $b}) RETURN b", ["(b:Claim {id}) without space"]),
+        (
+            "MATCH (c:Claim {space: $space}) WHERE EXISTS { (c)-[:X]->(:Episode {id: $e}) } RETURN c",
+            ["(:Episode {id}) without space"],
+        ),
         ("MATCH (c:Claim) RETURN count(c)", ["reads or writes nodes without $space"]),
-        ("MATCH (c:Claim) WHERE $space IS NULL OR c.space = $space RETURN count(c)",
-         ["$space is optional ($space IS NULL)"]),
+        (
+            "MATCH (c:Claim) WHERE $space IS NULL OR c.space = $space RETURN count(c)",
+            ["$space is optional ($space IS NULL)"],
+        ),
         ("RETURN 1", []),
     ],
 )
@@ -54,7 +62,9 @@ _HEADER = "// name: claim.get_claim\n// mode: read\n// params: space\n// descrip
 
 
 def test_cross_space_header_is_parsed_and_needs_a_reason() -> None:
-    q = parse_query(_HEADER + "// cross-space: every space, on purpose\nMATCH (c) RETURN c, $space", "claim/get_claim.cypher")
+    q = parse_query(
+        _HEADER + "// cross-space: every space, on purpose\nMATCH (c) RETURN c, $space", "claim/get_claim.cypher"
+    )
     assert q.cross_space == "every space, on purpose"
     assert parse_query(_HEADER + "RETURN $space", "claim/get_claim.cypher").cross_space is None
     with pytest.raises(RegistryError, match="cross-space needs a reason"):

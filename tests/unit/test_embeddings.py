@@ -91,24 +91,18 @@ def test_reference_file_covers_the_edge_cases(reference: dict[str, Any]) -> None
     assert any(any(ord(c) > 0x3000 for c in i["text"]) for i in items)  # CJK / emoji
 
 
-def test_matches_sentence_transformers_reference(
-    minilm: LocalMiniLMEmbedder, reference: dict[str, Any]
-) -> None:
+def test_matches_sentence_transformers_reference(minilm: LocalMiniLMEmbedder, reference: dict[str, Any]) -> None:
     texts = [i["text"] for i in reference["items"]]
     expected = np.array([i["vector"] for i in reference["items"]], dtype=np.float64)
     got = np.array(minilm.embed_documents(texts), dtype=np.float64)
     assert got.shape == expected.shape == (len(texts), 384)
-    cos = (got * expected).sum(axis=1) / (
-        np.linalg.norm(got, axis=1) * np.linalg.norm(expected, axis=1)
-    )
+    cos = (got * expected).sum(axis=1) / (np.linalg.norm(got, axis=1) * np.linalg.norm(expected, axis=1))
     for text, c, row_got, row_exp in zip(texts, cos, got, expected, strict=True):
         assert c >= 0.9999, f"cosine {c} for {text[:40]!r}"
         assert np.abs(row_got - row_exp).max() < 1e-4, f"abs diff for {text[:40]!r}"
 
 
-def test_token_counts_match_reference(
-    minilm: LocalMiniLMEmbedder, reference: dict[str, Any]
-) -> None:
+def test_token_counts_match_reference(minilm: LocalMiniLMEmbedder, reference: dict[str, Any]) -> None:
     assert minilm.max_seq_length == 256
     for item in reference["items"]:
         assert minilm.token_count(item["text"]) == item["tokens"], item["text"][:40]
@@ -201,9 +195,7 @@ def test_missing_model_package_names_the_pip_command(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize("module", ["tokenizers", "safetensors.numpy"])
-def test_missing_runtime_package_names_the_pip_command(
-    monkeypatch: pytest.MonkeyPatch, module: str
-) -> None:
+def test_missing_runtime_package_names_the_pip_command(monkeypatch: pytest.MonkeyPatch, module: str) -> None:
     monkeypatch.setitem(sys.modules, module, None)
     with pytest.raises(EmbeddingError) as info:
         LocalMiniLMEmbedder().load()
@@ -252,9 +244,7 @@ def test_auto_with_key_and_openai_use_the_openai_backend() -> None:
     auto = make_embedder(EmbeddingSettings(dimension=1536), llm)
     assert isinstance(auto, OpenAIEmbedder)
     assert auto.name == "text-embedding-3-small" and auto.dimension == 1536
-    explicit = make_embedder(
-        EmbeddingSettings(provider="openai", model="text-embedding-3-large", dimension=256), llm
-    )
+    explicit = make_embedder(EmbeddingSettings(provider="openai", model="text-embedding-3-large", dimension=256), llm)
     assert isinstance(explicit, OpenAIEmbedder)
     assert explicit.name == "text-embedding-3-large" and explicit.dimension == 256
     # an explicit local choice wins over a configured key
@@ -300,9 +290,7 @@ class _FakeOpenAI(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802 - http.server API
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append(
-            {"path": self.path, "body": body, "auth": self.headers["Authorization"]}
-        )
+        type(self).requests.append({"path": self.path, "body": body, "auth": self.headers["Authorization"]})
         if type(self).fail:
             self.send_response(500)
             self.send_header("Content-Type", "application/json")
@@ -316,8 +304,7 @@ class _FakeOpenAI(BaseHTTPRequestHandler):
             for i, _ in enumerate(inputs)
         ]
         payload = json.dumps(
-            {"object": "list", "data": data, "model": body["model"],
-             "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+            {"object": "list", "data": data, "model": body["model"], "usage": {"prompt_tokens": 1, "total_tokens": 1}}
         ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -349,8 +336,9 @@ def test_openai_embedder_against_fake_server(fake_openai: str) -> None:
 
     from belief_graph.embeddings.openai import OpenAIEmbedder
 
-    e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",
-                       base_url=fake_openai, max_retries=0)
+    e = OpenAIEmbedder(
+        model="text-embedding-3-small", dimension=16, api_key="sk-test", base_url=fake_openai, max_retries=0
+    )
     assert isinstance(e, Embedder)
     vecs = e.embed_documents(["alpha", "beta", "gamma"])
     assert len(vecs) == 3 and all(len(v) == 16 for v in vecs)
@@ -370,8 +358,7 @@ def test_openai_embedder_other_models_get_no_dimensions(fake_openai: str) -> Non
 
     from belief_graph.embeddings.openai import OpenAIEmbedder
 
-    e = OpenAIEmbedder(model="nomic-embed-text", dimension=8, api_key="x",
-                       base_url=fake_openai, max_retries=0)
+    e = OpenAIEmbedder(model="nomic-embed-text", dimension=8, api_key="x", base_url=fake_openai, max_retries=0)
     assert len(e.embed_query("hi")) == 8
     assert "dimensions" not in _FakeOpenAI.requests[0]["body"]
 
@@ -381,8 +368,9 @@ def test_openai_embedder_wrong_length_and_failure(fake_openai: str) -> None:
 
     from belief_graph.embeddings.openai import OpenAIEmbedder
 
-    e = OpenAIEmbedder(model="text-embedding-3-small", dimension=16, api_key="sk-test",
-                       base_url=fake_openai, max_retries=0)
+    e = OpenAIEmbedder(
+        model="text-embedding-3-small", dimension=16, api_key="sk-test", base_url=fake_openai, max_retries=0
+    )
     _FakeOpenAI.width = 12
     with pytest.raises(EmbeddingDimensionError):
         e.embed_documents(["a"])

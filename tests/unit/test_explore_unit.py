@@ -39,8 +39,12 @@ def test_params_take_the_type_of_the_header_example() -> None:
     fw = REGISTRY["explore.show_framework"]
     assert parse_param_pairs(fw, ["name=af 1", "limit=20"]) == {"name": "af 1", "limit": 20}
     assert parse_param_pairs(REGISTRY["explore.why_believed"], ["key=a=b"]) == {"key": "a=b"}
-    for bad, why in ((["limit=x"], "integer"), (["nope=1"], "has no parameter"), (["name"], "expected -p"),
-                     (["name=a", "name=b"], "twice")):
+    for bad, why in (
+        (["limit=x"], "integer"),
+        (["nope=1"], "has no parameter"),
+        (["name"], "expected -p"),
+        (["name=a", "name=b"], "twice"),
+    ):
         with pytest.raises(ValidationError, match=why):
             parse_param_pairs(fw, bad)
 
@@ -77,14 +81,17 @@ def test_style_colours_status_labels_after_claim_and_keeps_justifications_small(
 
 def test_conf_serves_browser_only_when_on_and_http_is_enabled(tmp_path: Path) -> None:
     on = render_conf(ServerSettings(http_port=7474), home=tmp_path, data_dir=tmp_path / "d", space="alice")
-    assert "browser.post_connect_cmd=param space => 'alice'; style http://127.0.0.1:7474/browser/belief-graph/" \
-           "style.grass; play http://127.0.0.1:7474/browser/belief-graph/guide.html" in on
+    assert (
+        "browser.post_connect_cmd=param space => 'alice'; style http://127.0.0.1:7474/browser/belief-graph/"
+        "style.grass; play http://127.0.0.1:7474/browser/belief-graph/guide.html" in on
+    )
     assert "browser.remote_content_hostname_whitelist=localhost,127.0.0.1" in on
     off = render_conf(ServerSettings(browser=False), home=tmp_path, data_dir=tmp_path / "d")
     no_http = render_conf(ServerSettings(http_port=0), home=tmp_path, data_dir=tmp_path / "d")
     assert "browser." not in off and "browser." not in no_http
-    argv = java_command(Path("/j/java"), tmp_path / "lib", ServerSettings(), home=tmp_path,
-                        extra_classpath=[tmp_path / "b.jar"])
+    argv = java_command(
+        Path("/j/java"), tmp_path / "lib", ServerSettings(), home=tmp_path, extra_classpath=[tmp_path / "b.jar"]
+    )
     assert argv[argv.index("-cp") + 1] == f"{tmp_path / 'lib' / '*'}:{tmp_path / 'b.jar'}"
 
 
@@ -109,13 +116,18 @@ def test_overlay_jar_adds_the_guide_and_is_rebuilt_only_on_change(tmp_path: Path
 def test_vendored_files_match_their_provenance() -> None:
     table = (ASSETS / "PROVENANCE.md").read_text()
     rows = re.findall(r"^\| `([\w.-]+\.js)` \|.*\| `([0-9a-f]{64})` \|$", table, re.M)
-    assert {name for name, _ in rows} == {p.name for p in ASSETS.glob("*.js")} == {
-        "cytoscape.min.js", "dagre.min.js", "cytoscape-dagre.js"}
+    assert (
+        {name for name, _ in rows}
+        == {p.name for p in ASSETS.glob("*.js")}
+        == {"cytoscape.min.js", "dagre.min.js", "cytoscape-dagre.js"}
+    )
     for name, digest in rows:
         assert hashlib.sha256((ASSETS / name).read_bytes()).hexdigest() == digest, name
     for lic in ("cytoscape", "dagre", "graphlib", "lodash", "cytoscape-dagre"):
-        assert "MIT" in (ASSETS / f"LICENSE.{lic}.txt").read_text() or "Permission is hereby granted" in (
-            ASSETS / f"LICENSE.{lic}.txt").read_text()
+        assert (
+            "MIT" in (ASSETS / f"LICENSE.{lic}.txt").read_text()
+            or "Permission is hereby granted" in (ASSETS / f"LICENSE.{lic}.txt").read_text()
+        )
 
 
 def test_a_view_is_one_offline_page() -> None:

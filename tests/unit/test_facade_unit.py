@@ -16,10 +16,32 @@ from belief_graph.db.driver import Graph, create_driver
 from belief_graph.embeddings import HashingEmbedder
 from belief_graph.settings import Settings
 
-NAMESPACES = ["beliefs", "support", "rules", "argumentation", "perspectives", "deliberations", "retrieval",
-              "answers", "importer", "explore", "llm"]
-EVERYDAY = ["add_episode", "assert_claim", "remember", "belief", "recall", "answer", "derive", "retract", "restore",
-            "context", "llm_usage"]
+NAMESPACES = [
+    "beliefs",
+    "support",
+    "rules",
+    "argumentation",
+    "perspectives",
+    "deliberations",
+    "retrieval",
+    "answers",
+    "importer",
+    "explore",
+    "llm",
+]
+EVERYDAY = [
+    "add_episode",
+    "assert_claim",
+    "remember",
+    "belief",
+    "recall",
+    "answer",
+    "derive",
+    "retract",
+    "restore",
+    "context",
+    "llm_usage",
+]
 # every public member of the facade before it had namespaces: users, the CLI, the MCP server and the docs call them
 FLAT = """init_schema verify_schema stats check doctor add_episode assert_claim claim belief recall llm llm_usage
 remember history revert as_of explain set_policy set_authority policies policy_for disputes resolve_dispute

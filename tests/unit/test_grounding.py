@@ -32,35 +32,41 @@ def kinds(text: str, cites: list[str], q: str = "question?") -> list[str]:
     return [p.kind for p in check_grounding(q, BELIEFS, text, cites)]
 
 
-@pytest.mark.parametrize("text,cites", [
-    ("The user earns 85,000 euros a year.", ["b1"]),
-    ("The user earns 85000 euros.", ["b1"]),
-    ("The user earns €85k per year.", ["b1"]),
-    ("Launch is due 2027-03-31.", ["b2"]),
-    ("Launch is due on March 31, 2027.", ["b2"]),
-    ("Launch is due on 31/03/2027.", ["b2"]),
-    ("Launch is due in March 2027.", ["b2"]),
-    ("The stand-up is at 9:30 every day.", ["b4"]),
-    ("She lives in Porto and earns 85,000 euros.", ["b1", "b3"]),
-    ("unknown", []),
-    ("Unknown.", []),
-])
+@pytest.mark.parametrize(
+    "text,cites",
+    [
+        ("The user earns 85,000 euros a year.", ["b1"]),
+        ("The user earns 85000 euros.", ["b1"]),
+        ("The user earns €85k per year.", ["b1"]),
+        ("Launch is due 2027-03-31.", ["b2"]),
+        ("Launch is due on March 31, 2027.", ["b2"]),
+        ("Launch is due on 31/03/2027.", ["b2"]),
+        ("Launch is due in March 2027.", ["b2"]),
+        ("The stand-up is at 9:30 every day.", ["b4"]),
+        ("She lives in Porto and earns 85,000 euros.", ["b1", "b3"]),
+        ("unknown", []),
+        ("Unknown.", []),
+    ],
+)
 def test_grounded_answers_pass(text: str, cites: list[str]) -> None:
     assert kinds(text, cites) == []
 
 
-@pytest.mark.parametrize("text,cites,kind", [
-    ("The user earns 90,000 euros.", ["b1"], "figure"),
-    ("Income grew 5% to 85,000 euros.", ["b1"], "figure"),
-    ("Launch is due 2027-04-30.", ["b2"], "figure"),
-    ("Launch is due on 1 April 2027.", ["b2"], "figure"),
-    ("The user lives in Porto.", ["b1"], "name"),          # Porto is a context value, not cited
-    ("The user lives in Lisbon.", ["b3"], "name"),         # invented name
-    ("Dana Kim approved 85,000 euros.", ["b1"], "name"),
-    ("The user earns 85,000 euros.", [], "citation"),
-    ("The user earns 85,000 euros.", ["b9"], "citation"),
-    ("", ["b1"], "empty"),
-])
+@pytest.mark.parametrize(
+    "text,cites,kind",
+    [
+        ("The user earns 90,000 euros.", ["b1"], "figure"),
+        ("Income grew 5% to 85,000 euros.", ["b1"], "figure"),
+        ("Launch is due 2027-04-30.", ["b2"], "figure"),
+        ("Launch is due on 1 April 2027.", ["b2"], "figure"),
+        ("The user lives in Porto.", ["b1"], "name"),  # Porto is a context value, not cited
+        ("The user lives in Lisbon.", ["b3"], "name"),  # invented name
+        ("Dana Kim approved 85,000 euros.", ["b1"], "name"),
+        ("The user earns 85,000 euros.", [], "citation"),
+        ("The user earns 85,000 euros.", ["b9"], "citation"),
+        ("", ["b1"], "empty"),
+    ],
+)
 def test_ungrounded_answers_fail(text: str, cites: list[str], kind: str) -> None:
     assert kind in kinds(text, cites)
 
@@ -78,7 +84,9 @@ def test_extractors() -> None:
 
 
 def test_answer_job_check_uses_the_grounding_check() -> None:
-    inp = AnswerInput(question="How much?", beliefs=[BeliefView(id="b1", text=BELIEFS[0].text, key="user.salary", value=85000)])
+    inp = AnswerInput(
+        question="How much?", beliefs=[BeliefView(id="b1", text=BELIEFS[0].text, key="user.salary", value=85000)]
+    )
     assert grounding_check(inp, Answer(text="85,000 euros.", citations=["b1"])) == []
     assert any("figures" in p for p in grounding_check(inp, Answer(text="86,000 euros.", citations=["b1"])))
 

@@ -81,8 +81,7 @@ def import_edges() -> tuple[set[str], list[Edge]]:
                 else:
                     base_name = node.module or ""
                 targets = [
-                    f"{base_name}.{a.name}" if f"{base_name}.{a.name}" in modules else base_name
-                    for a in node.names
+                    f"{base_name}.{a.name}" if f"{base_name}.{a.name}" in modules else base_name for a in node.names
                 ]
             for target in targets:
                 if target.split(".")[0] == "belief_graph" and target != me:

@@ -12,11 +12,13 @@ from belief_graph.services.importer import _BadLine, _chain, item_records, jsonl
 
 
 def test_a_line_becomes_a_claim_input() -> None:
-    d = parse_item(b'{"key": "user.tz", "value": "CET", "text": "on CET", "agent": "user:a", "confidence": 0.8}',
-                   None, None)
+    d = parse_item(
+        b'{"key": "user.tz", "value": "CET", "text": "on CET", "agent": "user:a", "confidence": 0.8}', None, None
+    )
     assert d == ClaimInput(key="user.tz", value="CET", text="on CET", agent="user:a", confidence=0.8)
-    typed = parse_item(b'{"key": "a.n", "value": 3, "text": "t", "agent": "x", "valid_from": "2026-01-02T00:00:00Z"}',
-                       None, None)
+    typed = parse_item(
+        b'{"key": "a.n", "value": 3, "text": "t", "agent": "x", "valid_from": "2026-01-02T00:00:00Z"}', None, None
+    )
     assert typed is not None and typed.value == 3 and isinstance(typed.value, int) and typed.valid_from is not None
     flag = parse_item(b'{"key": "a.f", "value": true, "text": "t", "agent": "x"}', None, None)
     assert flag is not None and flag.value is True
@@ -41,18 +43,24 @@ def test_items_may_be_mappings_or_claim_inputs() -> None:
     assert parse_item(b"", {"key": "a.b", "value": 1, "text": "t"}, "x") == c
 
 
-@pytest.mark.parametrize("raw, message", [
-    (b"{", "not JSON"),
-    (b"42", "a line is a JSON object"),
-    (b'{"text": "t", "agent": "a", "valeu": 1}', "unknown field(s) valeu"),
-    (b'{"key": "a.b", "value": {"x": 1}, "text": "t", "agent": "a"}', "value: a fact value is a string, number or boolean"),
-    (b'{"key": "a..b", "value": 1, "text": "t", "agent": "a"}', "key: Value error, fact keys are dotted names"),
-    (b'{"text": "t"}', "no agent"),
-    (b'{"text": "", "agent": "a"}', "text: "),
-    (b'{"text": "t", "agent": "a", "confidence": 2}', "confidence: "),
-    (b'{"text": "t", "agent": "a", "evidence": "ep-1"}', "evidence: "),
-    (b'\xff{"text": "t"}', "not UTF-8 (byte 1)"),
-])
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        (b"{", "not JSON"),
+        (b"42", "a line is a JSON object"),
+        (b'{"text": "t", "agent": "a", "valeu": 1}', "unknown field(s) valeu"),
+        (
+            b'{"key": "a.b", "value": {"x": 1}, "text": "t", "agent": "a"}',
+            "value: a fact value is a string, number or boolean",
+        ),
+        (b'{"key": "a..b", "value": 1, "text": "t", "agent": "a"}', "key: Value error, fact keys are dotted names"),
+        (b'{"text": "t"}', "no agent"),
+        (b'{"text": "", "agent": "a"}', "text: "),
+        (b'{"text": "t", "agent": "a", "confidence": 2}', "confidence: "),
+        (b'{"text": "t", "agent": "a", "evidence": "ep-1"}', "evidence: "),
+        (b'\xff{"text": "t"}', "not UTF-8 (byte 1)"),
+    ],
+)
 def test_bad_lines_say_what_is_wrong(raw: bytes, message: str) -> None:
     with pytest.raises(_BadLine) as err:
         parse_item(raw, None, None)
@@ -66,15 +74,30 @@ def test_jsonl_records_number_lines_and_keep_their_bytes(tmp_path: Path) -> None
 
 
 def test_item_digest_ignores_key_order_and_the_chain_depends_on_order() -> None:
-    (_, a, _), = item_records([{"key": "k.a", "text": "t", "agent": "x"}])
-    (_, b, _), = item_records([{"agent": "x", "text": "t", "key": "k.a"}])
+    ((_, a, _),) = item_records([{"key": "k.a", "text": "t", "agent": "x"}])
+    ((_, b, _),) = item_records([{"agent": "x", "text": "t", "key": "k.a"}])
     assert a == b
     one, two = _chain(_chain("", b"x"), b"y"), _chain(_chain("", b"y"), b"x")
     assert one != two and one == _chain(_chain("", b"x"), b"y") and len(one) == 64
 
 
 def test_import_info_from_a_record() -> None:
-    info = ImportInfo.from_record({"name": "n", "source": None, "status": "complete", "done": 7, "digest": "d",
-                                   "batches": 2, "runs": 1, "errors": ["line 3: x"], "n_add": 5, "n_rejected": 1,
-                                   "n_noop": None, "started_at": "t0", "updated_at": "t1", "finished_at": "t1"})
+    info = ImportInfo.from_record(
+        {
+            "name": "n",
+            "source": None,
+            "status": "complete",
+            "done": 7,
+            "digest": "d",
+            "batches": 2,
+            "runs": 1,
+            "errors": ["line 3: x"],
+            "n_add": 5,
+            "n_rejected": 1,
+            "n_noop": None,
+            "started_at": "t0",
+            "updated_at": "t1",
+            "finished_at": "t1",
+        }
+    )
     assert info.done == 7 and info.counts == {"add": 5, "rejected": 1, "noop": 0} and info.errors == ["line 3: x"]

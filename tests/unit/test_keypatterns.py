@@ -90,8 +90,20 @@ def test_worst_case_is_bounded_by_the_length_limits() -> None:
 @pytest.mark.parametrize(
     "pattern",
     [
-        "", "user..x", "user.x'", "user x", "a.(b)", "user.*x*y", "a" * 257,
-        ".".join(["a"] * 33), ".".join(["*"] * 33), "**", "a.**", "user.\u00e9", 42, None,
+        "",
+        "user..x",
+        "user.x'",
+        "user x",
+        "a.(b)",
+        "user.*x*y",
+        "a" * 257,
+        ".".join(["a"] * 33),
+        ".".join(["*"] * 33),
+        "**",
+        "a.**",
+        "user.\u00e9",
+        42,
+        None,
     ],
 )
 def test_malformed_or_oversized_patterns_are_refused(pattern: object) -> None:

@@ -31,7 +31,9 @@ from belief_graph.llm.jobs import Critiques, Proposals, Rederived, Reranking
 
 ALICE = "user:alice"
 PERSPECTIVE = {
-    "id": "p-safety", "name": "safety", "goal": "avoid losses",
+    "id": "p-safety",
+    "name": "safety",
+    "goal": "avoid losses",
     "concepts": [{"name": "RiskAppetite", "description": "volatility accepted"}, {"name": "SafetyNet"}],
 }
 BELIEFS = [
@@ -42,43 +44,100 @@ BELIEFS = [
 # (job, inputs, a valid answer with real ids)
 CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "extract": (
-        {"turns": [{"id": "ep-1", "agent": ALICE, "text": "I moved to Lisbon."},
-                   {"id": "ep-2", "agent": ALICE, "text": "Nice weather today."}],
-         "known_keys": ["user.city"]},
-        {"facts": [{"source": "ep-1", "key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon",
-                    "kind": "semantic", "confidence": 0.9}]},
+        {
+            "turns": [
+                {"id": "ep-1", "agent": ALICE, "text": "I moved to Lisbon."},
+                {"id": "ep-2", "agent": ALICE, "text": "Nice weather today."},
+            ],
+            "known_keys": ["user.city"],
+        },
+        {
+            "facts": [
+                {
+                    "source": "ep-1",
+                    "key": "user.city",
+                    "value": "Lisbon",
+                    "text": "The user lives in Lisbon",
+                    "kind": "semantic",
+                    "confidence": 0.9,
+                }
+            ]
+        },
     ),
     "classify": (
-        {"items": [{"id": "new-1", "claim": {"key": "user.city", "value": "Porto", "text": "The user lives in Porto"},
-                    "candidates": [{"id": "old-1", "key": "user.city", "value": "Lisbon",
-                                    "text": "The user lives in Lisbon", "agent": ALICE}]}]},
-        {"items": [{"item": "new-1", "action": "REPLACE", "relation": "conflict", "target_id": "old-1",
-                    "rationale": "moved"}]},
+        {
+            "items": [
+                {
+                    "id": "new-1",
+                    "claim": {"key": "user.city", "value": "Porto", "text": "The user lives in Porto"},
+                    "candidates": [
+                        {
+                            "id": "old-1",
+                            "key": "user.city",
+                            "value": "Lisbon",
+                            "text": "The user lives in Lisbon",
+                            "agent": ALICE,
+                        }
+                    ],
+                }
+            ]
+        },
+        {
+            "items": [
+                {
+                    "item": "new-1",
+                    "action": "REPLACE",
+                    "relation": "conflict",
+                    "target_id": "old-1",
+                    "rationale": "moved",
+                }
+            ]
+        },
     ),
     "disambiguate": (
-        {"items": [{"id": "s-1", "text": "The user resides in Porto", "proposed_key": "user.residence"}],
-         "known_keys": ["user.city"]},
+        {
+            "items": [{"id": "s-1", "text": "The user resides in Porto", "proposed_key": "user.residence"}],
+            "known_keys": ["user.city"],
+        },
         {"items": [{"item": "s-1", "key": "user.city", "is_new": False, "rationale": "same attribute"}]},
     ),
     "encode": (
-        {"perspective": PERSPECTIVE, "observations": [{"id": "o-1", "text": "All in on crypto"},
-                                                      {"id": "o-2", "text": "Nice weather"}]},
-        {"items": [
-            {"observation": "o-1", "relevant": True, "interpretation": "risky", "concepts": ["RiskAppetite"],
-             "confidence": 0.8},
-            {"observation": "o-2", "relevant": False, "interpretation": None, "concepts": [], "confidence": 0.9},
-        ]},
+        {
+            "perspective": PERSPECTIVE,
+            "observations": [{"id": "o-1", "text": "All in on crypto"}, {"id": "o-2", "text": "Nice weather"}],
+        },
+        {
+            "items": [
+                {
+                    "observation": "o-1",
+                    "relevant": True,
+                    "interpretation": "risky",
+                    "concepts": ["RiskAppetite"],
+                    "confidence": 0.8,
+                },
+                {"observation": "o-2", "relevant": False, "interpretation": None, "concepts": [], "confidence": 0.9},
+            ]
+        },
     ),
     "critique": (
-        {"perspective": PERSPECTIVE, "question": "How to invest?",
-         "proposals": [{"id": "pr-g", "perspective": "p-growth", "text": "all in"},
-                       {"id": "pr-s", "perspective": "p-safety", "text": "save first"}]},
+        {
+            "perspective": PERSPECTIVE,
+            "question": "How to invest?",
+            "proposals": [
+                {"id": "pr-g", "perspective": "p-growth", "text": "all in"},
+                {"id": "pr-s", "perspective": "p-safety", "text": "save first"},
+            ],
+        },
         {"attacks": [{"target": "pr-g", "reason": "too risky"}]},
     ),
     "judge": (
-        {"question": "user.timezone",
-         "contenders": [{"id": "cl-1", "agent": "agent:a", "text": "Lisbon"},
-                        {"id": "cl-2", "agent": "agent:b", "text": "New York"}]},
+        {
+            "question": "user.timezone",
+            "contenders": [
+                {"id": "cl-1", "agent": "agent:a", "text": "Lisbon"},
+                {"id": "cl-2", "agent": "agent:b", "text": "New York"},
+            ],
+        },
         {"winner": "cl-1", "rationale": "home time zone"},
     ),
     "propose": (
@@ -90,25 +149,47 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"text": "It covers 3 months.", "citations": ["b-1"]},
     ),
     "propose_all": (  # every perspective of a deliberation in one call
-        {"question": "How to invest?", "perspectives": [
-            {"perspective": PERSPECTIVE, "beliefs": BELIEFS[:1]},
-            {"perspective": PERSPECTIVE | {"id": "p-growth", "name": "growth"}, "beliefs": BELIEFS[1:]}]},
-        {"proposals": [{"perspective": "p-safety", "text": "Save first.", "citations": ["b-1"]},
-                       {"perspective": "p-growth", "text": "All in.", "citations": ["b-2"]}]},
+        {
+            "question": "How to invest?",
+            "perspectives": [
+                {"perspective": PERSPECTIVE, "beliefs": BELIEFS[:1]},
+                {"perspective": PERSPECTIVE | {"id": "p-growth", "name": "growth"}, "beliefs": BELIEFS[1:]},
+            ],
+        },
+        {
+            "proposals": [
+                {"perspective": "p-safety", "text": "Save first.", "citations": ["b-1"]},
+                {"perspective": "p-growth", "text": "All in.", "citations": ["b-2"]},
+            ]
+        },
     ),
     "critique_all": (
-        {"question": "How to invest?",
-         "perspectives": [{"perspective": PERSPECTIVE}, {"perspective": PERSPECTIVE | {"id": "p-growth", "name": "growth"}}],
-         "proposals": [{"id": "pr-g", "perspective": "p-growth", "text": "all in"},
-                       {"id": "pr-s", "perspective": "p-safety", "text": "save first"}]},
+        {
+            "question": "How to invest?",
+            "perspectives": [
+                {"perspective": PERSPECTIVE},
+                {"perspective": PERSPECTIVE | {"id": "p-growth", "name": "growth"}},
+            ],
+            "proposals": [
+                {"id": "pr-g", "perspective": "p-growth", "text": "all in"},
+                {"id": "pr-s", "perspective": "p-safety", "text": "save first"},
+            ],
+        },
         {"attacks": [{"by": "p-safety", "target": "pr-g", "reason": "too risky"}]},
     ),
     "rederive": (
-        {"conclusion": {"key": None, "value": None, "text": "Keep 3 months of expenses in cash"},
-         "was_based_on": [{"id": "b-0", "text": "The user has a steady salary"}],
-         "premises": BELIEFS},
-        {"status": "rederived", "text": "Keep 3 months of expenses in cash and invest the rest", "value": None,
-         "citations": ["b-1", "b-2"], "rationale": "the fund is covered and the user wants growth"},
+        {
+            "conclusion": {"key": None, "value": None, "text": "Keep 3 months of expenses in cash"},
+            "was_based_on": [{"id": "b-0", "text": "The user has a steady salary"}],
+            "premises": BELIEFS,
+        },
+        {
+            "status": "rederived",
+            "text": "Keep 3 months of expenses in cash and invest the rest",
+            "value": None,
+            "citations": ["b-1", "b-2"],
+            "rationale": "the fund is covered and the user wants growth",
+        },
     ),
     "rerank": (
         {"question": "Is the fund enough?", "candidates": BELIEFS},
@@ -116,9 +197,18 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     ),
 }
 OUTPUT_TYPES = {
-    "extract": Extraction, "classify": Classifications, "disambiguate": KeyChoices, "encode": Encoding,
-    "critique": Critique, "judge": Judgement, "propose": Proposal, "answer": Answer,
-    "propose_all": Proposals, "critique_all": Critiques, "rederive": Rederived, "rerank": Reranking,
+    "extract": Extraction,
+    "classify": Classifications,
+    "disambiguate": KeyChoices,
+    "encode": Encoding,
+    "critique": Critique,
+    "judge": Judgement,
+    "propose": Proposal,
+    "answer": Answer,
+    "propose_all": Proposals,
+    "critique_all": Critiques,
+    "rederive": Rederived,
+    "rerank": Reranking,
 }
 
 
@@ -193,8 +283,13 @@ def test_persistent_failure_ends_in_encoding_error_after_bounded_attempts(job: s
     err = info.value
     assert err.job == job and err.attempts == 3 and len(err.errors) == 3
     assert len(model.calls) == 3
-    expected_word = {"malformed": "malformed JSON", "schema": "schema violation", "refusal": "refused",
-                     "empty": "empty", "timeout": "timeout"}[failure]
+    expected_word = {
+        "malformed": "malformed JSON",
+        "schema": "schema violation",
+        "refusal": "refused",
+        "empty": "empty",
+        "timeout": "timeout",
+    }[failure]
     assert expected_word in err.reason
     if failure == "malformed":
         assert err.raw == "not json at all"
@@ -243,31 +338,96 @@ def test_fenced_json_is_accepted() -> None:
 # ------------------------------------------------------------------ job checks (content)
 
 CHECK_FAILURES: list[tuple[str, dict[str, Any], str]] = [
-    ("extract", {"facts": [{"source": "ep-9", "key": "user.city", "value": "x", "text": "t", "kind": "semantic",
-                            "confidence": 0.5}]}, "not a turn id"),
-    ("extract", {"facts": [{"source": "ep-1", "key": "Not A Key!", "value": "x", "text": "t", "kind": "semantic",
-                            "confidence": 0.5}]}, "dotted name"),
-    ("extract", {"facts": [{"source": "ep-1", "key": None, "value": None, "text": "t", "kind": "semantic",
-                            "confidence": 1.5}]}, "schema violation"),
+    (
+        "extract",
+        {
+            "facts": [
+                {"source": "ep-9", "key": "user.city", "value": "x", "text": "t", "kind": "semantic", "confidence": 0.5}
+            ]
+        },
+        "not a turn id",
+    ),
+    (
+        "extract",
+        {
+            "facts": [
+                {
+                    "source": "ep-1",
+                    "key": "Not A Key!",
+                    "value": "x",
+                    "text": "t",
+                    "kind": "semantic",
+                    "confidence": 0.5,
+                }
+            ]
+        },
+        "dotted name",
+    ),
+    (
+        "extract",
+        {"facts": [{"source": "ep-1", "key": None, "value": None, "text": "t", "kind": "semantic", "confidence": 1.5}]},
+        "schema violation",
+    ),
     ("classify", {"items": []}, "missing item"),
-    ("classify", {"items": [{"item": "new-1", "action": "REPLACE", "relation": "conflict", "target_id": None,
-                             "rationale": "r"}]}, "needs target_id"),
-    ("classify", {"items": [{"item": "new-1", "action": "ADD", "relation": "conflict", "target_id": None,
-                             "rationale": "r"}]}, "ADD means relation"),
-    ("classify", {"items": [{"item": "new-1", "action": "NOOP", "relation": "conflict", "target_id": "old-1",
-                             "rationale": "r"}]}, "NOOP means relation"),
-    ("disambiguate", {"items": [{"item": "s-1", "key": "user.residence", "is_new": False, "rationale": "r"}]},
-     "is_new must be true"),
-    ("encode", {"items": [{"observation": "o-1", "relevant": True, "interpretation": "x", "concepts": [],
-                           "confidence": 0.5}]}, "missing observation"),
-    ("encode", {"items": [
-        {"observation": "o-1", "relevant": True, "interpretation": None, "concepts": [], "confidence": 0.5},
-        {"observation": "o-2", "relevant": False, "interpretation": None, "concepts": [], "confidence": 0.5}]},
-     "needs an interpretation"),
-    ("encode", {"items": [
-        {"observation": "o-1", "relevant": True, "interpretation": "x", "concepts": ["Unknown"], "confidence": 0.5},
-        {"observation": "o-2", "relevant": False, "interpretation": None, "concepts": [], "confidence": 0.5}]},
-     "not in the perspective's ontology"),
+    (
+        "classify",
+        {
+            "items": [
+                {"item": "new-1", "action": "REPLACE", "relation": "conflict", "target_id": None, "rationale": "r"}
+            ]
+        },
+        "needs target_id",
+    ),
+    (
+        "classify",
+        {"items": [{"item": "new-1", "action": "ADD", "relation": "conflict", "target_id": None, "rationale": "r"}]},
+        "ADD means relation",
+    ),
+    (
+        "classify",
+        {
+            "items": [
+                {"item": "new-1", "action": "NOOP", "relation": "conflict", "target_id": "old-1", "rationale": "r"}
+            ]
+        },
+        "NOOP means relation",
+    ),
+    (
+        "disambiguate",
+        {"items": [{"item": "s-1", "key": "user.residence", "is_new": False, "rationale": "r"}]},
+        "is_new must be true",
+    ),
+    (
+        "encode",
+        {"items": [{"observation": "o-1", "relevant": True, "interpretation": "x", "concepts": [], "confidence": 0.5}]},
+        "missing observation",
+    ),
+    (
+        "encode",
+        {
+            "items": [
+                {"observation": "o-1", "relevant": True, "interpretation": None, "concepts": [], "confidence": 0.5},
+                {"observation": "o-2", "relevant": False, "interpretation": None, "concepts": [], "confidence": 0.5},
+            ]
+        },
+        "needs an interpretation",
+    ),
+    (
+        "encode",
+        {
+            "items": [
+                {
+                    "observation": "o-1",
+                    "relevant": True,
+                    "interpretation": "x",
+                    "concepts": ["Unknown"],
+                    "confidence": 0.5,
+                },
+                {"observation": "o-2", "relevant": False, "interpretation": None, "concepts": [], "confidence": 0.5},
+            ]
+        },
+        "not in the perspective's ontology",
+    ),
     ("critique", {"attacks": [{"target": "pr-s", "reason": "mine"}]}, "own proposal"),
     ("critique", {"attacks": [{"target": "pr-x", "reason": "?"}]}, "not a proposal id"),
     ("judge", {"winner": "cl-9", "rationale": "r"}, "not a contender id"),
@@ -294,6 +454,7 @@ def test_answer_unknown_without_citations_is_valid() -> None:
 
 # ------------------------------------------------------------------ inputs
 
+
 def test_bad_inputs_raise_validation_error_before_any_call() -> None:
     client, model = client_with("extract", CASES["extract"][1])
     with pytest.raises(ValidationError, match="invalid inputs"):
@@ -310,9 +471,9 @@ def test_typed_helpers_accept_models_and_dicts() -> None:
     for job, (_, answer) in CASES.items():
         model.add(job, answer)
     client = LLMClient(model)
-    ex, cl, di, en, cr, ju, pr, an = (CASES[j][0] for j in
-                                      ("extract", "classify", "disambiguate", "encode", "critique", "judge",
-                                       "propose", "answer"))
+    ex, cl, di, en, cr, ju, pr, an = (
+        CASES[j][0] for j in ("extract", "classify", "disambiguate", "encode", "critique", "judge", "propose", "answer")
+    )
     assert client.extract(ex["turns"], ex["known_keys"]).output.facts[0].source == "ep-1"
     assert client.classify(cl["items"]).output.items[0].target_id == "old-1"
     assert client.disambiguate(di["items"], di["known_keys"]).output.items[0].key == "user.city"
@@ -337,9 +498,14 @@ def test_run_then_writes_only_valid_output() -> None:
 
 # ------------------------------------------------------------------ batching
 
+
 def _encode_all(inputs: Any) -> dict[str, Any]:
-    return {"items": [{"observation": o["id"], "relevant": True, "interpretation": o["text"], "concepts": [],
-                       "confidence": 0.5} for o in inputs["observations"]]}
+    return {
+        "items": [
+            {"observation": o["id"], "relevant": True, "interpretation": o["text"], "concepts": [], "confidence": 0.5}
+            for o in inputs["observations"]
+        ]
+    }
 
 
 def test_encode_many_is_one_call_per_perspective() -> None:
@@ -420,9 +586,22 @@ def test_valid_iff_a_valid_answer_comes_within_the_budget(bad: list[str], attemp
 def test_an_irrelevant_observation_may_carry_an_explanation() -> None:
     """Nothing of an irrelevant observation is used, so its interpretation/concepts are no reason
     for a repair (a real small model explained its 'not relevant' three times in a row)."""
-    m = ScriptedModel().add("encode", {"items": [
-        {"observation": "o-1", "relevant": False, "interpretation": "Lunch says nothing about wealth.",
-         "concepts": ["NotAConcept"], "confidence": 0.2}]})
-    r = LLMClient(m).encode({"id": "p", "name": "growth", "goal": "g", "concepts": [{"name": "Goal"}]},
-                            [{"id": "o-1", "text": "I had pasta for lunch."}])
+    m = ScriptedModel().add(
+        "encode",
+        {
+            "items": [
+                {
+                    "observation": "o-1",
+                    "relevant": False,
+                    "interpretation": "Lunch says nothing about wealth.",
+                    "concepts": ["NotAConcept"],
+                    "confidence": 0.2,
+                }
+            ]
+        },
+    )
+    r = LLMClient(m).encode(
+        {"id": "p", "name": "growth", "goal": "g", "concepts": [{"name": "Goal"}]},
+        [{"id": "o-1", "text": "I had pasta for lunch."}],
+    )
     assert r.provenance.calls == 1 and r.output.items[0].relevant is False

@@ -20,8 +20,10 @@ from belief_graph.settings import LLMSettings, load_settings
 
 JUDGE = {
     "question": "user.timezone",
-    "contenders": [{"id": "claim-aaa", "agent": "agent:scheduler", "text": "Lisbon"},
-                   {"id": "claim-bbb", "agent": "agent:travel", "text": "New York"}],
+    "contenders": [
+        {"id": "claim-aaa", "agent": "agent:scheduler", "text": "Lisbon"},
+        {"id": "claim-bbb", "agent": "agent:travel", "text": "New York"},
+    ],
 }
 GOOD = json.dumps({"winner": "c1", "rationale": "home time zone"})
 TURNS = [{"id": f"t-{i}", "agent": "user:a", "text": f"turn {i}"} for i in range(5)]
@@ -34,8 +36,9 @@ def stub() -> Iterator[OpenAIStub]:
 
 
 def http_client(stub: OpenAIStub, method: str = "json_schema", **kw: object) -> LLMClient:
-    model = OpenAIChatModel(model="test-model", api_key="sk-test", base_url=stub.url, max_retries=0,
-                            structured_output=method)  # type: ignore[arg-type]
+    model = OpenAIChatModel(
+        model="test-model", api_key="sk-test", base_url=stub.url, max_retries=0, structured_output=method
+    )  # type: ignore[arg-type]
     return LLMClient(model, **kw)  # type: ignore[arg-type]
 
 
@@ -79,8 +82,9 @@ def test_each_call_carries_its_limits_batch_chunks_sized_by_their_own_items() ->
 
 
 def test_settings_override_limits_per_job_and_unknown_jobs_are_refused() -> None:
-    c = make_client(LLMSettings(max_tokens={"extract": 999}, timeouts={"judge": 7.5}, timeout=42),
-                    model=ScriptedModel())
+    c = make_client(
+        LLMSettings(max_tokens={"extract": 999}, timeouts={"judge": 7.5}, timeout=42), model=ScriptedModel()
+    )
     assert c.limits("extract", 10)[0] == 999
     assert c.limits("judge") == (JOBS["judge"].limits.max_tokens, 7.5)
     assert c.limits("encode", 2)[1] == 42  # one timeout for every job not named in timeouts
@@ -106,8 +110,9 @@ def test_limits_come_from_the_environment_as_json(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_length_stop_is_repaired_and_counted() -> None:
-    cut = RawResponse(text='{"winner": "c1", "rationale": "' + "very " * 2000, finish_reason="length",
-                      tokens_in=100, tokens_out=384)
+    cut = RawResponse(
+        text='{"winner": "c1", "rationale": "' + "very " * 2000, finish_reason="length", tokens_in=100, tokens_out=384
+    )
     m = ScriptedModel().add("judge", cut, {"winner": "claim-aaa", "rationale": "short"})
     c = LLMClient(m)
     r = c.judge(JUDGE["question"], JUDGE["contenders"])
@@ -130,8 +135,10 @@ def test_length_stops_until_the_budget_ends_in_encoding_error() -> None:
 
 @pytest.mark.parametrize("method", ["json_schema", "json_mode", "function_calling"])
 def test_length_stop_over_http_is_repaired_not_unavailable(stub: OpenAIStub, method: str) -> None:
-    stub.enqueue(StubReply(content='{"winner": "c1", "rationale": "aaaa', finish_reason="length", usage=(50, 384)),
-                 StubReply(content=GOOD, usage=(80, 12)))
+    stub.enqueue(
+        StubReply(content='{"winner": "c1", "rationale": "aaaa', finish_reason="length", usage=(50, 384)),
+        StubReply(content=GOOD, usage=(80, 12)),
+    )
     c = http_client(stub, method)
     r = c.run("judge", JUDGE)
     assert r.output.winner == "claim-aaa" and r.provenance.calls == 2
@@ -151,12 +158,15 @@ def test_the_call_timeout_is_the_jobs(stub: OpenAIStub) -> None:
 # -- HTTP errors and tool_choice -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("method", "status", "hint"), [
-    ("json_schema", 400, "STRUCTURED_OUTPUT=json_mode"),
-    ("json_schema", 500, "STRUCTURED_OUTPUT=json_mode"),
-    ("function_calling", 400, "STRUCTURED_OUTPUT=json_schema"),
-    ("function_calling", 500, "STRUCTURED_OUTPUT=json_schema"),
-])
+@pytest.mark.parametrize(
+    ("method", "status", "hint"),
+    [
+        ("json_schema", 400, "STRUCTURED_OUTPUT=json_mode"),
+        ("json_schema", 500, "STRUCTURED_OUTPUT=json_mode"),
+        ("function_calling", 400, "STRUCTURED_OUTPUT=json_schema"),
+        ("function_calling", 500, "STRUCTURED_OUTPUT=json_schema"),
+    ],
+)
 def test_http_400_and_500_name_another_method(stub: OpenAIStub, method: str, status: int, hint: str) -> None:
     stub.enqueue(StubReply(status=status, error="response_format not supported"))
     with pytest.raises(LLMUnavailable, match=hint):

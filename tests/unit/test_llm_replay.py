@@ -36,6 +36,7 @@ runner = CliRunner()
 
 # ------------------------------------------------------------------ the shipped demo file
 
+
 def test_shipped_demo_replay_is_current(tmp_path: Path) -> None:
     """Re-recording the demo script gives exactly the shipped file (else: `belief-graph llm record-demo`)."""
     fresh = ReplayFile.load(Path(str(record_demo(tmp_path / "demo.json")["path"])))
@@ -49,8 +50,7 @@ def test_shipped_demo_file_says_it_is_not_a_real_model() -> None:
     assert rf.meta["model"] == DEMO_MODEL
     assert rf.meta["source"].startswith("NOT a real model")
     assert rf.meta["prompts"] == {n: p.version for n, p in sorted(get_prompts().items())}
-    assert set(rf.jobs()) == {"extract", "classify", "disambiguate", "encode", "critique", "judge", "propose",
-                              "answer"}
+    assert set(rf.jobs()) == {"extract", "classify", "disambiguate", "encode", "critique", "judge", "propose", "answer"}
 
 
 def test_every_demo_step_replays_from_the_shipped_file_with_fresh_ids() -> None:
@@ -70,6 +70,7 @@ def test_every_demo_step_replays_from_the_shipped_file_with_fresh_ids() -> None:
 
 # ------------------------------------------------------------------ replay files
 
+
 def test_replay_file_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
@@ -78,8 +79,9 @@ def test_replay_file_errors(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"format": "other"}))
     with pytest.raises(FormatError, match="not a replay file"):
         ReplayFile.load(bad)
-    bad.write_text(json.dumps({"format": "belief_graph.replay/1", "meta": {"model": "m"},
-                               "entries": {"k": {"job": "x"}}}))
+    bad.write_text(
+        json.dumps({"format": "belief_graph.replay/1", "meta": {"model": "m"}, "entries": {"k": {"job": "x"}}})
+    )
     with pytest.raises(FormatError, match="malformed"):
         ReplayFile.load(bad)
     with pytest.raises(LLMUnavailable, match="does not exist"):
@@ -88,8 +90,10 @@ def test_replay_file_errors(tmp_path: Path) -> None:
 
 def test_recording_extends_a_file_of_the_same_model_only(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
-    judge = {"question": "q", "contenders": [{"id": "a", "agent": "x", "text": "A"},
-                                             {"id": "b", "agent": "y", "text": "B"}]}
+    judge = {
+        "question": "q",
+        "contenders": [{"id": "a", "agent": "x", "text": "A"}, {"id": "b", "agent": "y", "text": "B"}],
+    }
     m1 = ScriptedModel("model-1").add("judge", {"winner": "a", "rationale": "r"})
     LLMClient(RecordingModel(m1, path)).run("judge", judge)
     LLMClient(RecordingModel(m1, path)).run("judge", {**judge, "question": "q2"})
@@ -114,6 +118,7 @@ def test_recording_extends_a_file_of_the_same_model_only(tmp_path: Path) -> None
 
 # ------------------------------------------------------------------ settings and factory
 
+
 def test_provider_auto_is_replay_without_a_key_and_openai_with_one(tmp_path: Path) -> None:
     assert resolve_provider(LLMSettings()) == "replay"
     assert resolve_provider(LLMSettings(api_key=SecretStr(""))) == "replay"
@@ -127,8 +132,9 @@ def test_provider_auto_is_replay_without_a_key_and_openai_with_one(tmp_path: Pat
     assert isinstance(live, OpenAIChatModel) and live.name == "gpt-x"
     local = make_chat_model(LLMSettings(provider="openai", base_url="http://127.0.0.1:9/v1"))  # no key needed
     assert isinstance(local, OpenAIChatModel)
-    rec = make_chat_model(LLMSettings(provider="openai", base_url="http://127.0.0.1:9/v1",
-                                      record_file=tmp_path / "r.json"))
+    rec = make_chat_model(
+        LLMSettings(provider="openai", base_url="http://127.0.0.1:9/v1", record_file=tmp_path / "r.json")
+    )
     assert isinstance(rec, RecordingModel)
     client = make_client(LLMSettings(repair_attempts=4, max_batch=7))
     assert (client.repair_attempts, client.max_batch) == (4, 7)
@@ -141,7 +147,11 @@ def test_llm_settings_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path
     monkeypatch.setenv("BELIEF_GRAPH_LLM__STRUCTURED_OUTPUT", "function_calling")
     s = load_settings().llm
     assert (s.provider, s.replay_file, s.repair_attempts, s.structured_output) == (
-        "replay", tmp_path / "x.json", 1, "function_calling")
+        "replay",
+        tmp_path / "x.json",
+        1,
+        "function_calling",
+    )
     monkeypatch.setenv("BELIEF_GRAPH_LLM__PROVIDER", "magic")
     with pytest.raises(ConfigurationError, match="BELIEF_GRAPH_LLM__PROVIDER"):
         load_settings()
@@ -149,13 +159,18 @@ def test_llm_settings_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path
 
 # ------------------------------------------------------------------ usage
 
+
 def test_usage_report_lines_and_dict() -> None:
     model = ScriptedModel().add("judge", "{", {"winner": None, "rationale": "tie"})
     client = LLMClient(model)
-    client.run("judge", {"question": "q", "contenders": [{"id": "a", "agent": "x", "text": "A"},
-                                                         {"id": "b", "agent": "y", "text": "B"}]})
-    report = UsageReport(llm=client.usage(), embedding=EmbeddingUsage(2, 5, 0.25), model="scripted",
-                         embedder="hash")
+    client.run(
+        "judge",
+        {
+            "question": "q",
+            "contenders": [{"id": "a", "agent": "x", "text": "A"}, {"id": "b", "agent": "y", "text": "B"}],
+        },
+    )
+    report = UsageReport(llm=client.usage(), embedding=EmbeddingUsage(2, 5, 0.25), model="scripted", embedder="hash")
     d = report.to_dict()
     assert d["llm"]["jobs"]["judge"]["calls"] == 2 and d["llm"]["jobs"]["judge"]["failed"] == 1
     assert d["llm"]["total"]["unreported"] == 2
@@ -168,6 +183,7 @@ def test_usage_report_lines_and_dict() -> None:
 
 
 # ------------------------------------------------------------------ CLI
+
 
 def test_bench_llm_json_reports_at_most_one_call_per_perspective() -> None:
     r = runner.invoke(app, ["bench", "llm", "--json"])
@@ -192,8 +208,9 @@ def test_llm_cli_commands(tmp_path: Path) -> None:
     step = DEMO_SCRIPT[-2]  # answer
     inp = tmp_path / "in.json"
     inp.write_text(json.dumps(step.inputs))
-    r = runner.invoke(app, ["-v", "llm", "run", "answer", "--input", str(inp), "--json"],
-                      env={"BELIEF_GRAPH_LLM__API_KEY": ""})
+    r = runner.invoke(
+        app, ["-v", "llm", "run", "answer", "--input", str(inp), "--json"], env={"BELIEF_GRAPH_LLM__API_KEY": ""}
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["output"] == step.output and data["provenance"]["model"] == DEMO_MODEL

@@ -30,7 +30,7 @@ from belief_graph.llm_server import (
 )
 from belief_graph.settings import LLMServerSettings, LLMSettings
 
-FAKE_SERVER = textwrap.dedent('''\
+FAKE_SERVER = textwrap.dedent("""\
     #!{python}
     # a stand-in llama-server: /health and a fixed chat completion, on the given host/port
     import json, sys
@@ -58,7 +58,7 @@ FAKE_SERVER = textwrap.dedent('''\
             pass
     print("fake llama-server listening", flush=True)
     HTTPServer((host, port), H).serve_forever()
-''')
+""")
 
 
 def _gguf(path: Path, name: str = "Tiny Test Model") -> Path:
@@ -85,8 +85,9 @@ def fake(tmp_path: Path) -> Iterator[LLMServerSettings]:
     exe.parent.mkdir()
     exe.write_text(FAKE_SERVER.format(python=sys.executable))
     exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
-    settings = LLMServerSettings(home=tmp_path / "home", binary=exe, model_path=_gguf(tmp_path / "tiny-q4.gguf"),
-                                 start_timeout=60)
+    settings = LLMServerSettings(
+        home=tmp_path / "home", binary=exe, model_path=_gguf(tmp_path / "tiny-q4.gguf"), start_timeout=60
+    )
     yield settings
     LocalLLMServer(settings).stop()
 
@@ -94,7 +95,12 @@ def fake(tmp_path: Path) -> Iterator[LLMServerSettings]:
 def test_gguf_metadata_is_read_from_the_header(tmp_path: Path) -> None:
     info = read_gguf_info(_gguf(tmp_path / "m.gguf"))
     assert (info.name, info.architecture, info.size_label, info.file_type, info.context_length) == (
-        "Tiny Test Model", "qwen2", "0.1B", "Q4_K_M", 32768)
+        "Tiny Test Model",
+        "qwen2",
+        "0.1B",
+        "Q4_K_M",
+        32768,
+    )
     assert info.label.startswith("Tiny Test Model (0.1B parameters, Q4_K_M, ")
     (tmp_path / "x.gguf").write_bytes(b"not a model")
     with pytest.raises(ValueError, match="not a GGUF"):
@@ -134,8 +140,7 @@ def test_the_server_binds_loopback_only(fake: LLMServerSettings) -> None:
     assert cmdline[cmdline.index(b"--host") + 1] == b"127.0.0.1"
 
 
-def test_no_repack_on_a_cpu_with_amx(fake: LLMServerSettings, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_repack_on_a_cpu_with_amx(fake: LLMServerSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     info = tmp_path / "cpuinfo"
     info.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx512f amx_bf16 amx_tile amx_int8\n")
     assert cpu_has_amx(info)
@@ -183,9 +188,16 @@ def test_a_server_that_dies_at_start_is_reported_with_its_log(fake: LLMServerSet
 
 def test_fix_links_recreates_the_manifest_links(tmp_path: Path) -> None:
     (tmp_path / "libllama.so.0.0.1").write_bytes(b"")
-    (tmp_path / "_symlinks.json").write_text(json.dumps(
-        {"libllama.so.0": "libllama.so.0.0.1", "libllama.so": "libllama.so.0", "libgone.so": "missing.so",
-         "../evil": "libllama.so.0.0.1"}))
+    (tmp_path / "_symlinks.json").write_text(
+        json.dumps(
+            {
+                "libllama.so.0": "libllama.so.0.0.1",
+                "libllama.so": "libllama.so.0",
+                "libgone.so": "missing.so",
+                "../evil": "libllama.so.0.0.1",
+            }
+        )
+    )
     made = fix_links(tmp_path)
     assert sorted(made) == ["libllama.so", "libllama.so.0"]
     assert os.readlink(tmp_path / "libllama.so.0") == "libllama.so.0.0.1"
@@ -194,8 +206,13 @@ def test_fix_links_recreates_the_manifest_links(tmp_path: Path) -> None:
 
 
 def test_the_build_is_cached_outside_the_checkout_with_the_flags_that_avoid_downloads() -> None:
-    assert {"-DLLAMA_USE_PREBUILT_UI=OFF", "-DLLAMA_BUILD_UI=OFF", "-DLLAMA_OPENSSL=OFF",
-            "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF"} == set(CMAKE_FLAGS)
+    assert {
+        "-DLLAMA_USE_PREBUILT_UI=OFF",
+        "-DLLAMA_BUILD_UI=OFF",
+        "-DLLAMA_OPENSSL=OFF",
+        "-DLLAMA_BUILD_TESTS=OFF",
+        "-DLLAMA_BUILD_EXAMPLES=OFF",
+    } == set(CMAKE_FLAGS)
     root = Path(__file__).resolve().parents[2]
     assert root not in build_cache_dir().parents
 
@@ -216,8 +233,9 @@ def test_cli_status_serve_stop(fake: LLMServerSettings, monkeypatch: pytest.Monk
     assert json.loads(runner.invoke(app, ["llm", "stop", "--json"]).output)["running"] is False
 
 
-@pytest.mark.parametrize("argv", [["demo", "--real-llm", "--no-server"],
-                                  ["demo", "rashomon", "--real-llm", "--no-server"]])
+@pytest.mark.parametrize(
+    "argv", [["demo", "--real-llm", "--no-server"], ["demo", "rashomon", "--real-llm", "--no-server"]]
+)
 def test_the_demo_on_a_real_model_says_when_there_is_none(argv: list[str]) -> None:
     """No key and no local server: --real-llm refuses to fall back to the replay/scripted answers."""
     result = CliRunner().invoke(app, argv, env={"BELIEF_GRAPH_LLM__API_KEY": ""})

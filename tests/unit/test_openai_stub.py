@@ -32,8 +32,10 @@ from belief_graph.settings import LLMSettings
 
 JUDGE = {
     "question": "user.timezone",
-    "contenders": [{"id": "claim-aaa", "agent": "agent:scheduler", "text": "Lisbon"},
-                   {"id": "claim-bbb", "agent": "agent:travel", "text": "New York"}],
+    "contenders": [
+        {"id": "claim-aaa", "agent": "agent:scheduler", "text": "Lisbon"},
+        {"id": "claim-bbb", "agent": "agent:travel", "text": "New York"},
+    ],
 }
 # what a model answers: the prompt shows the contenders as c1, c2
 GOOD = json.dumps({"winner": "c1", "rationale": "home time zone"})
@@ -45,11 +47,24 @@ def stub() -> Iterator[OpenAIStub]:
         yield s
 
 
-def client(stub: OpenAIStub, *, method: str = "json_schema", max_retries: int = 0, timeout: float = 10.0,
-           repair_attempts: int = 2, temperature: float = 0.0) -> LLMClient:
-    model = OpenAIChatModel(model="test-model", api_key="sk-test", base_url=stub.url, timeout=timeout,
-                            temperature=temperature, max_retries=max_retries,
-                            structured_output=method)  # type: ignore[arg-type]
+def client(
+    stub: OpenAIStub,
+    *,
+    method: str = "json_schema",
+    max_retries: int = 0,
+    timeout: float = 10.0,
+    repair_attempts: int = 2,
+    temperature: float = 0.0,
+) -> LLMClient:
+    model = OpenAIChatModel(
+        model="test-model",
+        api_key="sk-test",
+        base_url=stub.url,
+        timeout=timeout,
+        temperature=temperature,
+        max_retries=max_retries,
+        structured_output=method,
+    )  # type: ignore[arg-type]
     # the client sends each call's timeout (here one for every job, overriding the job limits)
     return LLMClient(model, repair_attempts=repair_attempts, timeout=timeout)
 
@@ -179,8 +194,14 @@ def test_record_then_replay_without_the_server(tmp_path: Path) -> None:
     path = tmp_path / "rec.json"
     with OpenAIStub() as stub:
         stub.enqueue(StubReply(content="{broken", usage=(10, 2)), StubReply(content=GOOD, usage=(20, 4)))
-        settings = LLMSettings(provider="openai", model="test-model", base_url=stub.url,
-                               api_key=SecretStr("sk-test"), max_retries=0, record_file=path)
+        settings = LLMSettings(
+            provider="openai",
+            model="test-model",
+            base_url=stub.url,
+            api_key=SecretStr("sk-test"),
+            max_retries=0,
+            record_file=path,
+        )
         model = make_chat_model(settings)
         assert isinstance(model, RecordingModel)
         live = LLMClient(model).run("judge", JUDGE)

@@ -37,16 +37,19 @@ def test_shipped_example_set_and_scenario_parse() -> None:
     assert {s["perspective"] for s in sc.study} == set(names) and len(sc.study) >= 9
 
 
-@pytest.mark.parametrize("text,match,line", [
-    ("perspectives:\n  - name: a\n    ontology: [X]\n", "goal", 2),
-    ("perspectives:\n  - name: a\n    goal: g\n", "ontology", 2),
-    ("perspectives:\n  - name: a\n    goal: g\n    ontology: []\n", "ontology", 2),
-    ("- name: a\n  goal: g\n  ontology: [X]\n- name: a\n  goal: h\n  ontology: [Y]\n", "duplicate name", 4),
-    ("- name: a\n  goal: g\n  ontology: [X, X]\n", "duplicate concept", 1),
-    ("- name: a\n  goal: g\n  ontology: [X]\n  colour: red\n", "unknown keys", 1),
-    ("perspectives: [\n", "malformed", None),
-    ("perspectives: []\n", "non-empty list", 1),
-])
+@pytest.mark.parametrize(
+    "text,match,line",
+    [
+        ("perspectives:\n  - name: a\n    ontology: [X]\n", "goal", 2),
+        ("perspectives:\n  - name: a\n    goal: g\n", "ontology", 2),
+        ("perspectives:\n  - name: a\n    goal: g\n    ontology: []\n", "ontology", 2),
+        ("- name: a\n  goal: g\n  ontology: [X]\n- name: a\n  goal: h\n  ontology: [Y]\n", "duplicate name", 4),
+        ("- name: a\n  goal: g\n  ontology: [X, X]\n", "duplicate concept", 1),
+        ("- name: a\n  goal: g\n  ontology: [X]\n  colour: red\n", "unknown keys", 1),
+        ("perspectives: [\n", "malformed", None),
+        ("perspectives: []\n", "non-empty list", 1),
+    ],
+)
 def test_bad_perspective_files_raise_format_error_with_line(text: str, match: str, line: int | None) -> None:
     with pytest.raises(FormatError, match=match) as e:
         parse_perspectives(text, "p.yaml")
@@ -55,8 +58,9 @@ def test_bad_perspective_files_raise_format_error_with_line(text: str, match: st
 
 
 def test_json_and_mapping_ontologies() -> None:
-    specs = parse_perspectives('{"perspectives": [{"name": "risk", "goal": "g", "ontology": {"Precedent": "d"},'
-                               ' "relevance": 0.3}]}', "p.json")
+    specs = parse_perspectives(
+        '{"perspectives": [{"name": "risk", "goal": "g", "ontology": {"Precedent": "d"}, "relevance": 0.3}]}', "p.json"
+    )
     assert specs[0].ontology[0].name == "Precedent" and specs[0].ontology[0].description == "d"
     assert specs[0].relevance == 0.3
     assert [c.name for c in make_spec("x", "g", ["A", {"name": "B"}]).ontology] == ["A", "B"]
@@ -68,8 +72,17 @@ def test_json_and_mapping_ontologies() -> None:
 def test_interpretation_ids_are_deterministic_per_space_perspective_episode() -> None:
     a = interpretation_id("s", "risk", "e1")
     assert a == interpretation_id("s", "risk", "e1")
-    assert len({a, interpretation_id("s", "finance", "e1"), interpretation_id("t", "risk", "e1"),
-                interpretation_id("s", "risk", "e2")}) == 4
+    assert (
+        len(
+            {
+                a,
+                interpretation_id("s", "finance", "e1"),
+                interpretation_id("t", "risk", "e1"),
+                interpretation_id("s", "risk", "e2"),
+            }
+        )
+        == 4
+    )
 
 
 def test_mode_rule_and_composition() -> None:
@@ -77,29 +90,52 @@ def test_mode_rule_and_composition() -> None:
     assert mode_of({"a": "IN", "b": "OUT"}, 2) == "select"
     assert mode_of({"a": "IN", "b": "IN", "c": "OUT"}, 3) == "compose"
     assert mode_of({"a": "UNDEC", "b": "OUT"}, 2) == "conflict"
-    text, parts = compose([ProposalRecord(id="2", perspective="risk", text="No.", citations=["i2"]),
-                           ProposalRecord(id="1", perspective="finance", text="Maybe.", citations=["i1", "i3"])])
+    text, parts = compose(
+        [
+            ProposalRecord(id="2", perspective="risk", text="No.", citations=["i2"]),
+            ProposalRecord(id="1", perspective="finance", text="Maybe.", citations=["i1", "i3"]),
+        ]
+    )
     assert [p.perspective for p in parts] == ["finance", "risk"] and parts[0].citations == ["i1", "i3"]
     assert text == "[finance] Maybe. (cites i1, i3)\n[risk] No. (cites i2)"
 
 
 def _slates(n: int = 3) -> list[Slate]:
-    return [Slate(Perspective(id=f"p{i}", name=f"n{i}", goal="g"),
-                  [InterpretationHit(claim=Claim(id=f"i{i}{j}", text=f"t{i}{j}", kind="interpretation", agent="x"),
-                                     perspective=f"n{i}", score=1.0) for j in range(2)]) for i in range(n)]
+    return [
+        Slate(
+            Perspective(id=f"p{i}", name=f"n{i}", goal="g"),
+            [
+                InterpretationHit(
+                    claim=Claim(id=f"i{i}{j}", text=f"t{i}{j}", kind="interpretation", agent="x"),
+                    perspective=f"n{i}",
+                    score=1.0,
+                )
+                for j in range(2)
+            ],
+        )
+        for i in range(n)
+    ]
 
 
 def _proposals(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    return {"proposals": [{"perspective": e["perspective"]["id"], "text": "ans", "citations": [e["beliefs"][0]["id"]]}
-                          for e in inputs["perspectives"]]}
+    return {
+        "proposals": [
+            {"perspective": e["perspective"]["id"], "text": "ans", "citations": [e["beliefs"][0]["id"]]}
+            for e in inputs["perspectives"]
+        ]
+    }
 
 
 def test_debate_batched_is_two_calls_and_records_rejections() -> None:
     def critique(inputs: Mapping[str, Any]) -> dict[str, Any]:
         own = {p["perspective"]: p["id"] for p in inputs["proposals"]}
-        return {"attacks": [{"by": "p0", "target": own["p1"], "reason": "no"},
-                            {"by": "p1", "target": own["p1"], "reason": "self"},
-                            {"by": "p2", "target": "ghost", "reason": "who?"}]}
+        return {
+            "attacks": [
+                {"by": "p0", "target": own["p1"], "reason": "no"},
+                {"by": "p1", "target": own["p1"], "reason": "self"},
+                {"by": "p2", "target": "ghost", "reason": "who?"},
+            ]
+        }
 
     m = ScriptedModel().respond("propose_all", _proposals).respond("critique_all", critique)
     client = LLMClient(m)
@@ -107,8 +143,10 @@ def test_debate_batched_is_two_calls_and_records_rejections() -> None:
     d = debate(client, "q?", _slates(), new_id=lambda: next(ids))
     assert d.calls == 2 and [p.id for p in d.proposals] == ["A", "B", "C"]
     assert [(a.attacker, a.target, a.by) for a in d.attacks] == [("A", "B", "n0")]
-    assert {r.reason for r in d.rejections} == {"a perspective cannot attack its own proposal",
-                                                "attack on unknown proposal 'ghost'"}
+    assert {r.reason for r in d.rejections} == {
+        "a perspective cannot attack its own proposal",
+        "attack on unknown proposal 'ghost'",
+    }
     # one proposal: nothing to critique, one call
     single = LLMClient(ScriptedModel().respond("propose_all", _proposals))
     assert debate(single, "q?", _slates(1)).calls == 1

@@ -16,30 +16,36 @@ from belief_graph.services.recall_steps import KeyVectors, key_phrase, llm_reran
 from belief_graph.settings import RetrievalSettings, load_settings
 
 
-@pytest.mark.parametrize(("question", "rewritten"), [
-    ("Is the user a night owl?", "Is a night owl?"),
-    ("Does he own any animals?", "Does own any animals?"),
-    ("What is the user's favourite season?", "What is favourite season?"),
-    ("How should I address her?", "How should address ?"),
-    ("Where does Pedro live?", "Where does Pedro live?"),            # names are kept
-    ("Is the username taken?", "Is the username taken?"),            # whole words only
-    ("she?", "she?"),                                                 # nothing left: unchanged
-    ("Their?", "Their?"),
-])
+@pytest.mark.parametrize(
+    ("question", "rewritten"),
+    [
+        ("Is the user a night owl?", "Is a night owl?"),
+        ("Does he own any animals?", "Does own any animals?"),
+        ("What is the user's favourite season?", "What is favourite season?"),
+        ("How should I address her?", "How should address ?"),
+        ("Where does Pedro live?", "Where does Pedro live?"),  # names are kept
+        ("Is the username taken?", "Is the username taken?"),  # whole words only
+        ("she?", "she?"),  # nothing left: unchanged
+        ("Their?", "Their?"),
+    ],
+)
 def test_rewrite_query_drops_subject_words_only(question: str, rewritten: str) -> None:
     assert rewrite_query(question) == rewritten
 
 
-@pytest.mark.parametrize(("key", "value", "phrase"), [
-    ("user.sleep.bedtime", None, "sleep bedtime"),
-    ("family.spouse.wake_time", None, "family spouse wake time"),
-    ("project.cloud.cost-owner", None, "project cloud cost owner"),
-    ("userPrefs.darkMode", None, "prefs dark mode"),
-    ("user", None, "user"),                                          # only a subject word: kept
-    ("user.sleep.bedtime", "2 am", "sleep bedtime: 2 am"),
-    ("user.languages", ["Spanish", "English"], "languages: Spanish, English"),
-    ("user.salary", 85000, "salary: 85000"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "phrase"),
+    [
+        ("user.sleep.bedtime", None, "sleep bedtime"),
+        ("family.spouse.wake_time", None, "family spouse wake time"),
+        ("project.cloud.cost-owner", None, "project cloud cost owner"),
+        ("userPrefs.darkMode", None, "prefs dark mode"),
+        ("user", None, "user"),  # only a subject word: kept
+        ("user.sleep.bedtime", "2 am", "sleep bedtime: 2 am"),
+        ("user.languages", ["Spanish", "English"], "languages: Spanish, English"),
+        ("user.salary", 85000, "salary: 85000"),
+    ],
+)
 def test_key_phrase(key: str, value: Any, phrase: str) -> None:
     assert key_phrase(key, value) == phrase
 
@@ -75,9 +81,11 @@ def test_key_vectors_check_the_dimension() -> None:
         KeyVectors(HashingEmbedder(dimension=32), 64).vectors(["sleep bedtime"])
 
 
-CANDS = [{"id": "c-1", "text": "The user keeps an owl-shaped night light", "key": "user.home.night_light", "value": "owl"},
-         {"id": "c-2", "text": "She usually goes to bed around 2 am", "key": "user.sleep.bedtime", "value": "2 am"},
-         {"id": "c-3", "text": "She cycles to the office", "key": None, "value": None}]
+CANDS = [
+    {"id": "c-1", "text": "The user keeps an owl-shaped night light", "key": "user.home.night_light", "value": "owl"},
+    {"id": "c-2", "text": "She usually goes to bed around 2 am", "key": "user.sleep.bedtime", "value": "2 am"},
+    {"id": "c-3", "text": "She cycles to the office", "key": None, "value": None},
+]
 
 
 def test_llm_rerank_orders_by_the_job_and_keeps_the_rest() -> None:

@@ -155,69 +155,129 @@ _BODY = "MATCH (c:Claim {id: $id}) RETURN c"
 
 FAILURES: list[tuple[str, str, str, str]] = [
     # (id, relative path, file text, expected message fragment)
-    ("missing-name", "claim/get_claim.cypher",
-     "// mode: read\n// params:\n// description: d\nRETURN 1", "missing header key(s): name"),
-    ("missing-all", "claim/get_claim.cypher", "RETURN 1",
-     "missing header key(s): name, mode, params, description"),
-    ("missing-params", "claim/get_claim.cypher",
-     "// name: claim.get_claim\n// mode: read\n// description: d\nRETURN 1", "params"),
-    ("unknown-key", "claim/get_claim.cypher", header(extra="// timeout: 5\n" + _BODY),
-     "unknown header key 'timeout'"),
-    ("duplicate-key", "claim/get_claim.cypher", header(extra="// mode: write\n" + _BODY),
-     "duplicate header key 'mode'"),
-    ("bad-mode", "claim/get_claim.cypher", header(mode="readonly") + _BODY,
-     "mode must be 'read' or 'write'"),
-    ("empty-description", "claim/get_claim.cypher",
-     header(description="") + _BODY, "description is empty"),
-    ("name-mismatch", "claim/get_claim.cypher", header(name="claim.fetch_claim") + _BODY,
-     "must equal 'claim.get_claim'"),
+    (
+        "missing-name",
+        "claim/get_claim.cypher",
+        "// mode: read\n// params:\n// description: d\nRETURN 1",
+        "missing header key(s): name",
+    ),
+    ("missing-all", "claim/get_claim.cypher", "RETURN 1", "missing header key(s): name, mode, params, description"),
+    (
+        "missing-params",
+        "claim/get_claim.cypher",
+        "// name: claim.get_claim\n// mode: read\n// description: d\nRETURN 1",
+        "params",
+    ),
+    ("unknown-key", "claim/get_claim.cypher", header(extra="// timeout: 5\n" + _BODY), "unknown header key 'timeout'"),
+    (
+        "duplicate-key",
+        "claim/get_claim.cypher",
+        header(extra="// mode: write\n" + _BODY),
+        "duplicate header key 'mode'",
+    ),
+    ("bad-mode", "claim/get_claim.cypher", header(mode="readonly") + _BODY, "mode must be 'read' or 'write'"),
+    ("empty-description", "claim/get_claim.cypher", header(description="") + _BODY, "description is empty"),
+    (
+        "name-mismatch",
+        "claim/get_claim.cypher",
+        header(name="claim.fetch_claim") + _BODY,
+        "must equal 'claim.get_claim'",
+    ),
     ("no-area", "get_claim.cypher", header(name="get_claim") + _BODY, "<area>"),
-    ("not-snake-case", "Claim/getClaim.cypher", header(name="Claim.getClaim") + _BODY,
-     "lower snake_case"),
-    ("undeclared-param", "claim/get_claim.cypher",
-     header() + "MATCH (c:Claim {id: $id, space: $space}) RETURN c",
-     "used but not declared in 'params:': space"),
-    ("unused-param", "claim/get_claim.cypher",
-     header(params=("id", "space")) + _BODY, "declared but not used: space"),
-    ("param-twice", "claim/get_claim.cypher",
-     "// name: claim.get_claim\n// mode: read\n// params: id, id\n// description: d\n"
-     "// :param id => 'x'\n" + _BODY, "declared twice: id"),
-    ("example-twice", "claim/get_claim.cypher",
-     header(extra="// :param id => 'y'\n" + _BODY), "duplicate ':param id' line"),
-    ("bad-param-name", "claim/get_claim.cypher",
-     "// name: claim.get_claim\n// mode: read\n// params: id, x-y\n// description: d\n"
-     "// :param id => 'x'\n" + _BODY, "invalid param name 'x-y'"),
-    ("missing-example", "claim/get_claim.cypher",
-     "// name: claim.get_claim\n// mode: read\n// params: id\n// description: d\n" + _BODY,
-     "no ':param name => value' line for: id"),
-    ("example-undeclared", "claim/get_claim.cypher",
-     header(extra="// :param other => 1\n" + _BODY), "undeclared param(s): other"),
-    ("malformed-example", "claim/get_claim.cypher",
-     header(extra="// :param other: 1\n" + _BODY), "malformed"),
-    ("bad-autocommit", "claim/get_claim.cypher",
-     header(extra="// autocommit: yes\n" + _BODY), "autocommit must be 'true' or 'false'"),
-    ("autocommit-read", "claim/get_claim.cypher",
-     header(extra="// autocommit: true\n" + _BODY), "requires mode: write"),
-    ("bad-database", "claim/get_claim.cypher",
-     header(extra="// database: neo4j\n" + _BODY), "database must be 'system'"),
-    ("two-statements", "claim/get_claim.cypher",
-     header() + "MATCH (c:Claim {id: $id}) RETURN c;\nRETURN 2;", "more than one statement"),
-    ("empty-body", "claim/get_claim.cypher",
-     header(params=()) + "// nothing but comments\n/* here */\n", "no statement"),
-    ("unterminated-string", "claim/get_claim.cypher",
-     header() + "MATCH (c {id: $id}) WHERE c.t = 'oops RETURN c", "unterminated '...' literal"),
-    ("unterminated-comment", "claim/get_claim.cypher",
-     header() + "MATCH (c {id: $id}) /* RETURN c", "unterminated block comment"),
-    ("in-transactions", "claim/get_claim.cypher",
-     header(mode="write")
-     + "MATCH (c {id: $id}) CALL (c) { SET c.x = 1 } IN TRANSACTIONS OF 10 ROWS",
-     "cannot run in an explicit transaction"),
-    ("in-concurrent-transactions", "claim/get_claim.cypher",
-     header(mode="write")
-     + "MATCH (c {id: $id}) CALL (c) { SET c.x = 1 } IN 4 CONCURRENT TRANSACTIONS",
-     "cannot run in an explicit transaction"),
-    ("apoc", "claim/get_claim.cypher",
-     header() + "MATCH (c {id: $id}) RETURN apoc.convert.toJson(c)", "APOC"),
+    ("not-snake-case", "Claim/getClaim.cypher", header(name="Claim.getClaim") + _BODY, "lower snake_case"),
+    (
+        "undeclared-param",
+        "claim/get_claim.cypher",
+        header() + "MATCH (c:Claim {id: $id, space: $space}) RETURN c",
+        "used but not declared in 'params:': space",
+    ),
+    ("unused-param", "claim/get_claim.cypher", header(params=("id", "space")) + _BODY, "declared but not used: space"),
+    (
+        "param-twice",
+        "claim/get_claim.cypher",
+        "// name: claim.get_claim\n// mode: read\n// params: id, id\n// description: d\n// :param id => 'x'\n" + _BODY,
+        "declared twice: id",
+    ),
+    (
+        "example-twice",
+        "claim/get_claim.cypher",
+        header(extra="// :param id => 'y'\n" + _BODY),
+        "duplicate ':param id' line",
+    ),
+    (
+        "bad-param-name",
+        "claim/get_claim.cypher",
+        "// name: claim.get_claim\n// mode: read\n// params: id, x-y\n// description: d\n// :param id => 'x'\n" + _BODY,
+        "invalid param name 'x-y'",
+    ),
+    (
+        "missing-example",
+        "claim/get_claim.cypher",
+        "// name: claim.get_claim\n// mode: read\n// params: id\n// description: d\n" + _BODY,
+        "no ':param name => value' line for: id",
+    ),
+    (
+        "example-undeclared",
+        "claim/get_claim.cypher",
+        header(extra="// :param other => 1\n" + _BODY),
+        "undeclared param(s): other",
+    ),
+    ("malformed-example", "claim/get_claim.cypher", header(extra="// :param other: 1\n" + _BODY), "malformed"),
+    (
+        "bad-autocommit",
+        "claim/get_claim.cypher",
+        header(extra="// autocommit: yes\n" + _BODY),
+        "autocommit must be 'true' or 'false'",
+    ),
+    (
+        "autocommit-read",
+        "claim/get_claim.cypher",
+        header(extra="// autocommit: true\n" + _BODY),
+        "requires mode: write",
+    ),
+    (
+        "bad-database",
+        "claim/get_claim.cypher",
+        header(extra="// database: neo4j\n" + _BODY),
+        "database must be 'system'",
+    ),
+    (
+        "two-statements",
+        "claim/get_claim.cypher",
+        header() + "MATCH (c:Claim {id: $id}) RETURN c;\nRETURN 2;",
+        "more than one statement",
+    ),
+    (
+        "empty-body",
+        "claim/get_claim.cypher",
+        header(params=()) + "// nothing but comments\n/* here */\n",
+        "no statement",
+    ),
+    (
+        "unterminated-string",
+        "claim/get_claim.cypher",
+        header() + "MATCH (c {id: $id}) WHERE c.t = 'oops RETURN c",
+        "unterminated '...' literal",
+    ),
+    (
+        "unterminated-comment",
+        "claim/get_claim.cypher",
+        header() + "MATCH (c {id: $id}) /* RETURN c",
+        "unterminated block comment",
+    ),
+    (
+        "in-transactions",
+        "claim/get_claim.cypher",
+        header(mode="write") + "MATCH (c {id: $id}) CALL (c) { SET c.x = 1 } IN TRANSACTIONS OF 10 ROWS",
+        "cannot run in an explicit transaction",
+    ),
+    (
+        "in-concurrent-transactions",
+        "claim/get_claim.cypher",
+        header(mode="write") + "MATCH (c {id: $id}) CALL (c) { SET c.x = 1 } IN 4 CONCURRENT TRANSACTIONS",
+        "cannot run in an explicit transaction",
+    ),
+    ("apoc", "claim/get_claim.cypher", header() + "MATCH (c {id: $id}) RETURN apoc.convert.toJson(c)", "APOC"),
 ]
 
 READ_WRITES: list[tuple[str, str]] = [
@@ -231,11 +291,12 @@ READ_WRITES: list[tuple[str, str]] = [
     ("MATCH (x {id: $id}) FOREACH (y IN [x] | SET y.a = 1)", "FOREACH"),
     ("LOAD CSV FROM $id AS row RETURN row", "LOAD CSV"),
     ("CALL db.createLabel($id)", "procedure db.createLabel"),
-    ("MATCH (x {id: $id}) CALL db.create.setNodeVectorProperty(x, 'e', [1.0])",
-     "procedure db.create.setNodeVectorProperty"),
+    (
+        "MATCH (x {id: $id}) CALL db.create.setNodeVectorProperty(x, 'e', [1.0])",
+        "procedure db.create.setNodeVectorProperty",
+    ),
     ("CREATE INDEX claim_id IF NOT EXISTS FOR (c:Claim) ON (c.id) OPTIONS {x: $id}", "CREATE"),
-    ("CREATE CONSTRAINT c IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE "
-     "OPTIONS {x: $id}", "CREATE"),
+    ("CREATE CONSTRAINT c IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE OPTIONS {x: $id}", "CREATE"),
     ("DROP INDEX claim_id IF EXISTS OPTIONS {x: $id}", "DROP"),
     ("MATCH (x {id: $id}) CALL (x) { MATCH (x)-[r]->() DELETE r } RETURN 1", "DELETE"),
 ]
@@ -245,9 +306,7 @@ READ_WRITES: list[tuple[str, str]] = [
     ("relative", "text", "fragment"),
     [pytest.param(r, t, f, id=i) for i, r, t, f in FAILURES],
 )
-def test_malformed_file_fails_fast_with_its_path(
-    write: WriteFile, relative: str, text: str, fragment: str
-) -> None:
+def test_malformed_file_fails_fast_with_its_path(write: WriteFile, relative: str, text: str, fragment: str) -> None:
     path = write(relative, text)
     err = load_error(path.parents[len(Path(relative).parts) - 1])
     assert err.path == str(path)
@@ -407,8 +466,7 @@ def test_bind_checks_exact_params(registry: QueryRegistry) -> None:
 
 def test_bind_accepts_a_param_called_name(write: WriteFile) -> None:
     body = "MATCH (p:Perspective {name: $name}) RETURN p"
-    path = write("perspective/get_perspective.cypher",
-                 header("perspective.get_perspective", params=("name",)) + body)
+    path = write("perspective/get_perspective.cypher", header("perspective.get_perspective", params=("name",)) + body)
     registry = QueryRegistry.load(path.parents[1])
     _, params = registry.bind("perspective.get_perspective", name="ops")
     assert params == {"name": "ops"}
@@ -559,9 +617,8 @@ def test_no_inline_cypher_in_python() -> None:
         for path in sorted(PACKAGE.rglob("*.py"))
         for hit in _inline_cypher(path.read_text(encoding="utf-8"), str(path.relative_to(REPO)))
     ]
-    assert not offenders, (
-        "Cypher text in Python; move it to cypher/<area>/<verb>_<noun>.cypher:\n  "
-        + "\n  ".join(offenders)
+    assert not offenders, "Cypher text in Python; move it to cypher/<area>/<verb>_<noun>.cypher:\n  " + "\n  ".join(
+        offenders
     )
 
 

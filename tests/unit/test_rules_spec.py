@@ -39,10 +39,13 @@ def test_compiles_a_multi_hop_join_to_slot_templates() -> None:
 
 
 def test_conclusion_keeps_the_premise_value_type_for_a_single_variable() -> None:
-    spec = parse_rule({
-        "name": "age", "premises": [{"key": "user.{u}.birth_year", "as": "y"}],
-        "conclusion": {"key": "user.{u}.born", "value": "{y}", "text": "{u} was born in {y} ({{approx}})"},
-    })
+    spec = parse_rule(
+        {
+            "name": "age",
+            "premises": [{"key": "user.{u}.birth_year", "as": "y"}],
+            "conclusion": {"key": "user.{u}.born", "value": "{y}", "text": "{u} was born in {y} ({{approx}})"},
+        }
+    )
     value, text = spec.conclude({"u": "ann", "y": 1990})
     assert value == 1990 and isinstance(value, int)
     assert text == "ann was born in 1990 ({approx})"
@@ -59,8 +62,10 @@ def test_conclusion_keeps_the_premise_value_type_for_a_single_variable() -> None
         ({"name": "1bad"}, "rule name"),
         ({"premises": []}, "at least 1"),
         ({"premises": [{"key": "work.{w}.performer", "as": "w"}]}, "already bound"),
-        ({"premises": [{"key": "work.{w}.performer", "as": "p"}, {"key": "person.{nobody}.citizenship", "as": "c"}]},
-         "before it is bound"),
+        (
+            {"premises": [{"key": "work.{w}.performer", "as": "p"}, {"key": "person.{nobody}.citizenship", "as": "c"}]},
+            "before it is bound",
+        ),
         ({"premises": [{"key": "work.{w}.{w}", "as": "c"}]}, "twice"),
         ({"premises": [{"key": "work.x{w}.performer", "as": "c"}]}, "whole-segment variable"),
         ({"premises": [{"key": "work..performer", "as": "c"}]}, "segment"),
@@ -96,12 +101,27 @@ def test_patterns_intersect_segment_by_segment() -> None:
 
 
 def test_rule_graph_cycles_are_found() -> None:
-    a = parse_rule({"name": "a", "premises": [{"key": "x.{i}.p", "as": "v"}],
-                    "conclusion": {"key": "y.{i}.q", "value": "{v}", "text": "t"}}).compile()
-    b = parse_rule({"name": "b", "premises": [{"key": "y.{i}.q", "as": "v"}],
-                    "conclusion": {"key": "z.{i}.r", "value": "{v}", "text": "t"}}).compile()
-    c = parse_rule({"name": "c", "premises": [{"key": "z.{i}.r", "as": "v"}],
-                    "conclusion": {"key": "x.{i}.p", "value": "{v}", "text": "t"}}).compile()
+    a = parse_rule(
+        {
+            "name": "a",
+            "premises": [{"key": "x.{i}.p", "as": "v"}],
+            "conclusion": {"key": "y.{i}.q", "value": "{v}", "text": "t"},
+        }
+    ).compile()
+    b = parse_rule(
+        {
+            "name": "b",
+            "premises": [{"key": "y.{i}.q", "as": "v"}],
+            "conclusion": {"key": "z.{i}.r", "value": "{v}", "text": "t"},
+        }
+    ).compile()
+    c = parse_rule(
+        {
+            "name": "c",
+            "premises": [{"key": "z.{i}.r", "as": "v"}],
+            "conclusion": {"key": "x.{i}.p", "value": "{v}", "text": "t"},
+        }
+    ).compile()
     assert _cycle({"a": a, "b": b}) is None
     assert _cycle({"a": a, "b": b, "c": c}) == ["a", "b", "c", "a"]
 
@@ -109,6 +129,11 @@ def test_rule_graph_cycles_are_found() -> None:
 def test_anchor_prefix_for_the_index() -> None:
     c = parse_rule(HEAD_OF_STATE).compile()
     assert _prefix(c.anchor_regex) == "work."
-    plain = parse_rule({"name": "p", "premises": [{"key": "user.employer", "as": "e"}],
-                        "conclusion": {"key": "user.x", "value": "{e}", "text": "t"}}).compile()
+    plain = parse_rule(
+        {
+            "name": "p",
+            "premises": [{"key": "user.employer", "as": "e"}],
+            "conclusion": {"key": "user.x", "value": "{e}", "text": "t"},
+        }
+    ).compile()
     assert _prefix(plain.anchor_regex) == "user.employer"

@@ -40,13 +40,21 @@ def test_drop_removes_and_a_later_create_replaces(tmp_path: Path) -> None:
     assert expected_vector_config("v", migs[:1]) == {"vector.similarity_function": "cosine"}
     assert expected_objects(migs).keys() == {"v"}
     assert expected_vector_config("v", migs) == {
-        "vector.similarity_function": "cosine", "vector.quantization.enabled": True, "vector.hnsw.m": 8}
+        "vector.similarity_function": "cosine",
+        "vector.quantization.enabled": True,
+        "vector.hnsw.m": 8,
+    }
     assert expected_vector_config("r", migs) == {}
 
 
 def test_vector_config_drift_is_reported_per_setting() -> None:
-    shown = {"vector.dimensions": 384, "vector.similarity_function": "COSINE", "vector.quantization.enabled": False,
-             "vector.hnsw.m": 32, "vector.hnsw.ef_construction": 200}
+    shown = {
+        "vector.dimensions": 384,
+        "vector.similarity_function": "COSINE",
+        "vector.quantization.enabled": False,
+        "vector.hnsw.m": 32,
+        "vector.hnsw.ef_construction": 200,
+    }
     assert vector_config_drift("x", shown, {**HNSW, "vector.similarity_function": "cosine"}) == []
     defaults = {**shown, "vector.quantization.enabled": True, "vector.hnsw.m": 16, "vector.hnsw.ef_construction": 100}
     assert vector_config_drift("x", defaults, HNSW) == [
@@ -56,5 +64,6 @@ def test_vector_config_drift_is_reported_per_setting() -> None:
     ]
     # a setting the server does not report at all, and a bool never equals an int
     assert vector_config_drift("x", {"vector.hnsw.m": 32}, {"vector.quantization.enabled": False}) == [
-        "x: vector.quantization.enabled missing, migrations set false"]
+        "x: vector.quantization.enabled missing, migrations set false"
+    ]
     assert vector_config_drift("x", {"vector.quantization.enabled": 0}, {"vector.quantization.enabled": False})

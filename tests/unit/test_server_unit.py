@@ -198,8 +198,15 @@ def test_render_pom() -> None:
 
 @pytest.mark.parametrize(
     ("size", "jvm"),
-    [("512m", "512m"), ("512M", "512m"), ("1g", "1g"), ("512MiB", "512m"), ("2GB", "2g"),
-     ("1024", "1024"), ("notasize", "notasize")],
+    [
+        ("512m", "512m"),
+        ("512M", "512m"),
+        ("1g", "1g"),
+        ("512MiB", "512m"),
+        ("2GB", "2g"),
+        ("1024", "1024"),
+        ("notasize", "notasize"),
+    ],
 )
 def test_jvm_size(size: str, jvm: str) -> None:
     assert _jvm_size(size) == jvm
@@ -231,7 +238,9 @@ def test_calendar_versions_need_java_21(tmp_path: Path, caplog: pytest.LogCaptur
     (tmp_path / "jdk").rename(tmp_path / "jdk17")
     home25 = _fake_java_home(tmp_path, 'openjdk version "25.0.3" 2026-04-21')
     with caplog.at_level("WARNING", logger="belief_graph.localserver"):
-        assert LocalServer(ServerSettings(home=tmp_path / "h", version="2025.12.1", java_home=home25))._java().major == 25
+        assert (
+            LocalServer(ServerSettings(home=tmp_path / "h", version="2025.12.1", java_home=home25))._java().major == 25
+        )
         assert not caplog.records  # supported there
         LocalServer(ServerSettings(home=tmp_path / "h", version="5.26.30", java_home=home25))._java()
     assert [r.getMessage() for r in caplog.records if "tested with Java 17 and 21" in r.getMessage()]
@@ -357,8 +366,14 @@ def test_stop_when_not_running(tmp_path: Path) -> None:
 
 def test_server_status_to_dict(tmp_path: Path) -> None:
     st = ServerStatus(
-        running=True, ready=True, pid=1, bolt_uri="bolt://127.0.0.1:1", version="5.26.30",
-        home=tmp_path, data_dir=tmp_path / "data", message="running",
+        running=True,
+        ready=True,
+        pid=1,
+        bolt_uri="bolt://127.0.0.1:1",
+        version="5.26.30",
+        home=tmp_path,
+        data_dir=tmp_path / "data",
+        message="running",
     )
     d = st.to_dict()
     assert d["home"] == str(tmp_path) and d["http_url"] is None and d["warnings"] == []
@@ -383,9 +398,7 @@ def test_start_rejects_short_password_on_fresh_data_dir(tmp_path: Path) -> None:
     assert not srv.layout.pid_file.exists()
 
 
-def test_install_needs_maven_only_when_not_built(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_install_needs_maven_only_when_not_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     jdk = _fake_java_home(tmp_path, 'openjdk version "17.0.15"')
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     srv = LocalServer(ServerSettings(home=tmp_path / "home", java_home=jdk))

@@ -39,18 +39,42 @@ def test_statement_signature() -> None:
 
 
 def test_support_family_intact() -> None:
-    ok = SupportFamily(id="j", premises=[Premise(id="e", kind="episode"), Premise(id="c", kind="claim", status="superseded")])
+    ok = SupportFamily(
+        id="j", premises=[Premise(id="e", kind="episode"), Premise(id="c", kind="claim", status="superseded")]
+    )
     assert ok.intact and ok.premises[1].holds
     broken = SupportFamily(id="j2", premises=[Premise(id="c", kind="claim", status="withdrawn")])
     assert not broken.intact and "withdrawn" in broken.describe()
 
 
 def test_audit_record_from_row() -> None:
-    row = {"audit": {"id": "a", "op": "retract", "mode": "justification", "reason": "r", "at": "t", "agent": None},
-           "entries": [{"action": "ROOT", "id": "e", "kind": "episode", "status": "retracted", "prior": "active",
-                        "via": None, "lost": None, "text": "E", "key": None},
-                       {"action": "WITHDREW", "id": "c", "kind": "claim", "status": "withdrawn", "lost": ["j lacks e"],
-                        "via": None, "prior": None, "text": "C", "key": None}]}
+    row = {
+        "audit": {"id": "a", "op": "retract", "mode": "justification", "reason": "r", "at": "t", "agent": None},
+        "entries": [
+            {
+                "action": "ROOT",
+                "id": "e",
+                "kind": "episode",
+                "status": "retracted",
+                "prior": "active",
+                "via": None,
+                "lost": None,
+                "text": "E",
+                "key": None,
+            },
+            {
+                "action": "WITHDREW",
+                "id": "c",
+                "kind": "claim",
+                "status": "withdrawn",
+                "lost": ["j lacks e"],
+                "via": None,
+                "prior": None,
+                "text": "C",
+                "key": None,
+            },
+        ],
+    }
     a = AuditRecord.from_row(row)
     assert a.roots == ["e"] and a.withdrawn_ids == ["c"] and a.entries[1].lost == ["j lacks e"]
 
@@ -82,7 +106,12 @@ def test_bench_reference_labelling_equals_clingo(data: st.DataObject) -> None:
         w.claim(c, "", first)
     for c in names:
         for _ in range(data.draw(st.integers(0, 2))):
-            w.also(c, *data.draw(st.lists(st.sampled_from([x for x in eps + names if x != c]), min_size=1, max_size=3, unique=True)))
+            w.also(
+                c,
+                *data.draw(
+                    st.lists(st.sampled_from([x for x in eps + names if x != c]), min_size=1, max_size=3, unique=True)
+                ),
+            )
     retracted = set(data.draw(st.lists(st.sampled_from(eps + names), max_size=3, unique=True)))
     assert least_model(w, retracted) == _clingo(w, retracted)
 
@@ -115,8 +144,9 @@ def test_scimap_workspaces_are_deterministic_and_interesting() -> None:
         assert {"observation", "interpretation", "derived"} <= kinds
 
 
-@pytest.mark.parametrize("args", [["revision-pairs", "--pairs", "0"], ["scimap", "--modes", "all"],
-                                  ["revision-latency", "--sizes", "ten"]])
+@pytest.mark.parametrize(
+    "args", [["revision-pairs", "--pairs", "0"], ["scimap", "--modes", "all"], ["revision-latency", "--sizes", "ten"]]
+)
 def test_bench_arguments_are_validated_before_connecting(args: list[str]) -> None:
     r = CliRunner().invoke(app, ["bench", *args])
     assert r.exit_code != 0

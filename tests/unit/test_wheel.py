@@ -59,8 +59,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.fail("hatchling is not installed: `pip install hatchling` (needed offline)")
     out = tmp_path_factory.mktemp("dist")
     result = subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out)]
-        + [str(REPO)],
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out)] + [str(REPO)],
         capture_output=True,
         text=True,
         timeout=600,

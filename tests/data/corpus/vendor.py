@@ -115,7 +115,9 @@ def main(source: Path) -> None:
     for table in ("MANIFEST.tsv", "ORACLES.tsv"):
         t_fields, t_rows = _tsv(arg_src / table)
         solution = "probo/solutions/"
-        _write_tsv(arg_dst / table, t_fields, [r for r in t_rows if r["file"] in keep or r["file"].startswith(solution)])
+        _write_tsv(
+            arg_dst / table, t_fields, [r for r in t_rows if r["file"] in keep or r["file"].startswith(solution)]
+        )
     shutil.copyfile(arg_src / "PROVENANCE.md", arg_dst / "PROVENANCE.md")
     with (arg_dst / "PROVENANCE.md").open("a", encoding="utf-8") as fh:
         fh.write(ARGUMENTATION_NOTE)
