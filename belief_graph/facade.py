@@ -4,8 +4,8 @@
         bg.assert_claim("user.risk_tolerance", "cautious", "The user is cautious with money", agent="user:alice")
         bg.beliefs.set_policy("user.*", "authority")      # everything else lives in a namespace
 
-Each namespace is a service of the space, built on first use (``cached_property``) and wired here only.
-The flat names of earlier versions (``bg.set_policy``, ...) are aliases in :mod:`belief_graph.facade_aliases`.
+Namespaces are services of the space, built on first use and wired here only; older flat names (``bg.set_policy``)
+are aliases in :mod:`belief_graph.facade_aliases`. Unformatted (``fmt: off``): it is the API's table of contents.
 """
 
 from __future__ import annotations
@@ -41,27 +41,20 @@ from .settings import Settings, load_settings
 __all__ = ["BeliefGraph"]
 
 
+# fmt: off
 class BeliefGraph(FacadeAliases):
     """One memory space on one Neo4j database (:meth:`connect`): the namespaces, then the everyday calls."""
 
-    def __init__(
-        self, graph: Graph, settings: Settings, space: str, embedder: Embedder, chat_model: ChatModel | None = None
-    ) -> None:
+    def __init__(self, graph: Graph, settings: Settings, space: str, embedder: Embedder,
+                 chat_model: ChatModel | None = None) -> None:
         self.graph, self.settings, self.space = graph, settings, space
         self.embedder = embedder if isinstance(embedder, CountingEmbedder) else CountingEmbedder(embedder)
         self._chat_model = chat_model  # None: built from settings.llm on first use
         self._dim = settings.embedding.dimension
 
     @classmethod
-    def connect(
-        cls,
-        space: str | None = None,
-        *,
-        settings: Settings | None = None,
-        embedder: Embedder | None = None,
-        verify: bool = True,
-        chat_model: ChatModel | None = None,
-    ) -> BeliefGraph:
+    def connect(cls, space: str | None = None, *, settings: Settings | None = None, embedder: Embedder | None = None,
+                verify: bool = True, chat_model: ChatModel | None = None) -> BeliefGraph:
         """Build from settings (read from the environment when not given) for an explicit space."""
         s = settings if settings is not None else load_settings()
         if space is not None:
@@ -77,7 +70,6 @@ class BeliefGraph(FacadeAliases):
 
     def close(self) -> None:  # or use ``with``
         self.graph.close()
-
     def __enter__(self) -> BeliefGraph:
         return self
 
@@ -96,14 +88,8 @@ class BeliefGraph(FacadeAliases):
     @cached_property
     def support(self) -> SupportService:
         """Justifications, reconsolidation (retract/restore), audits, working context, staleness."""
-        return SupportService(
-            self.graph,
-            self.space,
-            self.embedder,
-            self._dim,
-            consequences=self.beliefs.consequences,
-            strict_agents=self.settings.policy.strict_agents,
-        )
+        return SupportService(self.graph, self.space, self.embedder, self._dim, consequences=self.beliefs.consequences,
+                              strict_agents=self.settings.policy.strict_agents)
 
     @cached_property
     def rules(self) -> RuleService:
@@ -128,9 +114,8 @@ class BeliefGraph(FacadeAliases):
     @cached_property
     def retrieval(self) -> RetrievalService:
         """Hybrid recall and key look-ups (services/retrieval.py)."""
-        return RetrievalService(
-            self.graph, self.space, self.embedder, self._dim, self.settings.retrieval, lambda: self.llm
-        )
+        return RetrievalService(self.graph, self.space, self.embedder, self._dim, self.settings.retrieval,
+                                lambda: self.llm)
 
     @cached_property
     def answers(self) -> AnswerService:
@@ -157,43 +142,21 @@ class BeliefGraph(FacadeAliases):
         return usage_report(self.__dict__.get("llm"), self.embedder)  # never builds a model to report on it
 
     # -- the everyday calls (the rest: bg.<namespace>.<method>) ----------------------------------------
-    def add_episode(
-        self, text: str, agent: str, conversation: str | None = None, at: datetime | None = None
-    ) -> Episode:
+    def add_episode(self, text: str, agent: str, conversation: str | None = None,
+                    at: datetime | None = None) -> Episode:
         return self.beliefs.add_episode(text, agent, conversation=conversation, at=at)
 
     def assert_claim(
-        self,
-        key: str | None,
-        value: Value,
-        text: str,
-        agent: str,
-        evidence: list[str] | None = None,
-        confidence: float | None = None,
-        valid_from: datetime | None = None,
-        kind: str = "semantic",
+        self, key: str | None, value: Value, text: str, agent: str, evidence: list[str] | None = None,
+        confidence: float | None = None, valid_from: datetime | None = None, kind: str = "semantic",
     ) -> WriteResult:
         """Write a belief (``key`` + ``value``) through the conflict policy of its key, in one transaction."""
-        return self.beliefs.assert_claim(
-            claim_input(
-                key=key,
-                value=value,
-                text=text,
-                agent=agent,
-                evidence=evidence or [],
-                confidence=confidence,
-                valid_from=valid_from,
-                kind=kind,
-            )
-        )
+        return self.beliefs.assert_claim(claim_input(
+            key=key, value=value, text=text, agent=agent, evidence=evidence or [], confidence=confidence,
+            valid_from=valid_from, kind=kind))
 
-    def remember(
-        self,
-        messages_or_text: str | Sequence[str | dict[str, Any]],
-        agent: str,
-        conversation: str | None = None,
-        at: datetime | None = None,
-    ) -> RememberResult:
+    def remember(self, messages_or_text: str | Sequence[str | dict[str, Any]], agent: str,
+                 conversation: str | None = None, at: datetime | None = None) -> RememberResult:
         """Extract facts from the latest turn with the LLM and write them as :meth:`assert_claim` does."""
         return RememberService(self.beliefs, lambda: self.llm).remember(messages_or_text, agent, conversation, at)
 
@@ -201,65 +164,36 @@ class BeliefGraph(FacadeAliases):
         """The current belief for ``key`` (None when there is none)."""
         return self.beliefs.belief(key)
 
-    def recall(
-        self,
-        query: str,
-        k: int = 5,
-        perspective: str | None = None,
-        keys: Sequence[str] | None = None,
-        as_of: datetime | None = None,
-        include_inactive: bool = False,
-        *,
-        key_prefix: str | None = None,
-        include_interpretations: bool = False,
-    ) -> list[RetrievalHit]:
+    def recall(self, query: str, k: int = 5, perspective: str | None = None, keys: Sequence[str] | None = None,
+               as_of: datetime | None = None, include_inactive: bool = False, *, key_prefix: str | None = None,
+               include_interpretations: bool = False) -> list[RetrievalHit]:
         """Hybrid recall over active claims, each hit with score parts, provenance and certificate."""
-        return self.retrieval.recall(
-            query,
-            k,
-            perspective=perspective,
-            keys=keys,
-            as_of=as_of,
-            include_inactive=include_inactive,
-            key_prefix=key_prefix,
-            include_interpretations=include_interpretations,
-        )
+        return self.retrieval.recall(query, k, perspective=perspective, keys=keys, as_of=as_of,
+                                     include_inactive=include_inactive, key_prefix=key_prefix,
+                                     include_interpretations=include_interpretations)
 
-    def answer(
-        self, query: str, *, k: int = 8, budget_tokens: int = 1000, threshold: float | None = None
-    ) -> AnswerResult:
+    def answer(self, query: str, *, k: int = 8, budget_tokens: int = 1000,
+               threshold: float | None = None) -> AnswerResult:
         """Answer from active beliefs only, cited and checked; ``unknown`` with the reason otherwise."""
         return self.answers.answer(query, k=k, budget_tokens=budget_tokens, threshold=threshold)
 
-    def derive(
-        self,
-        text: str,
-        premises: Sequence[str],
-        key: str | None = None,
-        *,
-        agent: str,
-        rule: str | None = None,
-        kind: str = "derived",
-        confidence: float | None = None,
-        at: datetime | None = None,
-    ) -> Claim:
+    def derive(self, text: str, premises: Sequence[str], key: str | None = None, *, agent: str,
+               rule: str | None = None, kind: str = "derived", confidence: float | None = None,
+               at: datetime | None = None) -> Claim:
         """Add one AND-justification ``premises -> text``; the same statement again adds an OR alternative."""
         return self.support.derive(text, premises, key, agent=agent, rule=rule, kind=kind, confidence=confidence, at=at)
 
-    def retract(
-        self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None
-    ) -> AuditRecord:
+    def retract(self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *,
+                agent: str | None = None) -> AuditRecord:
         """Invalidate evidence; withdraw exactly the claims that lost every support (one audit)."""
         return self.support.retract(root_ids, reason, mode, agent=agent)
 
-    def restore(
-        self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None
-    ) -> AuditRecord:
+    def restore(self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *,
+                agent: str | None = None) -> AuditRecord:
         """Lift a retraction; reinstate the withdrawn claims whose support is intact again (one audit)."""
         return self.support.restore(root_ids, reason, mode, agent=agent)
 
-    def context(
-        self, query: str | None = None, keys: Sequence[str] | None = None, budget_tokens: int = 1000, limit: int = 50
-    ) -> WorkingContext:
+    def context(self, query: str | None = None, keys: Sequence[str] | None = None, budget_tokens: int = 1000,
+                limit: int = 50) -> WorkingContext:
         """The working context: active beliefs with support certificates, ranked and cut to the budget."""
         return self.support.context(query=query, keys=keys, budget_tokens=budget_tokens, limit=limit)
