@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from belief_graph.benchmarks.all_studies import STUDIES
 from belief_graph.cli import app
-from belief_graph.driver import Graph
+from belief_graph.db.driver import Graph
 from belief_graph.errors import ValidationError
 
 
