@@ -166,6 +166,9 @@ def test_select_one_survivor(world: World, graph) -> None:  # type: ignore[no-un
     # each proposal carries exactly the mark of its label (Browser and Bloom colour by it)
     assert {r["p"]: r["marks"] for r in rows} == {"finance": ["In"], "relationship": ["Out"], "risk": ["Out"]}
     assert run_check(graph, world.bg.space, only=["grounded_labels"]).ok
+    # the OGM reads them (Argument and the mark are optional labels of Proposal)
+    ogm = world.bg.ogm()
+    assert sorted(p.label for p in ogm.Proposal.nodes.filter(space=world.bg.space).all()) == ["IN", "OUT", "OUT"]
     why = world.bg.explain_label(deliberation_ns(d.id), d.proposal_of("risk").id)  # type: ignore[union-attr]
     assert why.label == "OUT" and "IN" in why.reason
 
