@@ -5,10 +5,12 @@ Bloom's server plugin is an Enterprise feature; the free routes are Neo4j Deskto
 cannot drift from the graph model and the curated questions:
 
 * one category per node label the statements of ``cypher/`` create, plus the status labels of
-  claims (:data:`belief_graph.browser.STATUS_LABELS`), placed first so that they win;
-* rule-based colours on properties where a label does not say it: ``Claim.status`` (active,
-  superseded, disputed, withdrawn, retracted, stale) and the grounded ``label`` of ``Argument`` and
-  ``Proposal`` nodes (IN / OUT / UNDEC);
+  claims (:data:`belief_graph.browser.STATUS_LABELS`) and the grounded marks of arguments and
+  proposals (:data:`belief_graph.browser.GROUNDED_LABELS`: ``:In`` green, ``:Out`` red, ``:Undec``
+  amber), placed first (status labels, then marks) so that they win;
+* rule-based colours on the properties the labels mirror, for a store not yet migrated:
+  ``Claim.status`` (active, superseded, disputed, withdrawn, retracted, stale) and the grounded
+  ``label`` of ``Argument`` and ``Proposal`` nodes (IN / OUT / UNDEC);
 * one search phrase per curated question (``cypher/explore/``), its Cypher the file's statement and
   its parameters the file's parameters (``$space`` too: Bloom phrases have no hidden parameters).
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .browser import STATUS_LABELS, palette
+from .browser import GROUNDED_LABELS, STATUS_LABELS, palette
 from .curated import questions
 from .db.registry import QueryRegistry
 
@@ -31,7 +33,11 @@ PERSPECTIVE_FILE = "bloom/belief-graph.perspective.json"
 
 _STAMP = 1767225600000  # 2026-01-01T00:00:00Z: fixed, so the generated file is reproducible
 
-# Label -> (caption property, properties shown), in category order after the status labels.
+_MARK_PROPERTIES = ("label", "name", "perspective", "text", "wave", "ns", "id", "space")
+"""What a grounded mark's category shows: it is on arguments, proposals and enlisted claims."""
+
+# Label -> (caption property, properties shown), in category order after the status labels and
+# the grounded marks.
 LABELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "Fact": ("key", ("key", "value_type", "space")),
     "Interpretation": ("text", ("text", "perspective", "status", "confidence", "agent", "space", "id")),
@@ -152,6 +158,9 @@ def perspective(registry: QueryRegistry) -> dict[str, Any]:
     for label in STATUS_LABELS.values():
         cid += 1
         categories.append(_category(cid, label, "text", LABELS["Claim"][1], colours[label], []))
+    for mark in GROUNDED_LABELS.values():
+        cid += 1
+        categories.append(_category(cid, mark, "label", _MARK_PROPERTIES, colours[mark], []))
     for label, (caption, props) in LABELS.items():
         cid += 1
         rules: list[dict[str, Any]] = []

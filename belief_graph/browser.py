@@ -21,8 +21,10 @@ question (the ``explore.*`` queries of the registry), each a runnable block made
 Status in Browser: Browser styles nodes by label only. Claims carry a status label next to
 ``status`` (``:Active``, ``:Superseded``, ``:Disputed``, ``:Withdrawn``, ``:Retracted``,
 ``:Stale``; ``:Retracted`` also on retracted episodes), maintained by the statements that set
-the status; the style colours those labels. Arguments and proposals keep their grounded label in
-the ``label`` property: Browser shows it as the caption, the HTML views and Bloom colour by it.
+the status; the style colours those labels. Arguments and proposals (and claims enlisted as
+arguments) carry the mark of their grounded ``label`` the same way (``:In``, ``:Out``, ``:Undec``,
+:data:`GROUNDED_LABELS`), written by the statements that write ``label``; the style colours them
+like the HTML views (IN green, OUT red, UNDEC amber) and shows ``label`` as the caption.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ __all__ = [
     "ARTIFACT",
     "BrowserFiles",
     "MOUNT",
+    "GROUNDED_LABELS",
     "STATUS_LABELS",
     "guide_html",
     "guide_markdown",
@@ -73,6 +76,10 @@ STATUS_LABELS: Mapping[str, str] = {
 }
 """Claim status -> the label that mirrors it (what Browser and Bloom colour)."""
 
+GROUNDED_LABELS: Mapping[str, str] = {"IN": "In", "OUT": "Out", "UNDEC": "Undec"}
+"""Grounded ``label`` of an argument or proposal -> the mark that mirrors it (what Browser and
+Bloom colour; the same colours as the HTML views)."""
+
 _PALETTE = {
     # claims by status label
     "Active": "#2E7D32",
@@ -81,6 +88,10 @@ _PALETTE = {
     "Withdrawn": "#BDBDBD",
     "Retracted": "#C62828",
     "Stale": "#8D6E63",
+    # arguments and proposals by grounded mark (as the HTML views: IN green, OUT red, UNDEC amber)
+    "In": "#2E7D32",
+    "Out": "#C62828",
+    "Undec": "#F9A825",
     # other labels
     "Claim": "#4C8EDA",
     "Interpretation": "#7E57C2",
@@ -120,7 +131,9 @@ def guide_html(registry: QueryRegistry, space: str) -> str:
         "<p>Colours: claims by status label (<b style='color:#2E7D32'>Active</b>, "
         "<b style='color:#9E9E9E'>Superseded</b>, <b style='color:#F9A825'>Disputed</b>, "
         "<b style='color:#BDBDBD'>Withdrawn</b>, <b style='color:#C62828'>Retracted</b>, "
-        "<b style='color:#8D6E63'>Stale</b>); episodes teal, facts blue, justifications small and grey.</p>"
+        "<b style='color:#8D6E63'>Stale</b>); arguments and proposals by grounded label "
+        "(<b style='color:#2E7D32'>IN</b>, <b style='color:#C62828'>OUT</b>, <b style='color:#F9A825'>UNDEC</b>); "
+        "episodes teal, facts blue, justifications small and grey.</p>"
     )
     slides.append(intro)
     for q in questions(registry):
@@ -159,7 +172,8 @@ def guide_markdown(registry: QueryRegistry, space: str) -> str:
 
 
 def style_grass() -> str:
-    """The Browser style (GraSS): claims coloured by status label, justifications small."""
+    """The Browser style (GraSS): claims coloured by status label, arguments and proposals by
+    grounded mark, justifications small."""
     rules = [
         "node {\n  diameter: 50px;\n  color: #A5ABB6;\n  border-color: #9AA1AC;\n  border-width: 2px;\n"
         "  text-color-internal: #FFFFFF;\n  font-size: 10px;\n}",
@@ -175,7 +189,8 @@ def style_grass() -> str:
         )
 
     # Order matters: Browser merges every rule whose labels a node has, later rules win, so the
-    # status labels come after Claim / Interpretation.
+    # grounded marks come after Argument / Proposal, and the status labels after Claim /
+    # Interpretation and after the marks (a claim enlisted as an argument keeps its status colour).
     rules += [
         node("Fact", "{key}", 55),
         node("Episode", "{text}", 50),
@@ -195,6 +210,12 @@ def style_grass() -> str:
         node("Rule", "{name}", 45),
         node("RuleInstance", "{id}", 20, "#37474F"),
     ]
+    for mark in GROUNDED_LABELS.values():
+        color = _PALETTE[mark]
+        text = "#37474F" if mark == "Undec" else "#FFFFFF"
+        rules.append(
+            f"node.{mark} {{\n  color: {color};\n  border-color: {_darker(color)};\n  text-color-internal: {text};\n}}"
+        )
     for status_label in STATUS_LABELS.values():
         color = _PALETTE[status_label]
         text = "#37474F" if status_label in ("Withdrawn", "Superseded") else "#FFFFFF"

@@ -98,7 +98,19 @@ class Fact(StructuredNode):
 
 
 class Claim(StructuredNode):
-    __optional_labels__ = ["Active", "Superseded", "Disputed", "Withdrawn", "Retracted", "Stale"]  # status labels
+    # status labels; a claim enlisted as an argument: Argument and the mark of its grounded label
+    __optional_labels__ = [
+        "Active",
+        "Superseded",
+        "Disputed",
+        "Withdrawn",
+        "Retracted",
+        "Stale",
+        "Argument",
+        "In",
+        "Out",
+        "Undec",
+    ]
     space = StringProperty(required=True)
     uid = StringProperty(required=True, db_property="id")
     key = StringProperty()
@@ -185,6 +197,7 @@ class Deliberation(StructuredNode):
 
 
 class Proposal(StructuredNode):
+    __optional_labels__ = ["Argument", "In", "Out", "Undec"]  # enlisted in its deliberation; the mark of `label`
     space = StringProperty()
     uid = StringProperty(required=True, db_property="id")
     perspective = StringProperty()

@@ -22,6 +22,9 @@ invariant                     what must hold
                               name it, and its latest revision has its status
 ``status_labels``             every claim carries exactly the label of its status (``:Active``,
                               ``:Stale``, ...); an episode is ``:Retracted`` exactly when retracted
+``grounded_labels``           every node with a grounded ``label`` (arguments, proposals, enlisted
+                              claims) carries exactly its mark (``:In``, ``:Out``, ``:Undec``); one
+                              never solved carries none
 ``cross_space_relationships`` no relationship joins a node of the space to another space's node
 ``scratch_state``             no ``_rc*`` mark, ``RcFrontier`` label or grounded-solver working
                               property (``state``, ``undefeated``, ``frontier``, ``link``) is left
@@ -32,7 +35,8 @@ context read the CURRENT claim only when it is active, ``current_beliefs`` keeps
 disputed claims off CURRENT and puts CURRENT on the active version whenever there is one.
 
 **Cost.** Every statement starts from an index seek on the space (``Claim(space, id)``,
-``Claim(space, status)``, ``Fact(space, key)``, one per label for ``cross_space_relationships``)
+``Claim(space, status)``, ``Fact(space, key)``, ``Argument(space, ns)``, ``Deliberation(space, id)``,
+one per label for ``cross_space_relationships``)
 and reads the space's nodes and their relationships once or twice: the work is linear in the size
 of the space, never in the size of the store, and other spaces are not read. Measured on the
 development server (2 shared cores, 512 MB heap) for a space of 10,000 claims (2,000 keys x 5
@@ -62,6 +66,7 @@ INVARIANTS: tuple[tuple[str, str], ...] = (
     ("current_support", "every active claim with justifications has a current one"),
     ("revision_chains", "a first revision for every claim; the latest revision has the claim's status"),
     ("status_labels", "the status label of every claim and episode agrees with its status"),
+    ("grounded_labels", "the :In/:Out/:Undec mark of every argument and proposal agrees with its grounded label"),
     ("cross_space_relationships", "no relationship crosses spaces"),
     ("scratch_state", "no scratch state of an unfinished computation"),
 )

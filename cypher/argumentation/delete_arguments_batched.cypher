@@ -6,9 +6,11 @@
 // :param space => 'default'
 // :param ns => 'framework:ex1'
 // :param batch => 10000
+// A plain argument is an Argument that is not a Claim or Proposal (it may also carry the mark of
+// its grounded label, :In/:Out/:Undec, so the number of its labels does not tell).
 MATCH (a:Argument {space: $space, ns: $ns})
 USING INDEX a:Argument(space, ns)
-WHERE size(labels(a)) = 1
+WHERE NOT (a:Claim OR a:Proposal)
 CALL (a) {
   DETACH DELETE a
 } IN TRANSACTIONS OF $batch ROWS

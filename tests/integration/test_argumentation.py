@@ -29,6 +29,7 @@ from belief_graph.errors import (
 from belief_graph.models.argumentation import Attack, AttackGraph
 from belief_graph.services import argumentation as argmod
 from belief_graph.services.argumentation import ArgumentationService, framework_ns
+from belief_graph.services.check import run_check
 from belief_graph.settings import Settings
 
 # The subset vendored in tests/data/corpus; BELIEF_GRAPH_TEST_CORPUS=<folder holding argumentation/
@@ -281,6 +282,96 @@ def test_enlisted_claims_multi_edges_and_namespace_isolation(bg: Any, svc: Argum
     with pytest.raises(NotFoundError):
         svc.ground("dispute:city")
     assert bg.claim(c2).id == c2
+
+
+# -- grounded marks: :In / :Out / :Undec mirror the label (Browser and Bloom style by label) -------------
+
+_MARK = {"IN": ["In"], "OUT": ["Out"], "UNDEC": ["Undec"], None: []}
+
+
+def _marked(graph: Graph, space: str, ns: str) -> dict[str, str | None]:
+    """The stored label of each argument of ``ns``, after checking it carries exactly its mark."""
+    rows = graph.driver.execute_query(
+        "MATCH (a:Argument {space: $s, ns: $ns}) "
+        "RETURN a.name AS name, a.label AS label, [m IN labels(a) WHERE m IN ['In', 'Out', 'Undec']] AS marks",
+        s=space,
+        ns=ns,
+        database_=graph.database,
+    ).records
+    wrong = [(r["name"], r["label"], r["marks"]) for r in rows if r["marks"] != _MARK[r["label"]]]
+    assert not wrong, wrong
+    return {r["name"]: r["label"] for r in rows}
+
+
+def test_marks_follow_the_label_through_one_statement_solves_and_re_solves(
+    svc: ArgumentationService, graph: Graph, space: str
+) -> None:
+    svc.store_attacks("marks:x", ["a", "b", "c", "d"], [("a", "b"), ("b", "c")])
+    assert _marked(graph, space, "marks:x") == dict.fromkeys("abcd")  # never solved: no mark
+    res = svc.ground("marks:x")
+    assert res.round_trips == 1  # start_grounded alone
+    assert _marked(graph, space, "marks:x") == {"a": "IN", "b": "OUT", "c": "IN", "d": "IN"}
+    # new attacks flip labels: a and c IN -> OUT, b OUT -> IN; the old marks are removed
+    svc.add_attacks("marks:x", [("d", "a")])
+    svc.ground("marks:x")
+    assert _marked(graph, space, "marks:x") == {"a": "OUT", "b": "IN", "c": "OUT", "d": "IN"}
+    # a cycle d -> a -> b -> d: everything UNDEC
+    svc.add_attacks("marks:x", [("b", "d")])
+    svc.ground("marks:x")
+    assert _marked(graph, space, "marks:x") == dict.fromkeys("abcd", "UNDEC")
+    # a re-solve that changes no label changes no mark either: nothing to commit
+    with graph.driver.session(database=graph.database) as session:
+        summary = session.run(
+            get_registry()["argumentation.start_grounded"].text, space=space, ns="marks:x", last_wave=8
+        ).consume()
+    assert (summary.counters.labels_added, summary.counters.labels_removed) == (0, 0)
+    assert run_check(graph, space, only=["grounded_labels"]).ok
+
+
+def test_marks_on_the_multi_statement_path(svc: ArgumentationService, graph: Graph, space: str) -> None:
+    """A double chain of 200 needs 50 waves: start_grounded hands over to propagate_waves, and
+    finish_grounded writes the labels and the marks."""
+    svc.store_graph("marks:long", double_chain_graph(200))
+    res = svc.ground("marks:long")
+    assert res.round_trips > 1 and res.waves == 50
+    labels = _marked(graph, space, "marks:long")
+    assert labels == res.labelling()
+    assert labels["a0"] == "IN" and labels["a1"] == "OUT"
+    svc.add_attacks("marks:long", [("b0", "a0")])  # a0 IN -> OUT, nothing else changes
+    res = svc.ground("marks:long")
+    assert res.round_trips > 1
+    assert _marked(graph, space, "marks:long") == {**labels, "a0": "OUT"}
+
+
+def test_marks_on_the_export_write_back(svc: ArgumentationService, graph: Graph, space: str) -> None:
+    """argumentation.write_labels (the export path's write-back) writes the marks as the solver does."""
+    svc.store_attacks("marks:ext", ["a", "b", "c"], [("a", "b"), ("b", "c")])
+    assert svc.repo.write_labels("marks:ext", ["a", "c"], ["b"], []) == 3
+    assert _marked(graph, space, "marks:ext") == {"a": "IN", "b": "OUT", "c": "IN"}
+    assert svc.repo.write_labels("marks:ext", ["b"], ["a"], ["c"]) == 3
+    assert _marked(graph, space, "marks:ext") == {"a": "OUT", "b": "IN", "c": "UNDEC"}
+    # and the solver after it puts back its own labelling with its marks
+    svc.ground("marks:ext")
+    assert _marked(graph, space, "marks:ext") == {"a": "IN", "b": "OUT", "c": "IN"}
+
+
+def test_enlisted_claims_keep_mark_and_label_when_released(bg: Any, svc: ArgumentationService, graph: Graph) -> None:
+    c1 = bg.assert_claim("user.x", "1", "x is 1", agent="user:a").claim.id
+    c2 = bg.assert_claim("user.y", "2", "y is 2", agent="user:b").claim.id
+    svc.enlist("dispute:xy", [c1, c2])
+    svc.add_attacks("dispute:xy", [(c1, c2)])
+    svc.ground("dispute:xy")
+    assert _marked(graph, svc.space, "dispute:xy") == {c1: "IN", c2: "OUT"}
+    svc.clear_namespace("dispute:xy")
+    rows = graph.driver.execute_query(
+        "MATCH (c:Claim {space: $s}) WHERE c.id IN $ids RETURN c.id AS id, c.label AS label, labels(c) AS ls",
+        s=svc.space,
+        ids=[c1, c2],
+        database_=graph.database,
+    ).records
+    got = {r["id"]: (r["label"], sorted(set(r["ls"]) & {"In", "Out", "Undec", "Argument", "Active"})) for r in rows}
+    assert got == {c1: ("IN", ["Active", "In"]), c2: ("OUT", ["Active", "Out"])}
+    assert bg.check().ok
 
 
 # -- linear work, index-backed frontier -------------------------------------------------------------------

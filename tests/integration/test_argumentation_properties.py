@@ -225,13 +225,17 @@ def _oracle(af: AttackGraph) -> dict[str, tuple[str, int | None]]:
 def _stored(svc: ArgumentationService, ns: str) -> dict[str, tuple[str, int | None]]:
     rows = svc.graph.driver.execute_query(
         "MATCH (a:Argument {space: $space, ns: $ns}) RETURN a.name AS name, a.label AS label, a.wave AS wave,"
-        " [k IN ['state', 'undefeated', 'frontier', 'link'] WHERE a[k] IS NOT NULL] AS working",
+        " [k IN ['state', 'undefeated', 'frontier', 'link'] WHERE a[k] IS NOT NULL] AS working,"
+        " [m IN labels(a) WHERE m IN ['In', 'Out', 'Undec']] AS marks",
         space=svc.space,
         ns=ns,
         database_=svc.graph.database,
     ).records
     # the solver's working label and counters never outlive a solve
     assert [(r["name"], r["working"]) for r in rows if r["working"]] == []
+    # each argument carries exactly the mark of its label (:In, :Out, :Undec), on both solve paths
+    marks = {"IN": ["In"], "OUT": ["Out"], "UNDEC": ["Undec"]}
+    assert [(r["name"], r["label"], r["marks"]) for r in rows if r["marks"] != marks.get(r["label"])] == []
     return {r["name"]: (r["label"], r["wave"]) for r in rows}
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from belief_graph.bloom import LABELS, PERSPECTIVE_FILE, perspective_json
-from belief_graph.browser import STATUS_LABELS
+from belief_graph.browser import GROUNDED_LABELS, STATUS_LABELS
 from belief_graph.curated import questions
 from belief_graph.db.driver import Graph
 from belief_graph.db.registry import get_registry
@@ -56,8 +56,11 @@ def test_structure(persp: dict[str, Any]) -> None:
         for m in re.finditer(r"\(\w*((?::[A-Z]\w*)+)", path.read_text()):
             used |= set(m.group(1).strip(":").split(":"))
     assert used - {"RcFrontier"} <= set(names), used - set(names)
-    # status labels come first, so a claim with a status label takes its colour
+    # status labels come first, so a claim with a status label takes its colour; then the grounded
+    # marks, so an argument or proposal takes the colour of its label
     assert names[: len(STATUS_LABELS)] == list(STATUS_LABELS.values())
+    marks = list(GROUNDED_LABELS.values())
+    assert names[len(STATUS_LABELS) : len(STATUS_LABELS) + len(marks)] == marks
     assert set(LABELS) <= set(names)
     for c in cats:
         assert c["captionKeys"] and c["captionKeys"][0] in {p["name"] for p in c["properties"]}, c["name"]
@@ -71,6 +74,11 @@ def test_structure(persp: dict[str, Any]) -> None:
             ("label", "OUT", "#C62828"),
             ("label", "UNDEC", "#F9A825"),
         }
+    assert [(by[m]["color"], by[m]["captionKeys"]) for m in marks] == [
+        ("#2E7D32", ["label"]),
+        ("#C62828", ["label"]),
+        ("#F9A825", ["label"]),
+    ]
     assert by["Justification"]["size"] < by["Claim"]["size"]
 
 

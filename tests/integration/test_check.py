@@ -159,6 +159,24 @@ CORRUPTIONS: list[tuple[str, str, str, Corrupt]] = [
         lambda bg, w: _q(bg, "MATCH (e:Episode {space: $s, id: $id}) SET e.status = 'retracted'", id=w["ep2"]),
     ),
     (
+        "grounded mark disagrees with the label",
+        "grounded_labels",
+        "x:ns/b",
+        lambda bg, w: _q(bg, "MATCH (a:Argument {space: $s, ns: 'x:ns', name: 'b'}) REMOVE a:Out SET a:In"),
+    ),
+    (
+        "two grounded marks",
+        "grounded_labels",
+        "x:ns/a",
+        lambda bg, w: _q(bg, "MATCH (a:Argument {space: $s, ns: 'x:ns', name: 'a'}) SET a:Undec"),
+    ),
+    (
+        "grounded mark on a claim never solved",
+        "grounded_labels",
+        "cat",
+        lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c:Out", id=w["cat"]),
+    ),
+    (
         "reconsolidation marks left",
         "scratch_state",
         "coast",
@@ -220,7 +238,7 @@ def _cli(args: list[str], settings) -> subprocess.CompletedProcess[str]:  # type
 def test_cli_exit_code_ids_and_json(bg: BeliefGraph, base_settings) -> None:  # type: ignore[no-untyped-def]
     w = _world(bg)
     ok = _cli(["--space", bg.space, "db", "check"], base_settings)
-    assert ok.returncode == 0 and "all 8 invariants hold" in ok.stdout, ok.stdout + ok.stderr
+    assert ok.returncode == 0 and "all 9 invariants hold" in ok.stdout, ok.stdout + ok.stderr
     _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'active'", id=w["lisbon"])
     bad = _cli(["--space", bg.space, "db", "check"], base_settings)
     assert bad.returncode == 1 and w["lisbon"] in bad.stdout and "active_per_key" in bad.stdout, bad.stdout

@@ -15,6 +15,7 @@ from belief_graph import BeliefGraph
 from belief_graph.embeddings import HashingEmbedder
 from belief_graph.errors import EncodingError, NotFoundError, ValidationError
 from belief_graph.llm import ScriptedModel
+from belief_graph.services.check import run_check
 from belief_graph.services.deliberation import deliberation_ns
 
 NAMES = ("finance", "relationship", "risk")
@@ -155,13 +156,19 @@ def test_select_one_survivor(world: World, graph) -> None:  # type: ignore[no-un
     # the labels are the grounded extension computed in Neo4j, stored on the Proposal nodes
     rows = graph.driver.execute_query(
         "MATCH (x:Proposal:Argument {space: $s, ns: $ns})-[:ANSWERS]->(:Deliberation {id: $id}) "
-        "RETURN x.perspective AS p, x.label AS label",
+        "RETURN x.perspective AS p, x.label AS label, [m IN labels(x) WHERE m IN ['In', 'Out', 'Undec']] AS marks",
         s=world.bg.space,
         ns=deliberation_ns(d.id),
         id=d.id,
         database_=graph.database,
     ).records
     assert {r["p"]: r["label"] for r in rows} == _labels(d)
+    # each proposal carries exactly the mark of its label (Browser and Bloom colour by it)
+    assert {r["p"]: r["marks"] for r in rows} == {"finance": ["In"], "relationship": ["Out"], "risk": ["Out"]}
+    assert run_check(graph, world.bg.space, only=["grounded_labels"]).ok
+    # the OGM reads them (Argument and the mark are optional labels of Proposal)
+    ogm = world.bg.ogm()
+    assert sorted(p.label for p in ogm.Proposal.nodes.filter(space=world.bg.space).all()) == ["IN", "OUT", "OUT"]
     why = world.bg.explain_label(deliberation_ns(d.id), d.proposal_of("risk").id)  # type: ignore[union-attr]
     assert why.label == "OUT" and "IN" in why.reason
 
@@ -189,6 +196,7 @@ def test_complete_mutual_attack_among_three_is_a_conflict(world: World, graph) -
     world.script([(a, t) for a in NAMES for t in NAMES if a != t])
     d = world.bg.deliberate(QUERY)
     assert set(_labels(d).values()) == {"UNDEC"} and d.mode == "conflict"
+    assert _count(graph, world.bg.space, "Undec") == 3 and _count(graph, world.bg.space, "In") == 0
     assert d.answer is None and not d.parts  # no forced resolution
     assert len(d.attacks) == 6 and len(d.proposals) == 3  # every proposal, every attack between them
     assert _attack_edges(graph, world.bg.space) == 6

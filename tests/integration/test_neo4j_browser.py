@@ -184,3 +184,35 @@ def test_a_styled_graph(page: Any, explore_world: World) -> None:
     assert fills.count("#CFD8DC") == 2  # the two justifications, small and grey
     assert sorted(float(r) for f, r in circles if str(f).upper() == "#CFD8DC") == [9.0, 9.0]
     assert "#00897B" in fills and "#1565C0" in fills  # the episode, the fact
+
+
+def _drawn(page: Any) -> list[tuple[str, str]]:
+    """(fill, caption) of every node drawn in the newest frame, after the layout settles."""
+    frame = page.locator("[data-testid=frame]").first
+    page.wait_for_timeout(2500)
+    nodes = page.evaluate(
+        "f => Array.from(f.querySelectorAll('svg g.node')).map(g => ["
+        "(g.querySelector('circle.b-outline') || {getAttribute: () => ''}).getAttribute('fill'), "
+        "Array.from(g.querySelectorAll('text')).map(t => t.textContent).join(' ').trim()])",
+        frame.element_handle(),
+    )
+    return [(str(f).upper(), str(c)) for f, c in nodes]
+
+
+def test_arguments_and_proposals_are_coloured_by_grounded_label(page: Any, explore_world: World) -> None:
+    """The grounded marks (:In, :Out, :Undec) colour arguments and proposals as the HTML views do:
+    IN green, OUT red (the caption is the `label` property)."""
+    colour = {"IN": "#2E7D32", "OUT": "#C62828", "UNDEC": "#F9A825"}
+    params = explore_world.params()
+    for name, expected, shot in (
+        ("explore.show_framework", {"a": "IN", "b": "OUT", "c": "IN"}, "styled-framework.png"),
+        ("explore.show_attack_graph", explore_world.expected["labels"], "styled-attack-graph.png"),
+    ):
+        q = get_registry()[name]
+        for line in param_lines(q, {"space": explore_world.space, **params[name]}):
+            _run(page, line)
+        _run(page, q.text)
+        drawn = _drawn(page)
+        page.locator("[data-testid=frame]").first.screenshot(path=str(artifacts_dir("browser") / shot))
+        labelled = sorted((c, f) for f, c in drawn if c in colour)
+        assert labelled == sorted((lab, colour[lab]) for lab in expected.values()), (name, drawn)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from belief_graph import BeliefGraph
 from belief_graph.db.driver import Graph
 from belief_graph.db.schema import apply_migrations, load_migrations, verify_schema
 from belief_graph.errors import SchemaError
+from belief_graph.services.check import run_check
 from belief_graph.settings import Settings
 
 
@@ -173,3 +175,48 @@ def test_upgrade_to_v008_drops_the_counters_left_by_the_old_solver(bg: BeliefGra
     assert left == 0
     res = svc.ground("study:v008")
     assert (res.in_, res.out, res.undec) == (["a", "c"], ["b", "d"], [])
+
+
+def test_upgrade_to_v012_marks_the_grounded_labels_of_an_older_store(bg: BeliefGraph, graph: Graph) -> None:
+    """Before V012 the grounded label lived in the `label` property only. V012 gives every labelled
+    argument, proposal and (released) enlisted claim its mark :In / :Out / :Undec, and none to an
+    argument never solved; `db check` then holds."""
+    svc = bg.argumentation
+    svc.store_attacks("study:v012", ["a", "b", "c", "d"], [("a", "b"), ("b", "c"), ("d", "d")])
+    svc.ground("study:v012")
+    svc.store_attacks("study:v012-unsolved", ["u"], [])
+    claim = bg.assert_claim("user.v012", "x", "x", agent="u").claim.id
+    svc.enlist("study:v012-claims", [claim])
+    svc.ground("study:v012-claims")
+    svc.clear_namespace("study:v012-claims")  # the claim keeps `label` (and its mark) when released
+    pid = f"p-{uuid.uuid4()}"
+    graph.run_text(
+        "CREATE (:Proposal {id: $pid, space: $s, label: 'OUT'})-[:ANSWERS]->(:Deliberation {space: $s, id: $pid})",
+        {"s": bg.space, "pid": pid},
+        name="test.old_proposal",
+    )
+    # the store as an older version left it: labels without marks
+    graph.run_text(
+        "MATCH (x) WHERE x.space = $s AND (x:In OR x:Out OR x:Undec) REMOVE x:In:Out:Undec",
+        {"s": bg.space},
+        name="test.v011_state",
+    )
+    assert not run_check(graph, bg.space, only=["grounded_labels"]).ok
+    graph.run_text("MATCH (m:SchemaMigration {version: 12}) DELETE m", name="test.forget_v012")
+    assert [m.version for m in apply_migrations(graph, dimension=bg.settings.embedding.dimension)] == [12]
+    rows = graph.driver.execute_query(
+        "MATCH (x) WHERE x.space = $s AND (x:Argument OR x:Proposal OR x.id = $claim) "
+        "RETURN coalesce(x.name, x.id) AS name, [m IN labels(x) WHERE m IN ['In', 'Out', 'Undec']] AS marks",
+        s=bg.space,
+        claim=claim,
+    ).records
+    assert {r["name"]: r["marks"] for r in rows} == {
+        "a": ["In"],
+        "b": ["Out"],
+        "c": ["In"],
+        "d": ["Undec"],
+        "u": [],
+        claim: ["In"],
+        pid: ["Out"],
+    }
+    assert run_check(graph, bg.space, only=["grounded_labels"]).ok

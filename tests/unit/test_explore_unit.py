@@ -70,11 +70,18 @@ def test_guide_has_one_runnable_block_per_question() -> None:
         assert h.unescape(body).startswith(":param space => 'alice';")
 
 
-def test_style_colours_status_labels_after_claim_and_keeps_justifications_small() -> None:
+def test_style_colours_status_labels_and_grounded_marks_in_order_and_keeps_justifications_small() -> None:
     grass = browser.style_grass()
     order = [m.group(1) for m in re.finditer(r"^node\.(\w+) \{", grass, re.M)]
     for label in browser.STATUS_LABELS.values():
         assert order.index(label) > order.index("Claim") and order.index(label) > order.index("Interpretation")
+    # the grounded marks win over Argument / Proposal, the status labels over the marks (an enlisted
+    # claim keeps its status colour); the colours are the HTML views' IN green, OUT red, UNDEC amber
+    for mark, colour in zip(browser.GROUNDED_LABELS.values(), ("#2E7D32", "#C62828", "#F9A825"), strict=True):
+        assert order.index("Argument") < order.index(mark) and order.index("Proposal") < order.index(mark)
+        assert order.index(mark) < min(order.index(s) for s in browser.STATUS_LABELS.values())
+        rule = re.search(rf"node\.{mark} \{{(.*?)\}}", grass, re.S)
+        assert rule is not None and f"color: {colour};" in rule.group(1)
     just = re.search(r"node\.Justification \{(.*?)\}", grass, re.S)
     assert just is not None and "diameter: 18px" in just.group(1)
 
