@@ -45,30 +45,10 @@ from ..cli.common import console, print_json, state
 from ..errors import ConfigurationError, ValidationError
 from ..models import new_id
 from ..models.argumentation import AttackGraph
+from ..scenarios.frameworks import FAMILIES, chain_graph, double_chain_graph, small_graph
 from ..services.argumentation import ArgumentationService
 
-__all__ = ["bench_grounded", "chain_graph", "double_chain_graph", "measure", "measure_small", "small_graph"]
-
-
-def chain_graph(n: int) -> AttackGraph:
-    """``a0 -> a1 -> ... -> a(n-1)``: the grounded labelling needs ceil(n/2) waves."""
-    names = tuple(f"a{i}" for i in range(n))
-    return AttackGraph(names, tuple((names[i], names[i + 1]) for i in range(n - 1)), source=f"chain({n})")
-
-
-def double_chain_graph(n: int) -> AttackGraph:
-    """An admbuster-like double chain of ``n`` arguments (two rows of n/2, each argument attacking
-    the next one of both rows): about n/4 waves, 2 attacks per argument."""
-    m = n // 2
-    a = [f"a{i}" for i in range(m)]
-    b = [f"b{i}" for i in range(m)]
-    attacks: list[tuple[str, str]] = []
-    for i in range(m - 1):
-        attacks += [(a[i], a[i + 1]), (b[i], b[i + 1]), (a[i], b[i + 1]), (b[i], a[i + 1])]
-    return AttackGraph(tuple(a + b), tuple(attacks), source=f"dchain({n})")
-
-
-FAMILIES: dict[str, Callable[[int], AttackGraph]] = {"chain": chain_graph, "dchain": double_chain_graph}
+__all__ = ["FAMILIES", "measure", "measure_small"]
 
 
 def _default_corpus() -> Path | None:
@@ -163,17 +143,6 @@ def _measure_one(svc: ArgumentationService, label: str, af: AttackGraph, repeat:
         "hits_per_unit": (total_hits / units) if profile and units else None,
         "ok": sorted(ext_in) == res.in_ and same_in_graph,
     }
-
-
-def small_graph(n: int, seed: int = 3) -> AttackGraph:
-    """A deliberation-sized framework of ``n`` arguments: each ordered pair attacks with
-    probability 0.2 (drawn with a fixed seed per size), so cycles, reinstatement and UNDEC occur."""
-    import random
-
-    rng = random.Random(seed * 1000 + n)
-    names = tuple(f"a{i}" for i in range(n))
-    attacks = tuple((a, b) for a in names for b in names if a != b and rng.random() < 0.2)
-    return AttackGraph(names, attacks, source=f"small({n})")
 
 
 def measure_small(svc: ArgumentationService, sizes: list[int], repeat: int) -> dict[str, Any]:

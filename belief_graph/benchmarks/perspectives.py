@@ -25,10 +25,10 @@ import numpy as np
 import typer
 
 from ..cli.common import console, print_json, state, table
-from ..cli.demo_rashomon import ScriptedRashomon, load_scenario, setup_scenario
 from ..embeddings import LocalMiniLMEmbedder
 from ..facade import BeliefGraph
 from ..repositories import AdminRepository
+from ..scenarios.rashomon import ScriptedRashomon, load_scenario, setup_scenario
 
 __all__ = ["bench_perspectives", "run_study"]
 

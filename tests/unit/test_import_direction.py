@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("llm", frozenset({"llm"})),
     ("services", frozenset({"services", "policies"})),
     ("facade", frozenset({"facade", "facade_aliases", "lazy", "mcp_server", "belief_graph"})),
+    ("scenarios", frozenset({"scenarios"})),
     ("cli", frozenset({"cli", "benchmarks"})),
 )
 LAYER_OF = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
