@@ -206,9 +206,9 @@ def study_revision(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
 
 
 def study_grounded(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
-    from .grounded import _default_corpus, measure
+    from .grounded import default_corpus, measure
 
-    corpus = _default_corpus() if p["corpus_limit"] >= 0 else None
+    corpus = default_corpus() if p["corpus_limit"] >= 0 else None
     out = measure(
         bg.argumentation,
         corpus=corpus,

@@ -45,10 +45,10 @@ from ..models.argumentation import AttackGraph
 from ..scenarios.frameworks import FAMILIES, chain_graph, double_chain_graph, small_graph
 from ..services.argumentation import ArgumentationService
 
-__all__ = ["FAMILIES", "measure", "measure_small"]
+__all__ = ["FAMILIES", "default_corpus", "measure", "measure_small"]
 
 
-def _default_corpus() -> Path | None:
+def default_corpus() -> Path | None:
     """The corpus subset in the source tree (tests/data/corpus), from the checkout or the current folder."""
     for base in (Path.cwd(), Path(__file__).resolve().parents[2]):
         p = base / "tests" / "data" / "corpus" / "argumentation"

@@ -1,4 +1,4 @@
-"""``belief-graph bench ...`` for the study ``belief_graph.benchmarks.all_studies``: options, printing, ``--json``."""
+"""``belief-graph bench all``: every study in one run (``belief_graph.benchmarks.all_studies``), its table, ``--json`` and ``--out``."""
 
 from __future__ import annotations
 

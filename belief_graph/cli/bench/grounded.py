@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ...benchmarks.grounded import _default_corpus, measure
+from ...benchmarks.grounded import default_corpus, measure
 from ...errors import ValidationError
 from ..common import console, print_json, state
 
@@ -41,7 +41,7 @@ def bench_grounded(
 ) -> None:
     """In-database grounded solve vs export + formal-argumentation, side by side, with the ratio."""
     svc = state(ctx).engine().argumentation
-    folder = None if no_corpus else (corpus or _default_corpus())
+    folder = None if no_corpus else (corpus or default_corpus())
     if corpus is not None and not corpus.is_dir():
         raise ValidationError(f"--corpus {corpus} is not a folder")
     try:
