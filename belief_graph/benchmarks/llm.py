@@ -20,9 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import typer
-
-from ..cli.common import console, print_json, table
 from ..llm import LLMClient, ScriptedModel
 
 
@@ -161,21 +158,3 @@ def measure() -> dict[str, Any]:
         "per-perspective mode in deliberate_calls_per_perspective"
     }
     return out
-
-
-def bench_llm(json_: bool = typer.Option(False, "--json", help="Print the numbers as one JSON object.")) -> None:
-    """LLM calls per workload (counting scripted model): batching makes calls grow with
-    perspectives, not with observations x perspectives."""
-    data = measure()
-    if json_:
-        print_json(data)
-        return
-    rows = [
-        ["encode 8 observations x 3 perspectives (batched)", data["encode_8x3_calls"]],
-        ["encode 8 observations x 3 perspectives (max_batch=1)", data["encode_8x3_calls_unbatched"]],
-        ["one deliberation, 3 perspectives (batched)", data["deliberate_calls"]],
-        ["one deliberation, 3 perspectives (per perspective)", data["deliberate_calls_per_perspective"]],
-    ]
-    table("LLM calls (scripted counting model)", ["workload", "calls"], rows)
-    if data.get("notes"):
-        console.print(f"note: {data['notes']['deliberate_calls']}", highlight=False, markup=False)

@@ -18,19 +18,14 @@ Runs in a scratch space that is deleted afterwards.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import numpy as np
-import typer
 
-from ..cli.common import console, print_json, state, table
-from ..cli.demo_rashomon import ScriptedRashomon, load_scenario, setup_scenario
-from ..embeddings import LocalMiniLMEmbedder
 from ..facade import BeliefGraph
-from ..repositories import AdminRepository
+from ..scenarios.rashomon import ScriptedRashomon, setup_scenario
 
-__all__ = ["bench_perspectives", "run_study"]
+__all__ = ["run_study"]
 
 
 def _rank(order: list[str], target: str) -> int | None:
@@ -89,57 +84,3 @@ def run_study(bg: BeliefGraph, script: ScriptedRashomon) -> dict[str, Any]:
         "rows": rows,
         "summary": {c: summary(c) for c in ("raw_rank", "raw_same_pool_rank", "perspective_rank")},
     }
-
-
-def bench_perspectives(
-    ctx: typer.Context,
-    json_: bool = typer.Option(False, "--json", help="Print the numbers as one JSON object."),
-) -> None:
-    """Retrieval study: rank of the relevant observation, raw episode text vs the perspective's
-    interpretations (real local MiniLM embeddings; scripted encodings)."""
-    st = state(ctx)
-    space = f"bench-perspectives-{uuid.uuid4().hex[:8]}"
-    script = ScriptedRashomon(load_scenario())
-    with BeliefGraph.connect(
-        space=space, settings=st.settings, embedder=LocalMiniLMEmbedder(), chat_model=script.model()
-    ) as bg:
-        try:
-            data = run_study(bg, script)
-        finally:
-            AdminRepository(bg.graph, space).delete_space(space)
-    if json_:
-        print_json(data)
-        return
-    table(
-        f"rank of the relevant observation ({data['embedder']}; interpretations: {data['interpretations']})",
-        ["perspective", "question", "obs", "raw (of 8)", "raw, same pool", "perspective (pool)"],
-        [
-            [
-                r["perspective"],
-                r["question"],
-                r["relevant"],
-                r["raw_rank"],
-                r["raw_same_pool_rank"],
-                f"{r['perspective_rank']} ({r['perspective_pool']})",
-            ]
-            for r in data["rows"]
-        ],
-    )
-    s = data["summary"]
-    table(
-        "summary",
-        ["search", "hits@1", "MRR", "mean rank", "not found"],
-        [
-            [name, s[c]["hits_at_1"], s[c]["mrr"], s[c]["mean_rank"], s[c]["not_found"]]
-            for name, c in (
-                ("raw episode text (8)", "raw_rank"),
-                ("raw text, same pool", "raw_same_pool_rank"),
-                ("perspective interpretations", "perspective_rank"),
-            )
-        ],
-    )
-    console.print(
-        f"{data['questions']} questions; interpretations written by the scripted encoder: {data['encodings_passed']}",
-        markup=False,
-        highlight=False,
-    )

@@ -20,16 +20,12 @@ through the job runner; its calls are counted and reported).
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import typer
-
-from ..cli.common import console, print_json, state
 from ..embeddings import Embedder
 from ..errors import ValidationError
 from ..facade import BeliefGraph
@@ -38,7 +34,7 @@ from ..repositories.retrieval import RetrievalRepository
 from ..services.retrieval import RetrievalService
 from ..settings import RetrievalSettings
 
-__all__ = ["CONFIGS", "Config", "bench_recall_quality", "default_suite_path", "measure_recall_quality"]
+__all__ = ["CONFIGS", "Config", "default_suite_path", "measure_recall_quality"]
 
 Config = tuple[str, RetrievalSettings, str]
 """(name, steps, fusion)."""
@@ -228,61 +224,3 @@ def measure_recall_quality(
     finally:
         for space in spaces.values():
             RetrievalRepository(bg.graph, space).delete_space_batched()
-
-
-def bench_recall_quality(
-    ctx: typer.Context,
-    suite: Path = typer.Option(None, "--suite", help="Suite file (default: tests/data/inference_suite.json)."),
-    paraphrase: bool = typer.Option(True, "--paraphrase/--no-paraphrase", help="Also measure the paraphrase suite."),
-    llm: bool = typer.Option(False, "--llm", help="Add the optional LLM re-rank (the configured chat model)."),
-    json_: bool = typer.Option(False, "--json"),
-) -> None:
-    """Recall@1, recall@5, MRR and p50 latency of recall with and without each ranking step, side by side."""
-    path = suite or default_suite_path()
-    if not path.is_file():
-        raise ValidationError(f"suite file not found: {path} (pass --suite)")
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"{path} is not JSON: {exc}") from None
-    para_path = default_suite_path("paraphrase_suite.json")
-    para = json.loads(para_path.read_text()) if paraphrase and para_path.is_file() else None
-    bg = state(ctx).engine()
-    configs = list(CONFIGS)
-    adopted = ("adopted (settings.retrieval)", bg.settings.retrieval, "score")
-    configs.insert(0, adopted)
-    if llm:
-        configs.append(
-            (
-                "adopted + LLM re-rank of the top 10",
-                bg.settings.retrieval.model_copy(update={"llm_rerank": True}),
-                "score",
-            )
-        )
-    out = measure_recall_quality(
-        bg, data, para, configs, llm=lambda: bg.llm, log=None if json_ else lambda m: console.print(m, highlight=False)
-    )
-    out["suite"] = str(path)
-    if json_:
-        print_json(out)
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    qn = out["questions"]
-    t = Table(
-        title=f"bench recall-quality: {out['memories']} memories, questions "
-        + ", ".join(f"{p} {n}" for p, n in qn.items())
-        + f"; embedder {bg.embedder.name}"
-    )
-    t.add_column("configuration", justify="left", no_wrap=True)
-    for p in qn:
-        t.add_column(f"{p} r@1 / r@5 / MRR", justify="right", no_wrap=True)
-    t.add_column("p50 ms", justify="right", no_wrap=True)
-    if llm:
-        t.add_column("LLM calls", justify="right", no_wrap=True)
-    for r in out["configs"]:
-        cells = [f"{r[p]['recall@1']:.3f} / {r[p]['recall@5']:.3f} / {r[p]['mrr']:.3f}" for p in qn]
-        t.add_row(r["name"], *cells, f"{r['p50_ms']:.1f}", *([str(r["llm_calls"])] if llm else []))
-    # a row is wider than a pipe's default 80 columns: print it whole
-    Console(width=max(console.width, 160), highlight=False).print(t)

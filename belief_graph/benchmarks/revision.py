@@ -1,8 +1,9 @@
 """Reconsolidation studies: ``bench revision-pairs``, ``bench scimap``, ``bench revision-latency``.
 
-Every world is built through the public API (``add_episode``, ``derive``) in its own memory space,
-repaired with ``retract`` in each mode, and compared with :func:`least_model`, the definition of
-DESIGN.md "Support" recomputed from scratch in Python (not the engine's Cypher). Nothing in the
+Every world (``belief_graph.scenarios.worlds``) is built through the public API (``add_episode``,
+``derive``) in its own memory space, repaired with ``retract`` in each mode, and compared with
+:func:`~belief_graph.scenarios.worlds.least_model`, the definition of DESIGN.md "Support"
+recomputed from scratch in Python (not the engine's Cypher). Nothing in the
 printed numbers is fixed in advance: they are counts of worlds whose stored labelling equals the
 least model after the repair.
 
@@ -21,172 +22,35 @@ least model after the repair.
 
 from __future__ import annotations
 
-import random
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import typer
-
-from ..cli.common import console, print_json, state, table
 from ..db.driver import Graph
-from ..embeddings import DelegatingEmbedder, Embedder
-from ..errors import ValidationError
+from ..embeddings import Embedder
 from ..facade import BeliefGraph
 from ..models import new_id
 from ..models.support import MODES
 from ..repositories.support import ProfilingRunner, TimingRunner
+from ..scenarios.worlds import (
+    EPOCH,
+    CachedEmbedder,
+    World,
+    build_world,
+    chain_world,
+    least_model,
+    paired_worlds,
+    scimap_workspace,
+)
 from ..services.support import SupportService
 
 __all__ = [
-    "World",
-    "bench_revision_latency",
-    "bench_revision_pairs",
-    "bench_scimap",
-    "build_world",
-    "chain_world",
-    "least_model",
-    "paired_worlds",
-    "scimap_workspace",
+    "run_revision_latency",
+    "run_revision_pairs",
+    "run_scimap",
+    "run_wave_comparison",
 ]
-
-EPOCH = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
-
-
-# ---------------------------------------------------------------------------------------------
-# Worlds and the reference labelling
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class World:
-    """A support graph by name: episodes (evidence) and claims with their justifications.
-
-    ``claims`` is in creation order: the first family of each claim only uses names created
-    before it; further families (alternatives, cycles) are added after all claims exist.
-    """
-
-    name: str
-    episodes: dict[str, str] = field(default_factory=dict)  # name -> text
-    claims: dict[str, str] = field(default_factory=dict)  # name -> text
-    families: dict[str, list[list[str]]] = field(default_factory=dict)  # claim -> [[premise, ...], ...]
-    kinds: dict[str, str] = field(default_factory=dict)
-    roots: list[str] = field(default_factory=list)  # what the reviewer invalidates
-
-    def episode(self, name: str, text: str) -> str:
-        self.episodes[name] = text
-        return name
-
-    def claim(self, name: str, text: str, *families: Sequence[str], kind: str = "derived") -> str:
-        self.claims[name] = text
-        self.families[name] = [list(f) for f in families]
-        self.kinds[name] = kind
-        return name
-
-    def also(self, name: str, *premises: str) -> None:
-        """Add an alternative justification (OR) to an existing claim."""
-        self.families[name].append(list(premises))
-
-    def copy(self, tag: str) -> World:
-        """The same world with ``tag`` appended to every text (derive() treats equal texts as
-        the same statement, so copies living in one space need distinct texts)."""
-        return World(
-            f"{self.name}{tag}",
-            {k: f"{v} {tag}" for k, v in self.episodes.items()},
-            {k: f"{v} {tag}" for k, v in self.claims.items()},
-            {k: [list(f) for f in v] for k, v in self.families.items()},
-            dict(self.kinds),
-            list(self.roots),
-        )
-
-    def downstream(self, roots: Sequence[str]) -> set[str]:
-        out: set[str] = set()
-        todo = list(roots)
-        while todo:
-            x = todo.pop()
-            for c, fams in self.families.items():
-                if c not in out and any(x in f for f in fams):
-                    out.add(c)
-                    todo.append(c)
-        return out
-
-
-def least_model(world: World, retracted: set[str]) -> set[str]:
-    """The IN set by definition: the least set closed under the rules (naive fixpoint).
-
-    An episode is IN unless retracted; a claim is IN iff not retracted and some family has every
-    premise IN (a claim without families is a base claim). Iterated from the empty set, so a
-    support cycle is IN only if something outside it grounds it.
-    """
-    inn: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for e in world.episodes:
-            if e not in retracted and e not in inn:
-                inn.add(e)
-                changed = True
-        for c, fams in world.families.items():
-            if c in inn or c in retracted:
-                continue
-            if not fams or any(all(p in inn for p in f) for f in fams):
-                inn.add(c)
-                changed = True
-    return inn
-
-
-class _CachedEmbedder(DelegatingEmbedder):
-    """Identical texts get identical vectors, and each text is embedded once per run."""
-
-    def __init__(self, inner: Embedder) -> None:
-        super().__init__(inner)
-        self.cache: dict[str, list[float]] = {}
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
-        if todo:
-            self.cache.update(zip(todo, self.inner.embed_documents(todo), strict=True))
-        return [self.cache[t] for t in texts]
-
-
-def build_world(bg: BeliefGraph, world: World, *, at: datetime = EPOCH) -> dict[str, str]:
-    """Create the world through the public API; returns name -> id. Timestamps are fixed
-    (``at`` + one second per node in creation order), so two builds of a world are identical."""
-    ids: dict[str, str] = {}
-    tick = 0
-
-    def when() -> datetime:
-        nonlocal tick
-        tick += 1
-        return at + timedelta(seconds=tick)
-
-    for name, text in world.episodes.items():
-        ids[name] = bg.add_episode(text, agent="user:lab", at=when()).id
-    for name, text in world.claims.items():
-        first = world.families[name][0]
-        ids[name] = bg.derive(
-            text,
-            [ids[p] for p in first],
-            agent="agent:analyst",
-            rule="analysis",
-            kind=world.kinds.get(name, "derived"),
-            at=when(),
-        ).id
-    for name in world.claims:
-        for fam in world.families[name][1:]:
-            got = bg.derive(
-                world.claims[name],
-                [ids[p] for p in fam],
-                agent="agent:analyst",
-                rule="analysis",
-                kind=world.kinds.get(name, "derived"),
-                at=when(),
-            )
-            assert got.id == ids[name]
-    return ids
 
 
 def _labels(bg: BeliefGraph, ids: dict[str, str]) -> dict[str, str]:
@@ -216,48 +80,6 @@ def _drop(graph: Graph, space: str) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def paired_worlds(pairs: int, seed: int = 7) -> list[tuple[World, World]]:
-    """``pairs`` (AND, OR) pairs. Same nodes, texts and influence edges in both worlds of a pair;
-    only the grouping of the finding's premises differs. The reviewer invalidates one assay."""
-    out = []
-    for i in range(pairs):
-        rng = random.Random(seed * 1000 + i)
-        k = rng.choice([2, 2, 3])
-        chain = rng.randint(1, 3)
-        loop = i % 2 == 1
-        worlds = []
-        for grouping in ("and", "or"):
-            w = World(f"pair{i:02d}-{grouping}")
-            assays = [
-                w.episode(
-                    f"e{j}",
-                    f"Assay {i}.{j}: sample {i * 10 + j} "
-                    f"showed {['elevated', 'reduced', 'unchanged'][j % 3]} marker M{i}",
-                )
-                for j in range(k)
-            ]
-            finding = f"Finding {i}: marker M{i} responds to treatment T{i}"
-            if grouping == "and":
-                w.claim("c", finding, assays)
-            else:
-                w.claim("c", finding, [assays[0]])
-                for a in assays[1:]:
-                    w.also("c", a)
-            prev = "c"
-            for d in range(chain):
-                prev = w.claim(
-                    f"d{d}", f"Consequence {i}.{d}: step {d} of the treatment plan for T{i} relies on it", [prev]
-                )
-            side = w.claim("s", f"Side note {i}: assay {i}.1 also fixes the dose range", [assays[1]])
-            w.claim("m", f"Protocol {i}: dose T{i} as in the side note, guided by the finding", ["c", side])
-            if loop:
-                w.also("c", "d0")  # a mutual-support loop c <-> d0, grounded only through the assays
-            w.roots = [assays[0]]
-            worlds.append(w)
-        out.append((worlds[0], worlds[1]))
-    return out
-
-
 def _fingerprint(graph: Graph, space: str) -> dict[str, Any]:
     row = graph.read("support.world_fingerprint", space=space)[0]
     return {
@@ -270,7 +92,7 @@ def _fingerprint(graph: Graph, space: str) -> dict[str, Any]:
 def run_revision_pairs(bg: BeliefGraph, pairs: int = 40, keep: bool = False, seed: int = 7) -> dict[str, Any]:
     """Build the paired worlds once per mode, repair, count exact repairs per mode."""
     graph = bg.graph
-    embedder = _CachedEmbedder(bg.embedder)
+    embedder = CachedEmbedder(bg.embedder)
     run = new_id()[-8:]
     exact = {m: 0 for m in MODES}
     by_grouping = {m: {"and": 0, "or": 0} for m in MODES}
@@ -308,122 +130,9 @@ def run_revision_pairs(bg: BeliefGraph, pairs: int = 40, keep: bool = False, see
     }
 
 
-def bench_revision_pairs(
-    ctx: typer.Context,
-    pairs: int = typer.Option(40, "--pairs", help="Number of (AND, OR) pairs; 40 gives the 80 worlds of the study."),
-    seed: int = typer.Option(7, "--seed"),
-    keep: bool = typer.Option(False, "--keep", help="Keep the bench spaces (bench-rp-*) for inspection."),
-    json_: bool = typer.Option(False, "--json"),
-) -> None:
-    """Paired AND/OR worlds: how many each mode (none / influence / justification) repairs exactly."""
-    if pairs < 1:
-        raise ValidationError("--pairs must be at least 1")
-    bg = state(ctx).engine()
-    t0 = time.perf_counter()
-    out = run_revision_pairs(bg, pairs=pairs, keep=keep, seed=seed)
-    out["seconds"] = round(time.perf_counter() - t0, 1)
-    if json_:
-        print_json(out)
-        return
-    n = out["worlds"]
-    console.print(
-        f"{n} worlds ({pairs} AND, {pairs} OR); pairs verified identical except the grouping: "
-        f"{out['pairs_verified_identical_but_grouping']}/{pairs}"
-    )
-    table(
-        "worlds repaired exactly (stored labelling == least model)",
-        ["mode", "exact", "AND", "OR", "median repair ms"],
-        [
-            [
-                m,
-                f"{out['exact'][m]}/{n}",
-                f"{out['exact_by_grouping'][m]['and']}/{pairs}",
-                f"{out['exact_by_grouping'][m]['or']}/{pairs}",
-                out["median_repair_ms"].get(m),
-            ]
-            for m in MODES
-        ],
-    )
-    console.print(f"({out['seconds']} s)")
-
-
 # ---------------------------------------------------------------------------------------------
 # Research workspaces (scimap)
 # ---------------------------------------------------------------------------------------------
-
-_TOPICS = [
-    "kinase KRX",
-    "transporter SLC",
-    "receptor GPR",
-    "protease MMP",
-    "channel KCN",
-    "ligase UBE",
-    "factor TNF",
-    "enzyme CYP",
-    "regulator SOX",
-    "chaperone HSP",
-]
-
-
-def scimap_workspace(index: int, seed: int = 11) -> World:
-    """One research workspace: executed results -> observations -> interpretations -> mechanisms ->
-    planned experiments. Shared branches (one observation feeding several interpretations) and
-    independent branches (a mechanism with a second, independent justification) are drawn at
-    random; the reviewer invalidates the result with the most consequences. Regenerated until the
-    invalidation both propagates and spares something downstream (deterministic per index)."""
-    attempt = 0
-    while True:
-        rng = random.Random(seed * 10_000 + index * 100 + attempt)
-        attempt += 1
-        topic = f"{_TOPICS[index % len(_TOPICS)]}{index}"
-        w = World(f"workspace{index:02d}")
-        n_obs = rng.randint(3, 5)
-        obs = []
-        for j in range(n_obs):
-            r = w.episode(
-                f"r{j}",
-                f"Run {index}-{j}: the {['knock-down', 'dose-response', 'imaging', 'proteomics', 'rescue'][j % 5]} "
-                f"assay on {topic} was executed; readout {rng.randint(5, 95)}%",
-            )
-            obs.append(
-                w.claim(
-                    f"o{j}",
-                    f"Observation {index}.{j}: {topic} readout changes under condition {j}",
-                    [r],
-                    kind="observation",
-                )
-            )
-        interp = []
-        for j in range(rng.randint(3, 5)):
-            prem = rng.sample(obs, rng.choice([1, 1, 2]))
-            interp.append(
-                w.claim(
-                    f"i{j}",
-                    f"Interpretation {index}.{j}: {topic} activity depends on pathway P{j}",
-                    prem,
-                    kind="interpretation",
-                )
-            )
-        mech = []
-        for j in range(rng.randint(2, 4)):
-            prem = rng.sample(interp, rng.choice([1, 2]))
-            mech.append(w.claim(f"m{j}", f"Mechanism {index}.{j}: {topic} acts through P{j} feedback", prem))
-        for m in mech:
-            if rng.random() < 0.5:
-                alt = rng.sample([x for x in interp if x not in w.families[m][0]] or interp, 1)
-                w.also(m, *alt)
-        for j in range(rng.randint(2, 4)):
-            prem = rng.sample(mech, rng.choice([1, 1, 2]))
-            w.claim(f"p{j}", f"Planned experiment {index}.{j}: test {topic} with inhibitor X{j}", prem)
-        # invalidate the executed result with the most consequences
-        root = max(sorted(w.episodes), key=lambda r: len(w.downstream([r])))
-        w.roots = [root]
-        before = least_model(w, set())
-        after = least_model(w, {root})
-        lost = (before - after) - {root}
-        spared_downstream = w.downstream([root]) & after
-        if lost and spared_downstream:
-            return w
 
 
 def _scimap_metrics(w: World, statuses: dict[str, str], cited: set[str], ids: dict[str, str]) -> dict[str, int]:
@@ -452,7 +161,7 @@ def run_scimap(
     seed: int = 11,
 ) -> dict[str, Any]:
     graph = bg.graph
-    embedder = _CachedEmbedder(bg.embedder)
+    embedder = CachedEmbedder(bg.embedder)
     run = new_id()[-8:]
     totals: dict[str, dict[str, int]] = {}
     latencies: dict[str, list[float]] = {m: [] for m in modes}
@@ -478,56 +187,6 @@ def run_scimap(
         "modes": totals,
         "median_repair_ms": {m: round(statistics.median(v) * 1000, 2) for m, v in latencies.items() if v},
     }
-
-
-def bench_scimap(
-    ctx: typer.Context,
-    workspaces: int = typer.Option(20, "--workspaces"),
-    modes: str = typer.Option("none,justification", "--modes", help="Comma-separated: none, influence, justification."),
-    seed: int = typer.Option(11, "--seed"),
-    keep: bool = typer.Option(False, "--keep", help="Keep the bench spaces (bench-sm-*)."),
-    json_: bool = typer.Option(False, "--json"),
-) -> None:
-    """Research workspaces: a reviewer invalidates an executed result; what each mode repairs."""
-    mode_list = [m.strip() for m in modes.split(",") if m.strip()]
-    bad = [m for m in mode_list if m not in MODES]
-    if bad or not mode_list:
-        raise ValidationError(f"--modes must be a list of {', '.join(MODES)}")
-    if workspaces < 1:
-        raise ValidationError("--workspaces must be at least 1")
-    bg = state(ctx).engine()
-    t0 = time.perf_counter()
-    out = run_scimap(bg, workspaces, mode_list, keep=keep, seed=seed)
-    out["seconds"] = round(time.perf_counter() - t0, 1)
-    if json_:
-        print_json(out)
-        return
-    rows = []
-    for m in mode_list:
-        t = out["modes"][m]
-        rows.append(
-            [
-                m,
-                f"{t['repaired']}/{t['consequences']}",
-                f"{t['preserved']}/{t['preserved_expected']}",
-                f"{t['independent_in_region_preserved']}/{t['independent_in_region']}",
-                t["withdrawn_cited"],
-                out["median_repair_ms"].get(m),
-            ]
-        )
-    table(
-        f"{workspaces} research workspaces, one executed result invalidated in each",
-        ["mode", "repaired", "preserved", "branches kept", "withdrawn cited", "median ms"],
-        rows,
-    )
-    console.print(
-        "repaired: propagated consequences (claims that lost every support) now withdrawn; "
-        "preserved: claims that still have support and are still active; branches kept: of those, "
-        "the ones downstream of the invalidated result (independent justification); withdrawn cited: "
-        "withdrawn-worthy claims or the invalid result cited by the compiled working context; "
-        "median ms: repair (retract) latency."
-    )
-    console.print(f"({out['seconds']} s)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -650,7 +309,7 @@ def run_revision_latency(
     added between measurements, hanging off every copy's nodes outside the region.
     """
     graph = bg.graph
-    embedder = _CachedEmbedder(bg.embedder)
+    embedder = CachedEmbedder(bg.embedder)
     space = f"bench-lat-{new_id()[-8:]}"
     e = _engine(graph, bg, space, embedder)
     w = scimap_workspace(workspace)
@@ -722,23 +381,13 @@ def run_revision_latency(
     }
 
 
-def chain_world(depth: int) -> World:
-    """``e -> c0 -> c1 -> ... -> c(depth-1)``: restoring ``e`` needs ``depth`` waves."""
-    w = World(f"chain{depth}")
-    prev = w.episode("e", f"Chain {depth}: the base measurement")
-    for i in range(depth):
-        prev = w.claim(f"c{i}", f"Chain {depth}: consequence {i}", [prev])
-    w.roots = ["e"]
-    return w
-
-
 def run_wave_comparison(
     bg: BeliefGraph, depths: Sequence[int], repeats: int = 11, keep: bool = False
 ) -> list[dict[str, Any]]:
     """Restore latency of chains: all waves in one ``support.fixpoint`` statement (up to 64 per
     call, the default) vs one statement per wave (a Python loop of round trips)."""
     graph = bg.graph
-    embedder = _CachedEmbedder(bg.embedder)
+    embedder = CachedEmbedder(bg.embedder)
     out = []
     for depth in depths:
         space = f"bench-waves-{new_id()[-8:]}"
@@ -764,108 +413,3 @@ def run_wave_comparison(
             if not keep:
                 _drop(graph, space)
     return out
-
-
-def bench_revision_latency(
-    ctx: typer.Context,
-    sizes: str = typer.Option(
-        "1000,10000,100000,1000000",
-        "--sizes",
-        help="Comma-separated space sizes in claims (the workspace is measured alone first).",
-    ),
-    repeats: int = typer.Option(21, "--repeats", help="Retract+restore cycles per size (median reported)."),
-    chains: str = typer.Option(
-        "10,50,200",
-        "--chains",
-        help="Chain depths for the fixpoint comparison (one statement vs one per wave); '' skips it.",
-    ),
-    keep: bool = typer.Option(False, "--keep", help="Keep the bench space (bench-lat-*)."),
-    json_: bool = typer.Option(False, "--json"),
-) -> None:
-    """Repair latency of one research workspace, alone and inside spaces of 10^3..10^6 claims."""
-    try:
-        size_list = [int(s) for s in sizes.split(",") if s.strip()]
-        depth_list = [int(s) for s in chains.split(",") if s.strip()]
-    except ValueError as exc:
-        raise ValidationError(
-            f"--sizes and --chains must be comma-separated integers, got {sizes!r}, {chains!r}"
-        ) from exc
-    if any(s < 1 for s in size_list + depth_list) or repeats < 1:
-        raise ValidationError("--sizes, --chains and --repeats must be positive")
-    bg = state(ctx).engine()
-
-    def progress(row: dict[str, Any]) -> None:
-        if not json_:
-            console.print(
-                f"  {row['claims']:>9} claims: floor {row['floor_ms_median']} ms, retract "
-                f"{row['retract_ms_median']} ms (x{row['retract_over_floor']}), restore "
-                f"{row['restore_ms_median']} ms (x{row['restore_over_floor']}), step statements "
-                f"{row['steps_retract_ms_median']} ms (db hits {row['db_hits_retract']})"
-            )
-
-    out = run_revision_latency(bg, size_list, repeats=repeats, keep=keep, progress=progress)
-    out["waves"] = run_wave_comparison(bg, depth_list, repeats=min(repeats, 11), keep=keep) if depth_list else []
-    if json_:
-        print_json(out)
-        return
-    table(
-        f"repair latency of one workspace ({out['workspace_claims']} claims, region {out['region']} claims), "
-        f"median of {repeats}, next to the commit floor (one-node write transaction) of the same rounds",
-        [
-            "claims in space",
-            "filler load s",
-            "floor ms",
-            "retract ms",
-            "x floor",
-            "retract min",
-            "retract p90",
-            "restore ms",
-            "x floor",
-            "steps retract ms",
-            "x floor",
-            "stmts",
-            "server ms",
-            "db hits retract",
-            "db hits restore",
-        ],
-        [
-            [
-                r["claims"],
-                r.get("load_s", "-"),
-                r["floor_ms_median"],
-                r["retract_ms_median"],
-                r["retract_over_floor"],
-                r["retract_ms_min"],
-                r["retract_ms_p90"],
-                r["restore_ms_median"],
-                r["restore_over_floor"],
-                r["steps_retract_ms_median"],
-                r["steps_retract_over_floor"],
-                f"{r['statements']['retract']} / {r['statements']['retract_steps']}",
-                r["timed_retract"]["statement_server_ms"],
-                r["db_hits_retract"],
-                r["db_hits_restore"],
-            ]
-            for r in out["rows"]
-        ],
-    )
-    rr = out["ratio_largest_smallest"]
-    console.print(
-        f"largest/smallest: claims x{rr['claims']}, retract latency x{rr['retract_ms_median']} "
-        f"(median) x{rr['retract_ms_min']} (min), restore latency x{rr['restore_ms_median']}, "
-        f"floor x{rr['floor_ms_median']}, retract/floor x{rr['retract_over_floor']}, "
-        f"db hits retract x{rr['db_hits_retract']}, restore x{rr['db_hits_restore']}"
-    )
-    console.print(
-        "x floor: median over the floor's median of the same rounds; steps: the same repair as the "
-        "step statements (one round trip each, the path before support.repair); stmts: statements in "
-        "the transaction (one statement / steps); server ms: what the server reports for the one "
-        "statement of one timed retract (whole ms); goal: retract and restore median <= 5 ms at every "
-        "size, largest/smallest <= 1.5."
-    )
-    if out["waves"]:
-        table(
-            "least fixpoint: restore of a chain of depth n (n - 1 waves), median ms",
-            ["depth", "all waves in one statement", "one statement per wave"],
-            [[r["depth"], r["one_statement_ms"], r["statement_per_wave_ms"]] for r in out["waves"]],
-        )

@@ -16,7 +16,6 @@ import pytest
 from typer.testing import CliRunner
 
 from belief_graph.argumentation import iccma
-from belief_graph.benchmarks.grounded import chain_graph, double_chain_graph
 from belief_graph.cli import app
 from belief_graph.db.driver import Graph
 from belief_graph.db.registry import get_registry
@@ -27,6 +26,7 @@ from belief_graph.errors import (
     ValidationError,
 )
 from belief_graph.models.argumentation import Attack, AttackGraph
+from belief_graph.scenarios import chain_graph, double_chain_graph
 from belief_graph.services import argumentation as argmod
 from belief_graph.services.argumentation import ArgumentationService, framework_ns
 from belief_graph.services.check import run_check

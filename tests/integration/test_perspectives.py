@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph
 from belief_graph.cli import app
-from belief_graph.cli.demo_rashomon import ScriptedRashomon, load_scenario, setup_scenario
 from belief_graph.errors import EpisodeNotFound, FormatError, LLMUnavailable, NotFoundError, ValidationError
 from belief_graph.llm import ScriptedModel
+from belief_graph.scenarios import ScriptedRashomon, load_scenario, setup_scenario
 from belief_graph.services.perspectives import example_perspectives_path, interpretation_id
 
 runner = CliRunner()

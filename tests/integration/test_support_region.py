@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.benchmarks.revision import _fill, build_world, scimap_workspace
+from belief_graph.benchmarks.revision import _fill
 from belief_graph.db.driver import Graph
 from belief_graph.db.registry import get_registry
 from belief_graph.repositories.support import ProfilingRunner
+from belief_graph.scenarios import build_world, scimap_workspace
 from belief_graph.services.support import SupportService
 
 REPAIR_QUERIES = [

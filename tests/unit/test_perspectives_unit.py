@@ -26,7 +26,7 @@ def test_shipped_example_set_and_scenario_parse() -> None:
     specs = parse_perspectives(example_perspectives_path().read_text(encoding="utf-8"), "perspectives.yaml")
     assert [s.name for s in specs] == ["relationship", "risk", "finance"]
     assert all(s.goal and len(s.ontology) == 5 for s in specs)
-    from belief_graph.cli.demo_rashomon import load_scenario
+    from belief_graph.scenarios import load_scenario
 
     sc = load_scenario()
     assert len(sc.observations) == 8 and len(sc.queries) == 4

@@ -8,18 +8,18 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
-from belief_graph.benchmarks.revision import (
-    World,
-    least_model,
-    paired_worlds,
-    scimap_workspace,
-)
 from belief_graph.cli import app
 from belief_graph.models.support import (
     AuditRecord,
     Premise,
     SupportFamily,
     estimate_tokens,
+)
+from belief_graph.scenarios import (
+    World,
+    least_model,
+    paired_worlds,
+    scimap_workspace,
 )
 from belief_graph.services.support import statement_signature
 
