@@ -245,3 +245,28 @@ def test_cli_bench_recall_quality_tiny(graph: Graph, tmp_path: Path) -> None:
     path.write_text(json.dumps({"items": [{"id": "x", "part": "train"}]}))
     bad = CliRunner().invoke(app, ["bench", "recall-quality", "--suite", str(path), "--no-paraphrase"])
     assert bad.exit_code != 0 and isinstance(bad.exception, ValidationError)
+
+
+def test_bench_recall_quality_calls_the_llm_once_per_question_not_in_the_warm_up(
+    base_settings: Settings, graph: Graph, embedder: Any
+) -> None:
+    """The warm-up pass fills the key-phrase cache; a re-rank there would only spend the model's
+    time (on a local model, about as long as the measured pass itself)."""
+    from belief_graph.benchmarks.recall_quality import measure_recall_quality
+
+    small = {"items": [it for it in SUITE["items"] if it["category"] == "finance"]}
+    n = sum(1 for _ in small["items"])
+    model = ScriptedModel().respond("rerank", lambda inputs: {"ranking": [c["id"] for c in inputs["candidates"]]})
+    space = f"t_rq_llm_{uuid.uuid4().hex[:8]}"
+    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
+        adopted = b.settings.retrieval
+        configs = [
+            ("adopted", adopted, "score"),
+            ("adopted + LLM", adopted.model_copy(update={"llm_rerank": True}), "score"),
+        ]
+        out = measure_recall_quality(b, small, None, configs, llm=lambda: b.llm)
+    by = {c["name"]: c for c in out["configs"]}
+    assert by["adopted"]["llm_calls"] == 0
+    assert by["adopted + LLM"]["llm_calls"] == n == len(model.calls_for("rerank"))
+    # the re-rank kept the fused order, so the ranks are the adopted configuration's
+    assert by["adopted + LLM"]["tune"]["recall@1"] == by["adopted"]["tune"]["recall@1"]
