@@ -270,3 +270,38 @@ def test_bench_recall_quality_calls_the_llm_once_per_question_not_in_the_warm_up
     assert by["adopted + LLM"]["llm_calls"] == n == len(model.calls_for("rerank"))
     # the re-rank kept the fused order, so the ranks are the adopted configuration's
     assert by["adopted + LLM"]["tune"]["recall@1"] == by["adopted"]["tune"]["recall@1"]
+
+
+def test_a_terminated_bench_removes_its_scratch_spaces(base_settings: Settings, graph: Graph, tmp_path: Path) -> None:
+    """SIGTERM (kill, a supervisor, a CI timeout) ends the CLI through its ``finally`` blocks: the
+    bench's scratch spaces do not outlive it (they did while SIGTERM ended the process at once)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps({"items": [it for it in SUITE["items"] if it["category"] == "finance"]}))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_")}
+    env.update(
+        BELIEF_GRAPH_NEO4J__URI=base_settings.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=base_settings.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=base_settings.neo4j.password.get_secret_value(),
+    )
+    exe = str(Path(sys.executable).with_name("belief-graph"))
+    cmd = [exe, "bench", "recall-quality", "--suite", str(path), "--no-paraphrase"]
+    q = "MATCH (c:Claim) WHERE c.space STARTS WITH '__bench_recall_quality__' RETURN collect(DISTINCT c.space) AS s"
+    before = set(graph.driver.execute_query(q).records[0]["s"])  # another run's spaces are not ours
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    seen = []
+    for line in proc.stdout:  # the scratch spaces exist once the suite is loaded
+        seen.append(line)
+        if line.startswith("loaded "):
+            break
+    mine = set(graph.driver.execute_query(q).records[0]["s"]) - before
+    assert mine, seen
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert mine.isdisjoint(graph.driver.execute_query(q).records[0]["s"])
