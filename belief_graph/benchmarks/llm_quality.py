@@ -417,17 +417,20 @@ def _classify_scores(client: LLMClient, memo: _Memo, utterances: list[dict[str, 
         except LLMError as exc:
             got, error = {}, f"{type(exc).__name__}"
         for u in us:
-            rows.append(
-                {
-                    "id": u["id"],
-                    "category": cat,
-                    "ok": got.get(u["id"]) == u["action"],
-                    "got": got.get(u["id"]),
-                    "expected": u["action"],
-                    "error": error,
-                }
-            )
+            rows.append(_scored(u["id"], cat, got.get(u["id"]), u["action"], error))
     return rows
+
+
+def _scored(item_id: str, category: str, got: Any, expected: Any, error: str | None) -> dict[str, Any]:
+    """One scored row of a label job (classify, encode, critique): right when the answer is the label."""
+    return {
+        "id": item_id,
+        "category": category,
+        "ok": got == expected,
+        "got": got,
+        "expected": expected,
+        "error": error,
+    }
 
 
 def _encode_scores(
@@ -450,16 +453,7 @@ def _encode_scores(
         except LLMError as exc:
             got, error = {}, type(exc).__name__
         for e in mine:
-            rows.append(
-                {
-                    "id": e["id"],
-                    "category": name,
-                    "ok": got.get(e["id"]) == e["relevant"],
-                    "got": got.get(e["id"]),
-                    "expected": e["relevant"],
-                    "error": error,
-                }
-            )
+            rows.append(_scored(e["id"], name, got.get(e["id"]), e["relevant"], error))
     return rows
 
 
@@ -488,16 +482,7 @@ def _critique_scores(
             raise
         except LLMError as exc:
             got, error = None, type(exc).__name__
-        rows.append(
-            {
-                "id": c["id"],
-                "category": c["perspective"],
-                "ok": got == c["attack"],
-                "got": got,
-                "expected": c["attack"],
-                "error": error,
-            }
-        )
+        rows.append(_scored(c["id"], c["perspective"], got, c["attack"], error))
     return rows
 
 

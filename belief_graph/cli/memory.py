@@ -79,18 +79,22 @@ def revert(
     _print_write(state(ctx).engine().revert(key, agent=agent, to=to), json_)
 
 
-@app.command("belief")
-def belief(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--json")) -> None:
-    """The one current belief for a fact key (exit 1 when there is none)."""
-    c = state(ctx).engine().belief(key)
+def _one_or_exit(c: Claim | None, title: str, status_header: str, missing: str, json_: bool) -> None:
+    """Print one claim (a table, or JSON with ``null`` when there is none); exit 1 when there is none."""
     if json_:
         print_json(c.model_dump(mode="json") if c else None)
     elif c:
-        table(f"belief {key}", ["id", "key", "value", "status", "agent", "text"], [_claim_row(c)])
+        table(title, ["id", "key", "value", status_header, "agent", "text"], [_claim_row(c)])
     else:
-        console.print(f"no current belief for {key}")
+        console.print(missing)
     if c is None:
         raise typer.Exit(1)
+
+
+@app.command("belief")
+def belief(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--json")) -> None:
+    """The one current belief for a fact key (exit 1 when there is none)."""
+    _one_or_exit(state(ctx).engine().belief(key), f"belief {key}", "status", f"no current belief for {key}", json_)
 
 
 @app.command("claim")
@@ -254,15 +258,9 @@ def as_of(
         t = datetime.fromisoformat(at.replace("Z", "+00:00"))
     except ValueError:
         raise ValidationError(f"not an ISO time: {at!r} (e.g. 2026-11-30T12:00:00+00:00)") from None
-    c = state(ctx).engine().as_of(key, t)
-    if json_:
-        print_json(c.model_dump(mode="json") if c else None)
-    elif c:
-        table(f"{key} as of {at}", ["id", "key", "value", "status now", "agent", "text"], [_claim_row(c)])
-    else:
-        console.print(f"no belief for {key} at {at}")
-    if c is None:
-        raise typer.Exit(1)
+    _one_or_exit(
+        state(ctx).engine().as_of(key, t), f"{key} as of {at}", "status now", f"no belief for {key} at {at}", json_
+    )
 
 
 @app.command("explain")
