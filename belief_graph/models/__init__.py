@@ -7,47 +7,8 @@ public names are re-exported here), :mod:`.support`, :mod:`.argumentation`, :mod
 
 from __future__ import annotations
 
-from .beliefs import (
-    KEY_RE as KEY_RE,
-    AgentInfo,
-    AuthorityRule,
-    Claim,
-    ClaimInput as ClaimInput,
-    ClaimStatus,
-    Dispute,
-    Episode,
-    Explanation,
-    KeyInfo,
-    PolicyRule,
-    RecallHit,
-    Revision,
-    Strategy,
-    Value as Value,
-    Version,
-    WriteOp,
-    WriteResult,
-    new_id,
-    time_after,
-    utcnow,
-)
+from . import beliefs
+from .beliefs import *  # noqa: F403  (the names in beliefs.__all__)
+from .beliefs import KEY_RE as KEY_RE, ClaimInput as ClaimInput, Value as Value
 
-__all__ = [
-    "AgentInfo",
-    "AuthorityRule",
-    "Claim",
-    "Dispute",
-    "Explanation",
-    "KeyInfo",
-    "PolicyRule",
-    "Revision",
-    "Strategy",
-    "Version",
-    "ClaimStatus",
-    "Episode",
-    "RecallHit",
-    "WriteOp",
-    "WriteResult",
-    "new_id",
-    "time_after",
-    "utcnow",
-]
+__all__ = list(beliefs.__all__)
