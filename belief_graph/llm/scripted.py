@@ -18,7 +18,7 @@ one reply per call and its last reply repeats. A reply is the raw text the "mode
 report no token counts unless given as a ``RawResponse``.
 
 Replies are written with the caller's real ids; the prompt shows short aliases (``t1``,
-``c2``: see ``runner._Aliases``), so JSON replies are translated to the aliases before the runner
+``c2``: see ``validation._Aliases``), so JSON replies are translated to the aliases before the runner
 sees them, exactly as a real model would answer. Every request is kept in
 :attr:`ScriptedModel.calls` (to assert on prompts and repair turns).
 """

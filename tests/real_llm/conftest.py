@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from belief_graph.llm import LLMClient, make_client
-from belief_graph.llm_server import LLMServerStatus, LocalLLMServer
+from belief_graph.llmserver import LLMServerStatus, LocalLLMServer
 from belief_graph.settings import LLMServerSettings, Settings, load_settings
 
 

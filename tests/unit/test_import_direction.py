@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("data", frozenset({"models", "viz", "embeddings", "argumentation"})),
     ("db", frozenset({"db"})),
     ("repositories", frozenset({"repositories", "curated"})),
-    ("local tools", frozenset({"localserver", "browser", "bloom", "shell", "llm_server"})),
+    ("local tools", frozenset({"localserver", "browser", "bloom", "shell", "llmserver"})),
     ("llm", frozenset({"llm"})),
     ("services", frozenset({"services", "policies"})),
     ("facade", frozenset({"facade", "facade_aliases", "lazy", "mcp_server", "belief_graph"})),

