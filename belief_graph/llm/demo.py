@@ -54,6 +54,21 @@ class DemoStep:
 
 
 _ALICE = "user:alice"
+_AGGRESSIVE = {
+    "key": "user.risk_tolerance",
+    "value": "aggressive",
+    "text": "The user now wants an aggressive, growth-oriented investment strategy",
+    "agent": _ALICE,
+}
+"""The classified claim of both classify steps (the change of mind)."""
+_CAUTIOUS = {
+    "id": "c1",
+    "key": "user.risk_tolerance",
+    "value": "cautious",
+    "text": "The user is cautious with money and dislikes individual stocks",
+    "agent": _ALICE,
+}
+"""Its candidate: the belief it replaces."""
 _E1 = {"id": "e1", "agent": _ALICE, "text": "I'm pretty cautious with money, I hate picking individual stocks."}
 _E2 = {
     "id": "e2",
@@ -121,21 +136,8 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
             "items": [
                 {
                     "id": "n0",
-                    "claim": {
-                        "key": "user.risk_tolerance",
-                        "value": "aggressive",
-                        "text": "The user now wants an aggressive, growth-oriented investment strategy",
-                        "agent": _ALICE,
-                    },
-                    "candidates": [
-                        {
-                            "id": "c1",
-                            "key": "user.risk_tolerance",
-                            "value": "cautious",
-                            "text": "The user is cautious with money and dislikes individual stocks",
-                            "agent": _ALICE,
-                        }
-                    ],
+                    "claim": _AGGRESSIVE,
+                    "candidates": [_CAUTIOUS],
                 },
             ]
         },
@@ -200,21 +202,8 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
             "items": [
                 {
                     "id": "n1",
-                    "claim": {
-                        "key": "user.risk_tolerance",
-                        "value": "aggressive",
-                        "text": "The user now wants an aggressive, growth-oriented investment strategy",
-                        "agent": _ALICE,
-                    },
-                    "candidates": [
-                        {
-                            "id": "c1",
-                            "key": "user.risk_tolerance",
-                            "value": "cautious",
-                            "text": "The user is cautious with money and dislikes individual stocks",
-                            "agent": _ALICE,
-                        }
-                    ],
+                    "claim": _AGGRESSIVE,
+                    "candidates": [_CAUTIOUS],
                 },
                 {
                     "id": "n2",
