@@ -8,7 +8,7 @@
   justify themselves), and record what changed on one ``Audit`` with immutable ``Revision``\\ s —
   all in one transaction. Nothing outside the region is written; outside premises are read.
 * :meth:`SupportService.context` compiles the working context from active beliefs, each with its
-  support certificate, cut to a token budget.
+  support certificate, cut to a token budget (the compiler is :mod:`.context`).
 
 Python only orchestrates: it validates input, runs the statements of ``cypher/support/`` in one
 transaction, and loops over the fixpoint's waves until the frontier is empty.
@@ -41,17 +41,15 @@ from ..models.support import (
     AuditSummary,
     ClaimAudit,
     ClaimSupport,
-    ContextItem,
     Dependent,
     StaleClaim,
-    SupportFamily,
     WorkingContext,
-    estimate_tokens,
     premise_current,
 )
 from ..repositories.core import ClaimRepository
 from ..repositories.policy import AgentRepository
 from ..repositories.support import Runner, SupportRepository
+from .context import ContextCompiler
 from .currency import Change, Consequences
 
 __all__ = ["SupportService", "statement_signature"]
@@ -580,60 +578,9 @@ class SupportService:
         budget_tokens: int = 1000,
         limit: int = 50,
     ) -> WorkingContext:
-        """Compile the working context from active beliefs, each with its support certificate.
-
-        Candidates: the current beliefs of ``keys`` (exact match, in the given order) first, then
-        the claims nearest to ``query`` (vector index); with neither, the newest active claims.
-        Each item is rendered with its certificate (the intact justification and its premises) and
-        items are taken in rank order while they fit ``budget_tokens`` (see :func:`estimate_tokens`).
-        A claim whose justifications are all broken has no certificate and is never used.
-        """
-        if budget_tokens < 1:
-            raise ValidationError("budget_tokens must be positive")
-        if not 1 <= limit <= 1000:
-            raise ValidationError("limit must be between 1 and 1000")
-        key_list = list(keys or [])
-        for k in key_list:
-            if not isinstance(k, str) or not KEY_RE.match(k):
-                raise ValidationError(f"malformed fact key {k!r}")
-        if query is not None and not query.strip():
-            raise ValidationError("query must not be blank")
-        ranked: list[tuple[str, float | None]] = [(cid, None) for cid in self.repo.belief_ids(key_list)]
-        if query is not None:
-            vector = self._embed(query, query_mode=True)
-            ranked += self.repo.vector_search(vector, k=limit, fetch=max(100, 10 * limit))
-        if query is None and not key_list:
-            ranked = [(cid, None) for cid in self.repo.active_claim_ids(limit)]
-        seen: set[str] = set()
-        order = [(c, s) for c, s in ranked if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
-        certs = self.repo.certificates([c for c, _ in order])
-        items: list[ContextItem] = []
-        used = 0
-        omitted = 0
-        usable = [
-            (cid, score) for cid, score in order if cid in certs and (certs[cid][2] is not None or certs[cid][1] == 0)
-        ]
-        # (not in certs: no longer active; families but no certificate: every justification broken)
-        for n, (cid, score) in enumerate(usable):
-            claim, _, cert = certs[cid]
-            text = _render(len(items) + 1, claim, cert)
-            cost = estimate_tokens(text)
-            if used + cost > budget_tokens:
-                omitted = len(usable) - n
-                break
-            items.append(
-                ContextItem(rank=len(items) + 1, claim=claim, score=score, certificate=cert, tokens=cost, text=text)
-            )
-            used += cost
-        return WorkingContext(
-            query=query,
-            keys=key_list,
-            budget_tokens=budget_tokens,
-            used_tokens=used,
-            items=items,
-            omitted=omitted,
-            text="\n".join(i.text for i in items),
-        )
+        """The working context from active beliefs with their support certificates
+        (:meth:`ContextCompiler.compile <belief_graph.services.context.ContextCompiler.compile>`)."""
+        return ContextCompiler(self.repo, self._embed).compile(query, keys, budget_tokens, limit)
 
     # -- helpers ---------------------------------------------------------------------------------------
     def _embed(self, text: str, query_mode: bool = False) -> list[float]:
@@ -641,17 +588,3 @@ class SupportService:
         if len(vec) != self.dimension:
             raise EmbeddingDimensionError(self.dimension, len(vec), where=f"embedding from {self.embedder.name}")
         return vec
-
-
-def _render(rank: int, claim: Claim, cert: SupportFamily | None) -> str:
-    head = f"[{rank}] {claim.text}"
-    if claim.key is not None:
-        head += f" (fact {claim.key}" + (f" = {claim.value!r}" if claim.value is not None else "") + ")"
-    head += f" {{claim {claim.id}}}"
-    if cert is None:
-        return head + "\n    because: asserted by " + claim.agent + " (base claim)"
-    rule = f" [{cert.rule}]" if cert.rule else ""
-    if not cert.premises:  # an empty family: an agent's own assertion (e.g. a corroboration)
-        return head + f"\n    because{rule}: asserted by {cert.agent or claim.agent}"
-    prem = "; ".join(f"{p.kind} {p.id}: {p.text}" for p in cert.premises)
-    return head + f"\n    because{rule}: {prem}"
