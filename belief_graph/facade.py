@@ -80,8 +80,8 @@ class BeliefGraph(FacadeAliases):
     def beliefs(self) -> BeliefService:
         """Episodes, claims, versions, conflict policy, disputes, agents and keys (services/beliefs.py)."""
         b = BeliefService(self.graph, self.space, self.embedder, self._dim, self.settings.policy)
-        b.prejudge = llm_prejudge(lambda: self.llm)  # the llm_judge strategy's verdict
-        b.grounder = conflict_grounder(self.graph, self.space)  # the argumentation strategy's labelling
+        b.conflicts.prejudge = llm_prejudge(lambda: self.llm)  # the llm_judge strategy's verdict
+        b.conflicts.grounder = conflict_grounder(self.graph, self.space)  # the argumentation strategy's labelling
         b.explain_hooks += support_hooks(lambda: self.support)  # explain shows audits and dependents
         return b
 

@@ -26,6 +26,7 @@ from .base import (
     authority_weights,
     consensus_support,
     norm_value,
+    same_value,
 )
 from .consensus import Consensus
 from .llm_judge import LlmJudge, judge
@@ -45,6 +46,7 @@ __all__ = [
     "dispute_ns",
     "judge",
     "norm_value",
+    "same_value",
     "strategy",
 ]
 

@@ -31,6 +31,7 @@ __all__ = [
     "authority_weights",
     "consensus_support",
     "norm_value",
+    "same_value",
 ]
 
 
@@ -142,3 +143,17 @@ def consensus_support(positions: Sequence[tuple[str, object]], weights: Mapping[
 def norm_value(value: object) -> object:
     """Values compared for agreement: strings trimmed and case-folded, others as they are."""
     return value.strip().casefold() if isinstance(value, str) else value
+
+
+def same_value(a: object, b: object) -> bool:
+    """Same fact value: strings compare trimmed and case-insensitively, numbers by value, booleans
+    only with booleans; ``None`` is never the same as anything."""
+    if a is None or b is None:
+        return False
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, str) and isinstance(b, str):
+        return norm_value(a) == norm_value(b)
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return float(a) == float(b)
+    return False

@@ -4,7 +4,7 @@ This is the foundation's write path: structured writes (``key`` + ``value``) dec
 LLM. Pass 1 compares with the fact's current belief: the same value is a ``NOOP``; a different
 value from the same agent is an ``UPDATE``; a different value from another agent is decided by the
 default ``recency`` strategy (the newer claim supersedes, reported as ``SUPERSEDED``). Policies
-(authority, consensus, argumentation, LLM judge) and disputes extend this (``services/policy.py``).
+(authority, consensus, argumentation, LLM judge) and disputes extend this (``services/conflicts.py``).
 
 Every write is one transaction: the fact's lock, the new claim, its justification and the
 supersession commit together or not at all.
@@ -13,7 +13,6 @@ supersession commit together or not at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -24,26 +23,20 @@ from ..embeddings import Embedder
 from ..errors import (
     ClaimNotFound,
     DerivedKeyConflict,
-    DisputeNotFound,
     EmbeddingDimensionError,
     UnknownAgent,
     ValidationError,
 )
 from ..limits import MAX_EPISODE_TEXT, check_aware, check_name, check_text
 from ..models import (
-    KEY_RE,
     AgentInfo,
-    AuthorityRule,
     Claim,
     ClaimInput,
     ClaimStatus,
-    Dispute,
     Episode,
     Explanation,
     KeyInfo,
-    PolicyRule,
     RecallHit,
-    Strategy,
     Value,
     Version,
     WriteOp,
@@ -52,31 +45,18 @@ from ..models import (
     time_after,
     utcnow,
 )
-from ..models.argumentation import GroundedResult
 from ..models.support import premise_current
-from ..policies import (
-    STRATEGIES,
-    ConflictContext,
-    ConflictFramework,
-    Decision,
-    GroundedStrategy,
-    Need,
-    StaleVerdict,
-    authority_weights,
-    norm_value as _norm,
-)
+from ..policies import Decision, StaleVerdict, same_value
 from ..repositories import (
     AgentRepository,
     ClaimRepository,
-    DisputeRepository,
     EpisodeRepository,
     FactRepository,
-    PolicyRepository,
     VersionRepository,
 )
 from ..settings import PolicySettings
+from .conflicts import ConflictService, checked_key
 from .currency import Change, Consequences
-from .policy import compile_pattern, validate_strategy, validate_weight
 
 __all__ = ["BeliefService", "claim_input"]
 
@@ -94,23 +74,6 @@ def _iso(t: datetime | None) -> str:
     return (check_aware(t, "a time") or utcnow()).isoformat()
 
 
-def _parse_dt(s: str) -> datetime:
-    return datetime.fromisoformat(s.replace("Z", "+00:00"))
-
-
-def _same(a: Value, b: Value) -> bool:
-    """Same fact value: strings compare trimmed and case-insensitively, numbers by value."""
-    if a is None or b is None:
-        return False
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, str) and isinstance(b, str):
-        return _norm(a) == _norm(b)
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return float(a) == float(b)
-    return False
-
-
 def _value_type(value: Value) -> str:
     if isinstance(value, bool):
         return "boolean"
@@ -121,23 +84,10 @@ def _value_type(value: Value) -> str:
     raise ValidationError(f"a fact value is a string, number or boolean, got {type(value).__name__}")
 
 
-def _checked_key(key: str) -> str:
-    if not isinstance(key, str) or len(key) > 256 or not KEY_RE.match(key):
-        raise ValidationError(
-            f"malformed fact key {key!r}: dotted names like 'user.timezone' (letters, digits, _ and -)"
-        )
-    return key
-
-
 def _current(node: dict[str, Any]) -> bool:
     """A premise is current: an episode not retracted, a claim that is active."""
     return premise_current(str(node["kind"]), str(node["status"]))
 
-
-PreJudge = Callable[["BeliefService", str, Claim, ClaimInput], Decision]
-
-
-Grounder = Callable[[Tx, ConflictFramework], GroundedResult]
 
 ExplainHook = Callable[["BeliefService", Explanation], None]
 
@@ -153,17 +103,24 @@ class BeliefService:
         self.policy = policy or PolicySettings()
         self.claims = ClaimRepository(graph, space)
         self.episodes = EpisodeRepository(graph, space)
-        self.policies = PolicyRepository(graph, space)
-        self.disputes = DisputeRepository(graph, space)
         self.agent_repo = AgentRepository(graph, space)
         self.facts = FactRepository(graph, space)
         self.versions = VersionRepository(graph, space)
         self.consequences = Consequences(graph, space, embedder, dimension)
         """Settles each write: rule re-derivation and currency of the conclusions resting on it."""
-        self.grounder: Grounder | None = None
-        """Strategies that need an attack graph grounded (``argumentation``): the argumentation engine plugs in here."""
-        self.prejudge: PreJudge | None = None
-        """Strategies that need a verdict (``llm_judge``): the model is asked here, before the transaction."""
+        self.conflicts = ConflictService(
+            graph, space, self.policy, claims=self.claims, versions=self.versions, consequences=self.consequences
+        )
+        """Conflict policy and disputes (services/conflicts.py): pass 2 of every write asks it."""
+        self.policies = self.conflicts.policies
+        # the conflict policy's own operations, under the names users call on ``bg.beliefs``
+        self.set_policy = self.conflicts.set_policy
+        self.set_authority = self.conflicts.set_authority
+        self.policy_for = self.conflicts.policy_for
+        self.authority_for = self.conflicts.authority_for
+        self.disputes_list = self.conflicts.disputes_list
+        self.resolve_dispute = self.conflicts.resolve_dispute
+        self.auto_resolve = self.conflicts.auto_resolve
         self.explain_hooks: list[ExplainHook] = []
         """Other components add to an explanation (e.g. the audits of reconsolidation)."""
 
@@ -201,7 +158,7 @@ class BeliefService:
         """
         prepared = self.prepare(data)
         for _ in range(3):
-            verdicts = self._pre_verdicts(data)
+            verdicts = self.conflicts.pre_verdicts(data)
             try:
                 return self.graph.write_tx(
                     lambda tx: self.write_prepared(tx, prepared, props=props, op_hint=op_hint, verdicts=verdicts),  # noqa: B023 (runs in this iteration)
@@ -227,19 +184,6 @@ class BeliefService:
             if len(vec) != self.dimension:
                 raise EmbeddingDimensionError(self.dimension, len(vec), where=f"embedding from {self.embedder.name}")
         return [{"data": d, "vector": v, "id": new_id()} for d, v in zip(items, vectors, strict=True)]
-
-    def _pre_verdicts(self, data: ClaimInput) -> dict[str, Decision]:
-        """Decisions that need a model call, made against the belief as read now (keyed by incumbent)."""
-        if data.key is None or self.prejudge is None:
-            return {}
-        rule = self.policies.match_policy(data.key)
-        strategy = rule.strategy if rule is not None else Strategy(self.policy.default_strategy)
-        if Need.verdict not in STRATEGIES[strategy].needs:
-            return {}
-        cur = self.claims.belief(data.key)
-        if cur is None or cur.agent == data.agent or _same(cur.value, data.value):
-            return {}
-        return {cur.id: self.prejudge(self, data.key, cur, data)}
 
     def write_prepared(
         self,
@@ -298,7 +242,7 @@ class BeliefService:
                 return self._direct_write_to_derived(tx, key, locked.rule, active, data, claim_id, now, create)
 
             # pass 1: the writer's own belief
-            if active is not None and _same(active.value, data.value):
+            if active is not None and same_value(active.value, data.value):
                 if active.agent == data.agent:
                     return WriteResult(op=WriteOp.NOOP, claim=active, reason="same value as the current belief")
                 self.versions.corroborate(
@@ -310,15 +254,15 @@ class BeliefService:
                     evidence=list(data.evidence),
                     at=now,
                 )
-                resolved = self._auto_resolve_key(key, tx, now)
+                resolved = self.conflicts.auto_resolve_key(key, tx, now)
                 return WriteResult(
                     op=WriteOp.NOOP,
                     claim=self._get(active.id, tx),
                     resolved=resolved,
                     reason=f"same value as the current belief of {active.agent}: recorded as corroboration",
                 )
-            own = self._own_disputed(key, data.agent, tx)
-            if own is not None and _same(own.value, data.value):
+            own = self.conflicts.own_disputed(key, data.agent, tx)
+            if own is not None and same_value(own.value, data.value):
                 return WriteResult(op=WriteOp.NOOP, claim=own, reason="same value as this agent's disputed claim")
             if active is not None and active.agent == data.agent:
                 new = create(tx, "active", "asserted")
@@ -358,9 +302,8 @@ class BeliefService:
                 )
 
             # pass 2: another agent's active belief conflicts; the key's strategy decides
-            rule = self.policies.match_policy(key, tx)
-            strategy = rule.strategy if rule is not None else Strategy(self.policy.default_strategy)
-            decision = self._decide(strategy, key, active, data, tx, judged)
+            strategy = self.conflicts.strategy_for(key, tx)
+            decision = self.conflicts.decide(strategy, key, active, data, tx, judged)
             if decision.challenger_wins:
                 new = create(tx, "active", "asserted")
                 reason = f"{strategy.value}: {decision.reason}"
@@ -382,38 +325,21 @@ class BeliefService:
                 )
             reason = f"{strategy.value}: {decision.reason}"
             create(tx, "disputed", reason)
-            dispute_id = new_id()
-            self.disputes.create(
-                tx,
-                id=dispute_id,
-                key=key,
-                incumbent=active.id,
-                challenger=claim_id,
-                strategy=strategy.value,
-                reason=reason,
-                at=now,
+            dispute = self.conflicts.open_dispute(
+                tx, key=key, incumbent=active.id, challenger=claim_id, strategy=strategy.value, reason=reason, at=now
             )
             if decision.challenger_wins is False:  # decided for the incumbent: a settled dispute keeps the trail
-                opened = self.disputes.get(dispute_id, tx)
-                assert opened is not None
-                self._settle(
-                    tx,
-                    opened,
-                    active.id,
-                    by=decision.by or strategy.value,
-                    reason=decision.reason,
-                    rule=strategy.value,
-                    now=now,
+                by = decision.by or strategy.value
+                self.conflicts.settle(
+                    tx, dispute, active.id, by=by, reason=decision.reason, rule=strategy.value, now=now
                 )
-            resolved = self._auto_resolve_key(key, tx, now)
-            dispute = self.disputes.get(dispute_id, tx)
-            assert dispute is not None
+            resolved = self.conflicts.auto_resolve_key(key, tx, now)
             return WriteResult(
                 op=WriteOp.DISPUTED,
                 claim=self._get(claim_id, tx),
                 reason=reason,
                 strategy=strategy.value,
-                dispute=dispute,
+                dispute=self.conflicts.disputes.get(dispute.id, tx),
                 resolved=resolved,
                 warnings=decision.warnings,
             )
@@ -462,16 +388,13 @@ class BeliefService:
         name = f"{rule['name']}@{rule['version']}"
         if rule.get("direct_writes") != "dispute" or active is None:
             raise DerivedKeyConflict(key, name, self.space)
-        if _same(active.value, data.value):
+        if same_value(active.value, data.value):
             return WriteResult(op=WriteOp.NOOP, claim=active, reason=f"same value as the conclusion of rule {name}")
         reason = f"rule {name} derives {key}: a direct write is parked as a dispute"
         create(tx, "disputed", reason)
-        dispute_id = new_id()
-        self.disputes.create(
-            tx, id=dispute_id, key=key, incumbent=active.id, challenger=claim_id, strategy="rule", reason=reason, at=now
+        dispute = self.conflicts.open_dispute(
+            tx, key=key, incumbent=active.id, challenger=claim_id, strategy="rule", reason=reason, at=now
         )
-        dispute = self.disputes.get(dispute_id, tx)
-        assert dispute is not None
         return WriteResult(
             op=WriteOp.DISPUTED, claim=self._get(claim_id, tx), reason=reason, strategy="rule", dispute=dispute
         )
@@ -490,218 +413,6 @@ class BeliefService:
                 f"evidence that no longer holds or is not current: {', '.join(gone)}; "
                 "cite an active claim or an episode that is not retracted"
             )
-
-    # -- pass 2 strategies -------------------------------------------------------------------------
-    def _decide(
-        self,
-        strategy: Strategy,
-        key: str,
-        incumbent: Claim,
-        data: ClaimInput,
-        tx: Tx,
-        judged: dict[str, Decision] | None = None,
-    ) -> Decision:
-        """Pass 2: read what the key's strategy needs (inside the write transaction), then let it decide."""
-        s = STRATEGIES[strategy]
-        ctx = ConflictContext(key=key, incumbent=incumbent, challenger=data)
-        if (Need.verdict in s.needs and self.prejudge is None) or (Need.grounding in s.needs and self.grounder is None):
-            raise ValidationError(
-                f"strategy {strategy.value!r} for key {key!r} needs a component this engine was built without"
-            )
-        if Need.verdict in s.needs:
-            ctx = replace(ctx, verdict=(judged or {}).get(incumbent.id))
-        agents: list[str] = []
-        if Need.positions in s.needs:
-            positions = [(str(r["agent"]), r["value"]) for r in self.versions.positions(key, tx)]
-            positions.append((data.agent, data.value))
-            agents = sorted({a for a, _ in positions})
-            ctx = replace(ctx, positions=positions)
-        elif Need.authority in s.needs:
-            agents = [data.agent, incumbent.agent]
-        if agents:
-            weights, warnings = authority_weights(
-                self.policies.match_authority(key, agents, tx), self.policy.default_authority
-            )
-            ctx = replace(ctx, weights=weights, warnings=warnings)
-        if Need.grounding in s.needs:
-            assert self.grounder is not None and isinstance(s, GroundedStrategy)
-            fw = s.framework(ctx)
-            ctx = replace(ctx, framework=fw, grounded=self.grounder(tx, fw))
-        return s.decide(ctx)
-
-    # -- disputes ----------------------------------------------------------------------------------
-    def _own_disputed(self, key: str, agent: str, tx: Tx) -> Claim | None:
-        for d in self.disputes.find(status="open", key=key, tx=tx):
-            if d.challenger.agent == agent:
-                return d.challenger
-        return None
-
-    def resolve_dispute(self, dispute_id: str, winner: str, by: str, reason: str) -> Dispute:
-        """Settle a dispute by hand: the winner becomes current, the loser superseded, all recorded."""
-        if not by or not by.strip():
-            raise ValidationError("resolve_dispute needs 'by' (who decided)")
-        if not reason or not reason.strip():
-            raise ValidationError("resolve_dispute needs a reason")
-
-        def work(tx: Tx) -> Dispute:
-            d = self.disputes.get(dispute_id, tx)
-            if d is None:
-                raise DisputeNotFound(dispute_id, self.space)
-            if d.status != "open":
-                raise ValidationError(f"dispute {dispute_id!r} is already resolved (winner {d.winner})")
-            ids = {"incumbent": d.incumbent.id, "challenger": d.challenger.id}
-            winner_id = ids.get(winner, winner)
-            if winner_id not in ids.values():
-                raise ValidationError(
-                    f"winner must be 'incumbent', 'challenger' or one of the dispute's claims "
-                    f"({d.incumbent.id}, {d.challenger.id}), got {winner!r}"
-                )
-            self._settle(tx, d, winner_id, by=by, reason=reason, rule="manual", now=utcnow().isoformat())
-            out = self.disputes.get(dispute_id, tx)
-            assert out is not None
-            return out
-
-        return self.graph.write_tx(work, name="beliefs.resolve_dispute")
-
-    def auto_resolve(self) -> list[Dispute]:
-        """Apply the declared auto-resolution rules to every open dispute (one transaction per key)."""
-        keys = sorted({d.key for d in self.disputes.find(status="open")})
-        out: list[Dispute] = []
-        for key in keys:
-
-            def work(tx: Tx, key: str = key) -> list[Dispute]:
-                self.claims.lock_fact(key, tx)
-                return self._auto_resolve_key(key, tx, utcnow().isoformat())
-
-            out += self.graph.write_tx(work, name="beliefs.auto_resolve")
-        return out
-
-    def _auto_resolve_key(self, key: str, tx: Tx, now: str) -> list[Dispute]:
-        rule = self.policies.match_policy(key, tx)
-        if rule is None or (
-            rule.auto_authority_gap is None and rule.auto_corroboration is None and rule.auto_age_days is None
-        ):
-            return []
-        settled: list[Dispute] = []
-        for d in self.disputes.find(status="open", key=key, tx=tx):
-            verdict = self._auto_verdict(rule, d, key, tx, now)
-            if verdict is None:
-                continue
-            winner_id, why, name = verdict
-            self._settle(tx, d, winner_id, by="policy", reason=why, rule=name, now=now)
-            done = self.disputes.get(d.id, tx)
-            assert done is not None
-            settled.append(done)
-        return settled
-
-    def _auto_verdict(self, rule: PolicyRule, d: Dispute, key: str, tx: Tx, now: str) -> tuple[str, str, str] | None:
-        inc, ch = d.incumbent, d.challenger
-        if rule.auto_corroboration is not None:
-            agents_by_value: dict[object, set[str]] = {}
-            for r in self.versions.positions(key, tx):
-                agents_by_value.setdefault(_norm(r["value"]), set()).add(r["agent"])
-            nc = len(agents_by_value.get(_norm(ch.value), set()))
-            ni = len(agents_by_value.get(_norm(inc.value), set()))
-            if nc >= rule.auto_corroboration and nc > ni:
-                return ch.id, f"corroborated by {nc} agents (rule: >= {rule.auto_corroboration})", "corroboration"
-        if rule.auto_authority_gap is not None:
-            weights, _ = authority_weights(
-                self.policies.match_authority(key, [inc.agent, ch.agent], tx), self.policy.default_authority
-            )
-            gap = weights[ch.agent] - weights[inc.agent]
-            if gap >= rule.auto_authority_gap:
-                return ch.id, f"authority gap {gap:g} >= {rule.auto_authority_gap:g}", "authority_gap"
-            if -gap >= rule.auto_authority_gap:
-                return (
-                    inc.id,
-                    f"authority gap {-gap:g} >= {rule.auto_authority_gap:g} for the incumbent",
-                    "authority_gap",
-                )
-        if rule.auto_age_days is not None and d.at is not None:
-            age = (datetime.fromisoformat(now) - _parse_dt(d.at)).total_seconds() / 86400.0
-            if age >= rule.auto_age_days:
-                side = rule.auto_age_winner or "incumbent"
-                winner = inc.id if side == "incumbent" else ch.id
-                return winner, f"open {age:.1f} days (rule: {rule.auto_age_days:g}, {side} wins)", "age"
-        return None
-
-    def _settle(self, tx: Tx, d: Dispute, winner_id: str, *, by: str, reason: str, rule: str, now: str) -> None:
-        current = self.claims.lock_fact(d.key, tx).current
-        now = time_after(current.created_at if current is not None else None)  # after the lock
-        why = f"dispute {d.id} resolved by {by}: {reason}"
-        if winner_id == d.challenger.id:
-            if current is not None and current.id != winner_id:
-                self.claims.supersede(d.key, current.id, winner_id, now, why, tx)
-            self.versions.change_status(
-                tx, id=winner_id, status="active", at=now, reason=why, by=by, revision_id=new_id()
-            )
-            old = [current.id] if current is not None and current.id != winner_id else []
-            change = Change(op="update", reason=f"{d.key}: {why}", agent=by, at=now, roots=old + [winner_id])
-            # the winner is a root too: it becomes active only if its own premises are current
-            self.consequences.settle(tx, change, roots=old + [winner_id], keys=[d.key])
-        else:
-            self.versions.change_status(
-                tx, id=d.challenger.id, status="superseded", at=now, reason=why, by=by, revision_id=new_id()
-            )
-        self.disputes.close(tx, id=d.id, winner=winner_id, by=by, reason=reason, rule=rule, at=now)
-
-    def disputes_list(self, status: str | None = None, key: str | None = None) -> list[Dispute]:
-        if status is not None and status not in ("open", "resolved"):
-            raise ValidationError(f"dispute status is 'open' or 'resolved', got {status!r}")
-        return self.disputes.find(status=status, key=key)
-
-    # -- policy ------------------------------------------------------------------------------------
-    def set_policy(
-        self,
-        pattern: str,
-        strategy: str,
-        *,
-        auto_authority_gap: float | None = None,
-        auto_corroboration: int | None = None,
-        auto_age_days: float | None = None,
-        auto_age_winner: str | None = None,
-    ) -> PolicyRule:
-        regex, specificity = compile_pattern(pattern)
-        strat = validate_strategy(strategy)
-        if auto_authority_gap is not None:
-            validate_weight(auto_authority_gap)
-        if auto_corroboration is not None and (
-            isinstance(auto_corroboration, bool) or not isinstance(auto_corroboration, int) or auto_corroboration < 2
-        ):
-            raise ValidationError("auto_corroboration is a number of agents, at least 2")
-        if auto_age_days is not None and (not isinstance(auto_age_days, int | float) or auto_age_days < 0):
-            raise ValidationError("auto_age_days must be a non-negative number of days")
-        if auto_age_winner not in (None, "incumbent", "challenger"):
-            raise ValidationError("auto_age_winner is 'incumbent' or 'challenger'")
-        return self.policies.set_policy(
-            pattern=pattern,
-            regex=regex,
-            specificity=specificity,
-            strategy=strat.value,
-            auto_authority_gap=auto_authority_gap,
-            auto_corroboration=auto_corroboration,
-            auto_age_days=auto_age_days,
-            auto_age_winner=auto_age_winner,
-            at=utcnow().isoformat(),
-        )
-
-    def set_authority(self, agent: str, pattern: str, weight: float) -> AuthorityRule:
-        if not agent or not agent.strip() or len(agent) > 256:
-            raise ValidationError("agent must be a non-empty id (or '*' for every agent)")
-        regex, specificity = compile_pattern(pattern)
-        w = validate_weight(weight)
-        return self.policies.set_authority(
-            agent=agent, pattern=pattern, regex=regex, specificity=specificity, weight=w, at=utcnow().isoformat()
-        )
-
-    def policy_for(self, key: str) -> tuple[Strategy, PolicyRule | None]:
-        rule = self.policies.match_policy(_checked_key(key))
-        return (rule.strategy if rule else Strategy(self.policy.default_strategy)), rule
-
-    def authority_for(self, agent: str, key: str) -> tuple[float, bool]:
-        """``(weight, explicit)``: the weight for agent on key, and whether a rule (not the default) gave it."""
-        w = self.policies.match_authority(_checked_key(key), [agent])[agent]
-        return (w, True) if w is not None else (self.policy.default_authority, False)
 
     # -- agents and keys ---------------------------------------------------------------------------
     def add_agent(self, agent: str, kind: str = "agent", description: str | None = None) -> AgentInfo:
@@ -725,7 +436,7 @@ class BeliefService:
             raise ValidationError(f"fact {key!r} holds {known} values; got {vt} {value!r}")
 
     def register_key(self, key: str, description: str) -> KeyInfo:
-        key = _checked_key(key)
+        key = checked_key(key)
         if not description or not description.strip():
             raise ValidationError("a key description must not be blank")
         vec = self._embed(f"{key}: {description}")
@@ -738,7 +449,7 @@ class BeliefService:
 
     # -- versions ----------------------------------------------------------------------------------
     def history(self, key: str) -> list[Version]:
-        return self.versions.history(_checked_key(key))
+        return self.versions.history(checked_key(key))
 
     def revert(self, key: str, *, agent: str, to: str | None = None, agent_kind: str = "user") -> WriteResult:
         """Write an earlier version's value and text again, as a **new** version by ``agent`` (through
@@ -772,7 +483,7 @@ class BeliefService:
             raise ValidationError("as_of needs a datetime")
         if at.tzinfo is None:
             raise ValidationError("as_of needs a timezone-aware datetime (e.g. datetime.now(UTC))")
-        return self.versions.as_of(_checked_key(key), at.isoformat())
+        return self.versions.as_of(checked_key(key), at.isoformat())
 
     def explain(self, claim_id: str) -> Explanation:
         ex = self.versions.explain(claim_id)

@@ -4,16 +4,13 @@ one, and computes the grounded labelling in Cypher inside the write transaction.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..db.driver import Graph, Tx
 from ..models.argumentation import GroundedResult
 from ..policies import ConflictFramework
 from .argumentation import ArgumentationService
+from .conflicts import Grounder
 
 __all__ = ["Grounder", "conflict_grounder"]
-
-Grounder = Callable[[Tx, ConflictFramework], GroundedResult]
 
 
 def conflict_grounder(graph: Graph, space: str) -> Grounder:

@@ -342,7 +342,7 @@ class ImportService:
         """The ``llm_judge`` verdicts the batch needs, taken before its transaction (as ``assert_claim``
         does); none when no key of the space is judged by a model."""
         b = self.beliefs
-        if b.prejudge is None or not pending:
+        if b.conflicts.prejudge is None or not pending:
             return {}
         if b.policy.default_strategy != Strategy.llm_judge.value and not any(
             r.strategy is Strategy.llm_judge for r in b.policies.policies()
@@ -350,7 +350,7 @@ class ImportService:
             return {}
         verdicts: dict[str, Decision] = {}
         for _, p in pending:
-            verdicts.update(b._pre_verdicts(p["data"]))
+            verdicts.update(b.conflicts.pre_verdicts(p["data"]))
         return verdicts
 
     def _commit(

@@ -37,8 +37,9 @@ from ..db.driver import Tx
 from ..errors import ValidationError
 from ..llm import LLMClient
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id
-from ..policies import Decision, judge
-from .beliefs import BeliefService, _iso, _same
+from ..policies import Decision, judge, same_value
+from .beliefs import BeliefService, _iso
+from .conflicts import ConflictService, PreJudge
 from .extraction_grounding import as_value, check_fact, turn_kind
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
@@ -209,7 +210,7 @@ class RememberService:
             own: list[Claim] = []
             if k["key"] is not None:
                 cur = b.belief(k["key"])
-                if cur is not None and cur.agent == agent and not _same(cur.value, k["value"]):
+                if cur is not None and cur.agent == agent and not same_value(cur.value, k["value"]):
                     own = [cur]
             else:
                 own = [
@@ -258,7 +259,7 @@ class RememberService:
             prepared.append((i, b.prepare(data)))
         verdicts: dict[str, Decision] = {}
         for _, p in prepared:
-            verdicts.update(b._pre_verdicts(p["data"]))
+            verdicts.update(b.conflicts.pre_verdicts(p["data"]))
 
         def work(tx: Tx) -> RememberResult:
             ep = b.episodes.create(
@@ -329,13 +330,13 @@ def _rejection_json(r: Mapping[str, Any]) -> str:
     return json.dumps({k: r.get(k) for k in ("text", "key", "value", "reason")}, ensure_ascii=False, sort_keys=True)
 
 
-def llm_prejudge(llm: Callable[[], LLMClient]) -> Callable[[BeliefService, str, Claim, ClaimInput], Decision]:
+def llm_prejudge(llm: Callable[[], LLMClient]) -> PreJudge:
     """The verdict of the ``llm_judge`` strategy, asked before the write transaction with the two
     agents' authority (:func:`belief_graph.policies.llm_judge.judge`)."""
 
-    def decide(b: BeliefService, key: str, incumbent: Claim, data: ClaimInput) -> Decision:
+    def decide(c: ConflictService, key: str, incumbent: Claim, data: ClaimInput) -> Decision:
         client = llm()
-        weights = b.policies.match_authority(key, [incumbent.agent, data.agent])
+        weights = c.policies.match_authority(key, [incumbent.agent, data.agent])
         return judge(client, key, incumbent, data, weights)
 
     return decide

@@ -77,7 +77,7 @@ def test_namespaces_are_built_once_on_first_use(bg: BeliefGraph) -> None:
     assert bg.support is bg.support and bg.beliefs is bg.beliefs
     assert bg.rules.consequences is bg.beliefs.consequences
     assert bg.deliberations.perspectives is bg.perspectives
-    assert bg.beliefs.grounder is not None and bg.beliefs.prejudge is not None
+    assert bg.beliefs.conflicts.grounder is not None and bg.beliefs.conflicts.prejudge is not None
     assert "llm" not in vars(bg), "wiring never builds the model"
 
 
