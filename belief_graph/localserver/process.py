@@ -103,7 +103,7 @@ class ServerLayout:
 
 
 @contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
+def file_lock(path: Path) -> Iterator[None]:
     """An exclusive advisory lock (``flock``) for the duration of the block, across processes."""
     import fcntl  # POSIX only; imported here so the module imports everywhere
 
@@ -135,7 +135,7 @@ def _locked_by_other_process(path: Path) -> bool:
         os.close(fd)
 
 
-def _cmdline(pid: int) -> str | None:
+def cmdline(pid: int) -> str | None:
     """The command line of ``pid`` (space-joined), ``None`` when it cannot be read."""
     proc = Path(f"/proc/{pid}/cmdline")
     if proc.parent.parent.is_dir() and Path("/proc/self").exists():
@@ -165,7 +165,31 @@ def _is_zombie(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
-def _read_tail(path: Path, n: int, start: int = 0) -> list[str]:
+def pid_alive(pid: int, exit_codes: dict[int, int] | None = None) -> bool:
+    """Whether process ``pid`` runs: our dead child is reaped (its exit code kept in ``exit_codes``),
+    a zombie counts as dead, a process of another user as alive."""
+    try:
+        wpid, wstatus = os.waitpid(pid, os.WNOHANG)  # reaps it if it is our dead child
+    except ChildProcessError:
+        pass  # not our child
+    except OSError:
+        return False
+    else:
+        if wpid == 0:
+            return True
+        if exit_codes is not None:
+            exit_codes[pid] = os.waitstatus_to_exitcode(wstatus)
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return not _is_zombie(pid)
+
+
+def read_tail(path: Path, n: int, start: int = 0) -> list[str]:
     """The last ``n`` lines of ``path`` from byte ``start`` on (reads at most 256 KiB)."""
     try:
         size = path.stat().st_size
@@ -253,7 +277,7 @@ class _ProcessControl:
             path.unlink(missing_ok=True)
 
     def _is_our_server(self, pid: int) -> bool:
-        cmd = _cmdline(pid)
+        cmd = cmdline(pid)
         if cmd is None:  # cannot tell (no /proc, no ps): trust the pid file
             return True
         return any(e in cmd for e in _ENTRY_POINTS) and f"--home-dir={self.layout.home}" in cmd
@@ -319,24 +343,7 @@ class _ProcessControl:
         return None
 
     def _pid_alive(self, pid: int) -> bool:
-        try:
-            wpid, wstatus = os.waitpid(pid, os.WNOHANG)  # reaps it if it is our dead child
-        except ChildProcessError:
-            pass  # not our child
-        except OSError:
-            return False
-        else:
-            if wpid == 0:
-                return True
-            self._exit_codes[pid] = os.waitstatus_to_exitcode(wstatus)
-            return False
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return not _is_zombie(pid)
+        return pid_alive(pid, self._exit_codes)
 
     def _wait_exit(self, pid: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout

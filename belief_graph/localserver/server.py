@@ -34,15 +34,15 @@ from .probes import HOST, bolt_answers, port_in_use
 from .process import (
     _TAIL_LINES,
     ServerLayout,
-    _file_lock,
     _file_size,
     _first_error_line,
     _Found,
     _locked_by_other_process,
     _now,
     _ProcessControl,
-    _read_tail,
     _walk_owned,
+    file_lock,
+    read_tail,
 )
 from .progress import Progress, _say
 
@@ -220,7 +220,7 @@ class LocalServer(_Distribution, _ProcessControl):
         """
         lay = self.layout
         deadline = time.monotonic() + self.server.start_timeout
-        with _file_lock(lay.lock_file):
+        with file_lock(lay.lock_file):
             found = self._find()
             if found.pid is not None:
                 port = int(found.state.get("bolt_port", self.server.bolt_port))
@@ -305,7 +305,7 @@ class LocalServer(_Distribution, _ProcessControl):
         Not running is fine (``message`` says so) unless ``missing_ok=False``, which raises
         :class:`ServerNotRunning`. Data survives; the next :meth:`start` uses it.
         """
-        with _file_lock(self.layout.lock_file):
+        with file_lock(self.layout.lock_file):
             found = self._find()
             if found.pid is None:
                 msg = "not running (stale pid file removed)" if found.stale else "not running"
@@ -347,7 +347,7 @@ class LocalServer(_Distribution, _ProcessControl):
     def _format_tail(self, offsets: Mapping[Path, int], n: int) -> str:
         parts: list[str] = []
         for path, start in offsets.items():
-            lines = _read_tail(path, n, start)
+            lines = read_tail(path, n, start)
             if lines:
                 parts.append(f"==> {path} <==\n" + "\n".join(lines))
         return "\n".join(parts)
