@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ..bloom import perspective_json
+from ..console.bloom import perspective_json
 from ..db.registry import get_registry
 from .common import console
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from rich.markup import escape
 
-from ..curated import parse_param_pairs, question, questions, script
+from ..console.curated import parse_param_pairs, question, questions, script
 from ..db.registry import get_registry
 from .common import console, print_json, state, table
 

@@ -41,7 +41,7 @@ def _progress(msg: str) -> None:
 @app.command("install")
 def install(ctx: typer.Context) -> None:
     """Fetch the Neo4j jars, Neo4j Browser and cypher-shell from Maven Central (once; cached)."""
-    from ..shell import CypherShell
+    from ..localserver.shell import CypherShell
 
     srv = _server(ctx)
     path = srv.install(progress=_progress)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import typer
 
-from ..curated import parse_param_pairs, script
+from ..console.curated import parse_param_pairs, script
 from ..db.registry import Query, get_registry, parse_query
 from ..errors import ValidationError
-from ..shell import CypherShell
+from ..localserver.shell import CypherShell
 from .common import state
 
 

@@ -47,7 +47,7 @@ def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: st
             f"dbms.security.http_access_control_allow_origin=http://{HOST}:{server.http_port}",
         ]
     if http and server.browser:
-        from ..browser import post_connect_cmd
+        from ..console.browser import post_connect_cmd
 
         lines += [
             "# Neo4j Browser: the belief_graph style and guide on login; no remote content.",

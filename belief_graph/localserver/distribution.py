@@ -174,10 +174,10 @@ class _Distribution:
 
     def install_browser(self, progress: Progress | None = None) -> Path | None:
         """Fetch Neo4j Browser once (when it is on) and return the jar the server runs: the Browser
-        with the guide and style of :mod:`belief_graph.browser`. ``None`` when Browser is off."""
+        with the guide and style of :mod:`belief_graph.console.browser`. ``None`` when Browser is off."""
         if not self.serves_browser:
             return None
-        from ..browser import BrowserFiles, overlay_files
+        from ..console.browser import BrowserFiles, overlay_files
 
         files = BrowserFiles(self.layout.home, self.server.browser_version)
         with file_lock(self.layout.dist_root / ".install.lock"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..curated import Question, question, questions
+from ..console.curated import Question, question, questions
 from ..db.driver import Graph
 from ..errors import NothingToShow, ValidationError
 from ..repositories.explore import ExploreRepository

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from belief_graph.bloom import LABELS, PERSPECTIVE_FILE, perspective_json
-from belief_graph.browser import GROUNDED_LABELS, STATUS_LABELS
-from belief_graph.curated import questions
+from belief_graph.console.bloom import LABELS, PERSPECTIVE_FILE, perspective_json
+from belief_graph.console.browser import GROUNDED_LABELS, STATUS_LABELS
+from belief_graph.console.curated import questions
 from belief_graph.db.driver import Graph
 from belief_graph.db.registry import get_registry
 

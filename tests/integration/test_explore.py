@@ -13,7 +13,7 @@ import pytest
 from explore_world import World
 
 from belief_graph import BeliefGraph
-from belief_graph.curated import questions
+from belief_graph.console.curated import questions
 from belief_graph.db.registry import get_registry
 from belief_graph.errors import NothingToShow, ValidationError
 

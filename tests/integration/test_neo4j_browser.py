@@ -15,8 +15,8 @@ import pytest
 from explore_world import CHROMIUM_FLAGS, World, artifacts_dir, chromium
 
 from belief_graph import BeliefGraph
-from belief_graph.browser import runnable
-from belief_graph.curated import param_lines, questions
+from belief_graph.console.browser import runnable
+from belief_graph.console.curated import param_lines, questions
 from belief_graph.db.registry import get_registry
 from belief_graph.embeddings import HashingEmbedder
 from belief_graph.localserver import LocalServer

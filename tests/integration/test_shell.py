@@ -12,10 +12,10 @@ import pytest
 from explore_world import World
 
 from belief_graph import BeliefGraph
-from belief_graph.curated import questions, script
+from belief_graph.console.curated import questions, script
 from belief_graph.db.registry import get_registry
 from belief_graph.embeddings import HashingEmbedder
-from belief_graph.shell import CypherShell
+from belief_graph.localserver.shell import CypherShell
 
 BIN = str(Path(sys.executable).with_name("belief-graph"))
 

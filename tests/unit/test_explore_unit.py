@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from belief_graph import browser
 from belief_graph.cli.progress import activity
-from belief_graph.curated import cypher_literal, param_lines, parse_param_pairs, question, questions, script
+from belief_graph.console import browser
+from belief_graph.console.curated import cypher_literal, param_lines, parse_param_pairs, question, questions, script
 from belief_graph.db.registry import get_registry
 from belief_graph.errors import ValidationError
 from belief_graph.localserver import java_command, render_conf

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from belief_graph.browser import GROUNDED_LABELS
+from belief_graph.console.browser import GROUNDED_LABELS
 from belief_graph.db.registry import get_registry
 
 _SETS_LABEL = re.compile(r"SET\s+(\w+)\.label\s*=\s*([\w\[\]]+)")

@@ -5,8 +5,8 @@ Bloom's server plugin is an Enterprise feature; the free routes are Neo4j Deskto
 cannot drift from the graph model and the curated questions:
 
 * one category per node label the statements of ``cypher/`` create, plus the status labels of
-  claims (:data:`belief_graph.browser.STATUS_LABELS`) and the grounded marks of arguments and
-  proposals (:data:`belief_graph.browser.GROUNDED_LABELS`: ``:In`` green, ``:Out`` red, ``:Undec``
+  claims (:data:`belief_graph.console.browser.STATUS_LABELS`) and the grounded marks of arguments and
+  proposals (:data:`belief_graph.console.browser.GROUNDED_LABELS`: ``:In`` green, ``:Out`` red, ``:Undec``
   amber), placed first (status labels, then marks) so that they win;
 * rule-based colours on the properties the labels mirror, for a store not yet migrated:
   ``Claim.status`` (active, superseded, disputed, withdrawn, retracted, stale) and the grounded
@@ -22,9 +22,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..db.registry import QueryRegistry
 from .browser import GROUNDED_LABELS, STATUS_LABELS, palette
 from .curated import questions
-from .db.registry import QueryRegistry
 
 __all__ = ["LABELS", "PERSPECTIVE_FILE", "perspective", "perspective_json"]
 

@@ -41,9 +41,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..db.registry import Query, QueryRegistry
+from ..errors import ServerError
 from .curated import questions, script
-from .db.registry import Query, QueryRegistry
-from .errors import ServerError
 
 __all__ = [
     "ARTIFACT",

@@ -1,6 +1,6 @@
 """The curated questions: the ``explore.*`` queries of the registry, and their parameters.
 
-One catalogue serves Neo4j Browser's guide (:mod:`belief_graph.browser`), ``belief-graph query``,
+One catalogue serves Neo4j Browser's guide (:mod:`belief_graph.console.browser`), ``belief-graph query``,
 ``belief-graph shell``, the HTML views and the Bloom perspective. Every question is a plain file in
 ``cypher/explore/`` whose header carries paste-ready ``:param`` lines.
 
@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .db.registry import Query, QueryRegistry
-from .errors import ValidationError
+from ..db.registry import Query, QueryRegistry
+from ..errors import ValidationError
 
 __all__ = [
     "AREA",

@@ -8,7 +8,7 @@ the command line, which other users can read), and the memory space is the ``$sp
 (``-P``).
 
 A file of ``cypher/`` runs with the ``:param`` lines of its header, uncommented, in front of it
-(:func:`belief_graph.curated.script`): cypher-shell evaluates each ``:param`` line with the server
+(:func:`belief_graph.console.curated.script`): cypher-shell evaluates each ``:param`` line with the server
 and then runs the statement, as Browser does with the same lines.
 """
 
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .curated import cypher_literal
-from .errors import ServerError
-from .localserver import find_java, find_maven
-from .settings import Neo4jSettings, Settings
+from ..console.curated import cypher_literal
+from ..errors import ServerError
+from ..settings import Neo4jSettings, Settings
+from .java import find_java, find_maven
 
 __all__ = ["ARTIFACT", "MAIN_CLASS", "CypherShell"]
 
