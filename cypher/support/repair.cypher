@@ -21,8 +21,10 @@
 // this statement is the same steps in the same order, so the transaction is one round trip plus the
 // commit. Each step below is the body of the step statement named in its comment, unchanged except
 // for its parameter names ($audit and the support run are $id, the currency run is $run, the region
-// is a list of nodes instead of element ids): keep the copies in step. Every later step sees the
-// writes of the earlier ones (Cypher's clause order; the planner places the Eager barriers).
+// is a list of nodes instead of element ids), for the roots (looked up once, in step 0, and passed on
+// as `root_nodes`) and for the audit at the end (built from what the steps created, not read back):
+// keep the copies in step. Every later step sees the writes of the earlier ones (Cypher's clause
+// order; the planner places the Eager barriers).
 // Step 0 (support.find_nodes): every root must name an episode or claim of the space, a retracted
 // one for op restore and one not retracted for op retract; otherwise the statement returns no row
 // and writes nothing (the caller reads the roots with find_nodes to name the error).
@@ -35,7 +37,10 @@
 // the roots is the whole first settling round). Its fixpoint can be pending too (`cpending`,
 // region `cregion_ids`): the caller finishes it with support.fixpoint and currency.apply_labels.
 // `settled`: the currency pass ran here (`ckeys`: keys whose belief it changed: the caller settles
-// them, rules first). `audit`/`entries` are support.get_audit of the audit at the end of the statement.
+// them, rules first). `audit`/`entries` are what support.get_audit returns for the audit at the end of
+// the statement: the entries come from the relationships the steps created (ROOT, WITHDREW, RETAINED,
+// REINSTATED, STALED, REFRESHED, with the same properties; REDERIVED is never created here), each with
+// its node's properties read at the end, in get_audit's order (action, then id).
 // --- step 0: the roots (support.find_nodes)
 CALL () {
   UNWIND $roots AS rid
@@ -47,19 +52,14 @@ CALL () {
   RETURN count(DISTINCT rid) AS found,
          count(CASE WHEN ($op = 'retract' AND coalesce(n.status, 'active') = 'retracted')
                       OR ($op = 'restore' AND coalesce(n.status, 'active') <> 'retracted') THEN 1 END) AS refused,
-         collect(DISTINCT n.key) AS root_keys
+         collect(DISTINCT n.key) AS root_keys, collect(n) AS root_nodes
 }
-WITH root_keys WHERE found = size($roots) AND refused = 0
+WITH root_keys, root_nodes WHERE found = size($roots) AND refused = 0
 // --- step 1: the audit and its roots (support.open_audit)
 CREATE (a:Audit {space: $space, id: $id, op: $op, mode: $mode, reason: $reason, agent: $agent, at: datetime($at)})
-WITH a, root_keys
-CALL (a) {
-  UNWIND $roots AS rid
-  CALL (rid) {
-    MATCH (n:Episode {space: $space, id: rid}) RETURN n
-    UNION
-    MATCH (n:Claim {space: $space, id: rid}) RETURN n
-  }
+WITH a, root_keys, root_nodes
+CALL (a, root_nodes) {
+  UNWIND root_nodes AS n
   OPTIONAL MATCH (f:Fact)-[:CURRENT]->(n)
   WITH a, n, f, coalesce(n.status, 'active') AS before
   CREATE (a)-[:ROOT {prior: before}]->(n)
@@ -92,16 +92,11 @@ CALL (a) {
               ELSE 'restored: ' + $reason
             END})
   }
-  RETURN count(n) AS n_roots
+  RETURN collect({action: 'ROOT', n: n, prior: before}) AS root_entries
 }
 // --- steps 2-4: the region, its justifications' counters, the seeds (support.mark_region)
-CALL () {
-  UNWIND CASE WHEN $evaluate THEN $roots ELSE [] END AS rid
-  CALL (rid) {
-    MATCH (n:Episode {space: $space, id: rid}) RETURN n
-    UNION
-    MATCH (n:Claim {space: $space, id: rid}) RETURN n
-  }
+CALL (root_nodes) {
+  UNWIND CASE WHEN $evaluate THEN root_nodes ELSE [] END AS n
   MATCH (n)-[:PREMISE_OF|JUSTIFIES*0..]->(c:Claim)
   WITH DISTINCT c
   WHERE c.space = $space AND c.status <> 'retracted'
@@ -145,7 +140,7 @@ CALL (region, seeds) {
   }
   RETURN collect(gained) AS gained
 }
-WITH a, root_keys, region, size([g IN gained WHERE g > 0]) AS waves, size(gained) > 0 AND last(gained) > 0 AS pending
+WITH a, root_keys, root_nodes, root_entries, region, size([g IN gained WHERE g > 0]) AS waves, size(gained) > 0 AND last(gained) > 0 AS pending
 // --- step 6: the labels, the scratch marks removed, the audit's counts (support.apply_labels; with
 // an empty region it is support.close_audit); skipped while the fixpoint is pending
 CALL (a, region, pending) {
@@ -194,10 +189,13 @@ CALL (a, region, pending) {
     WITH a, c, via WHERE was_in AND now_in
     CREATE (a)-[:RETAINED {via: via}]->(c)
   }
-  WITH c, CASE WHEN was_in AND NOT now_in THEN 'withdrew' WHEN NOT was_in AND now_in THEN 'reinstated'
-               WHEN was_in THEN 'retained' ELSE 'still_out' END AS action
+  WITH c, via, lost, CASE WHEN was_in AND NOT now_in THEN 'withdrew' WHEN NOT was_in AND now_in THEN 'reinstated'
+                          WHEN was_in THEN 'retained' ELSE 'still_out' END AS action
   RETURN collect(c) AS labelled, collect(action) AS actions,
-         collect(CASE WHEN action IN ['withdrew', 'reinstated'] THEN c.key END) AS keys
+         collect(CASE WHEN action IN ['withdrew', 'reinstated'] THEN c.key END) AS keys,
+         collect(CASE action WHEN 'withdrew' THEN {action: 'WITHDREW', n: c, lost: lost}
+                             WHEN 'reinstated' THEN {action: 'REINSTATED', n: c, via: via}
+                             WHEN 'retained' THEN {action: 'RETAINED', n: c, via: via} END) AS label_entries
 }
 CALL (labelled) {
   UNWIND labelled AS c
@@ -213,16 +211,11 @@ FOREACH (_ IN CASE WHEN pending THEN [] ELSE [1] END |
       a.withdrew = size([x IN actions WHERE x = 'withdrew']),
       a.retained = size([x IN actions WHERE x = 'retained']),
       a.reinstated = size([x IN actions WHERE x = 'reinstated']))
-WITH a, region, waves, pending, root_keys + keys AS keys,
+WITH a, root_nodes, root_entries + label_entries AS made, region, waves, pending, root_keys + keys AS keys,
      $currency AND NOT pending AND size(root_keys + keys) = 0 AS settled
 // --- step 7: the currency pass from the roots (currency.mark_region, support.fixpoint, currency.apply_labels)
-CALL (settled) {
-  UNWIND CASE WHEN settled THEN $roots ELSE [] END AS rid
-  CALL (rid) {
-    MATCH (n:Episode {space: $space, id: rid}) RETURN n
-    UNION
-    MATCH (n:Claim {space: $space, id: rid}) RETURN n
-  }
+CALL (settled, root_nodes) {
+  UNWIND CASE WHEN settled THEN root_nodes ELSE [] END AS n
   MATCH (n)-[:PREMISE_OF|JUSTIFIES*0..]->(c:Claim)
   WITH DISTINCT c
   WHERE c.space = $space AND c.status IN ['active', 'stale']
@@ -267,7 +260,7 @@ CALL (cregion, cseeds) {
   }
   RETURN collect(gained) AS cgained
 }
-WITH a, region, waves, pending, keys, settled, cregion, size(cgained) > 0 AND last(cgained) > 0 AS cpending
+WITH a, made, region, waves, pending, keys, settled, cregion, size(cgained) > 0 AND last(cgained) > 0 AS cpending
 CALL (a, cregion, cpending) {
   UNWIND CASE WHEN cpending THEN [] ELSE cregion END AS c
   WITH a, c, c.status = 'active' AS was, c._rc_in AS now
@@ -308,8 +301,10 @@ CALL (a, cregion, cpending) {
             at: datetime($at), audit: $id, reason: 'premises current again: ' + $reason})
     CREATE (a)-[:REFRESHED {via: via}]->(c)
   }
-  WITH c, CASE WHEN was AND NOT now THEN 'staled' WHEN NOT was AND now THEN 'refreshed' ELSE 'kept' END AS action
+  WITH c, via, lost, CASE WHEN was AND NOT now THEN 'staled' WHEN NOT was AND now THEN 'refreshed' ELSE 'kept' END AS action
   RETURN collect(c) AS clabelled,
+         collect(CASE action WHEN 'staled' THEN {action: 'STALED', n: c, lost: lost}
+                             WHEN 'refreshed' THEN {action: 'REFRESHED', n: c, via: via} END) AS currency_entries,
          collect(CASE WHEN action <> 'kept' THEN c.key END) AS ckeys,
          collect(CASE WHEN action = 'staled' THEN c.id END) AS staled,
          collect(CASE WHEN action = 'refreshed' THEN c.id END) AS refreshed
@@ -325,15 +320,15 @@ CALL (clabelled) {
 }
 FOREACH (_ IN CASE WHEN size(clabelled) > 0 THEN [1] ELSE [] END |
   SET a.staled = coalesce(a.staled, 0) + size(staled), a.refreshed = coalesce(a.refreshed, 0) + size(refreshed))
-WITH a, region, waves, pending, keys, settled, cregion, cpending, ckeys
-// --- the audit (support.get_audit)
-CALL (a) {
-  OPTIONAL MATCH (a)-[r:ROOT|WITHDREW|RETAINED|REINSTATED|STALED|REFRESHED|REDERIVED]->(n)
-  WITH r, n WHERE n IS NOT NULL
-  ORDER BY type(r), n.id
-  RETURN collect({action: type(r), id: n.id, kind: CASE WHEN n:Episode THEN 'episode' ELSE 'claim' END,
-                  text: n.text, key: n.key, status: coalesce(n.status, 'active'), prior: r.prior, via: r.via, lost: r.lost,
-                  rule: r.rule, superseded: r.superseded}) AS entries
+WITH a, made + currency_entries AS made, region, waves, pending, keys, settled, cregion, cpending, ckeys
+// --- the audit (support.get_audit, from the relationships this statement created)
+CALL (made) {
+  UNWIND made AS e
+  WITH e, e.n AS n
+  ORDER BY e.action, n.id
+  RETURN collect({action: e.action, id: n.id, kind: CASE WHEN n:Episode THEN 'episode' ELSE 'claim' END,
+                  text: n.text, key: n.key, status: coalesce(n.status, 'active'), prior: e.prior, via: e.via, lost: e.lost,
+                  rule: null, superseded: null}) AS entries
 }
 RETURN pending, CASE WHEN pending THEN [c IN region | elementId(c)] ELSE [] END AS region_ids, waves, keys,
        settled, cpending, CASE WHEN cpending THEN [c IN cregion | elementId(c)] ELSE [] END AS cregion_ids, ckeys,
