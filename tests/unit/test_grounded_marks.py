@@ -25,6 +25,7 @@ def _mark_lines(var: str, value: str) -> list[str]:
 def test_every_label_writer_writes_the_mark_too() -> None:
     writers = {q.name: q for q in get_registry() if q.mode == "write" and _SETS_LABEL.search(q.text)}
     assert set(writers) == {
+        "argumentation.ground_small",
         "argumentation.start_grounded",
         "argumentation.finish_grounded",
         "argumentation.write_labels",
