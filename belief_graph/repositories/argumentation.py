@@ -144,9 +144,6 @@ class ArgumentationRepository(Repo):
             tx, "argumentation.propagate_waves", profile, space=self.space, ns=ns, first_wave=first, last_wave=last
         )
 
-    def finish_grounded(self, tx: Tx, ns: str, *, profile: bool = False) -> tuple[dict[str, Any], int]:
-        return self._step(tx, "argumentation.finish_grounded", profile, space=self.space, ns=ns)
-
     def write_labels(self, ns: str, in_: Sequence[str], out: Sequence[str], undec: Sequence[str]) -> int:
         """Write a labelling computed elsewhere (one write transaction, one statement)."""
         rows = self.graph.write(

@@ -17,7 +17,7 @@
 // last attacker went OUT at wave k - 1 is on the frontier of wave k). A wave that labels nothing
 // IN ends the loop (the remaining iterations return the list unchanged).
 // The write: only arguments whose label, wave or mark differ are written (a re-solve that changes
-// nothing writes nothing; the mark lines are those of finish_grounded).
+// nothing writes nothing; the mark lines are those of start_grounded's finish).
 // `LIMIT $max_arguments + 1`: a larger namespace costs max_arguments + 1 index entries here and
 // returns no row (the constant columns of the RETURN are grouping keys: no group, no row).
 CYPHER replan=skip

@@ -330,7 +330,7 @@ def test_marks_follow_the_label_through_one_statement_solves_and_re_solves(
 
 def test_marks_on_the_multi_statement_path(svc: ArgumentationService, graph: Graph, space: str) -> None:
     """A double chain of 200 needs 50 waves: start_grounded hands over to propagate_waves, and
-    finish_grounded writes the labels and the marks."""
+    its last batch writes the labels and the marks."""
     svc.store_graph("marks:long", double_chain_graph(200))
     res = svc.ground("marks:long")
     assert res.round_trips > 1 and res.waves == 50

@@ -166,7 +166,7 @@ def test_grounded_properties_and_external_solvers(
 def test_continued_waves_match_the_one_statement_solve(
     svc: ArgumentationService, fw: tuple[int, list[Pair]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The hand-off from start_grounded to propagate_waves + finish_grounded (taken when the first
+    """The hand-off from start_grounded to propagate_waves (taken when the first
     statement's waves do not suffice) gives the same labels and waves as the one-statement solve
     (ground_small for these sizes): here forced by the small path off, a first batch of 1 wave
     and batches capped at 2 waves."""

@@ -27,7 +27,7 @@ def test_every_label_writer_writes_the_mark_too() -> None:
     assert set(writers) == {
         "argumentation.ground_small",
         "argumentation.start_grounded",
-        "argumentation.finish_grounded",
+        "argumentation.propagate_waves",
         "argumentation.write_labels",
     }
     for name, q in writers.items():
@@ -39,7 +39,7 @@ def test_every_label_writer_writes_the_mark_too() -> None:
             assert all(e in lines for e in expected), (name, lines)
 
 
-def test_start_grounded_finishes_exactly_like_finish_grounded() -> None:
+def test_start_grounded_finishes_exactly_like_propagate_waves() -> None:
     reg = get_registry()
 
     def finish_lines(text: str) -> list[str]:
@@ -48,5 +48,5 @@ def test_start_grounded_finishes_exactly_like_finish_grounded() -> None:
         return lines[i : i + 5]
 
     assert finish_lines(reg["argumentation.start_grounded"].text) == finish_lines(
-        reg["argumentation.finish_grounded"].text
+        reg["argumentation.propagate_waves"].text
     )
