@@ -137,6 +137,12 @@ class ArgumentationRepository(Repo):
             tx, "argumentation.ground_small", profile, space=self.space, ns=ns, max_arguments=max_arguments
         )
 
+    def ground_small_alone(self, ns: str, max_arguments: int) -> dict[str, Any]:
+        """:meth:`ground_small` as its own write transaction (the driver's ``execute_query``, which
+        sends BEGIN together with the statement): one round trip and the commit."""
+        rows = self._wr(None, "argumentation.ground_small", space=self.space, ns=ns, max_arguments=max_arguments)
+        return rows[0] if rows else {}
+
     def propagate_waves(
         self, tx: Tx, ns: str, first: int, last: int, *, profile: bool = False
     ) -> tuple[dict[str, Any], int]:
