@@ -90,8 +90,9 @@ waves over lists in memory, no working state); larger ones by ``start_grounded``
 the graph. Measured side by side: 12 arguments 1.9 ms vs 2.5 ms per solve, level around 64-128
 (the list statement grows with arguments x attacks)."""
 LARGE_MEMO: Final = 1024
-"""Namespaces remembered as larger than :data:`SMALL_MAX` (their next solve skips the
-``ground_small`` attempt; only a hint: a wrong entry costs one statement, never a wrong label)."""
+"""Namespaces remembered as larger than :data:`SMALL_MAX`, by a solve or because this service wrote
+them (their next solve skips the ``ground_small`` attempt; only a hint: a wrong entry costs one
+statement, never a wrong label)."""
 FIRST_BATCH: Final = 8
 """Waves of each of the two batches of the first statement (the corpus needs at most 4: one
 round trip; a long chain needs 1 + the few after its jump: one round trip too)."""
@@ -433,11 +434,13 @@ class ArgumentationService:
 
     # -- internals ---------------------------------------------------------------------------
     def _write_graph(self, tx: Tx, ns: str, af: AttackGraph) -> None:
+        self._remember_size(ns, len(af.arguments))  # its first solve needs no ground_small attempt
         self.repo.create_arguments(tx, ns, af.arguments)
         if af.attacks:
             self.repo.create_attacks(tx, ns, af.attacks)
 
     def _write_chunked(self, ns: str, af: AttackGraph) -> None:
+        self._remember_size(ns, len(af.arguments))
         for names in _chunks(af.arguments, IMPORT_CHUNK):
             self.graph.write_tx(
                 functools.partial(self.repo.create_arguments, ns=ns, names=names), name="argumentation.import_chunk"
