@@ -130,17 +130,32 @@ class ArgumentationRepository(Repo):
         is pending) the UNDEC pass, in one statement."""
         return self._step(tx, "argumentation.start_grounded", profile, space=self.space, ns=ns, last_wave=last)
 
-    def ground_small(self, tx: Tx, ns: str, max_arguments: int, *, profile: bool = False) -> tuple[dict[str, Any], int]:
-        """The whole labelling of a namespace of at most ``max_arguments`` arguments in one
-        statement (an empty row when it has more, or none)."""
+    def ground_small(
+        self, tx: Tx, ns: str, max_arguments: int, max_attacks: int, *, profile: bool = False
+    ) -> tuple[dict[str, Any], int]:
+        """The whole labelling of a namespace of at most ``max_arguments`` arguments and
+        ``max_attacks`` attacks into them in one statement (an empty row when it has more, or none)."""
         return self._step(
-            tx, "argumentation.ground_small", profile, space=self.space, ns=ns, max_arguments=max_arguments
+            tx,
+            "argumentation.ground_small",
+            profile,
+            space=self.space,
+            ns=ns,
+            max_arguments=max_arguments,
+            max_attacks=max_attacks,
         )
 
-    def ground_small_alone(self, ns: str, max_arguments: int) -> dict[str, Any]:
+    def ground_small_alone(self, ns: str, max_arguments: int, max_attacks: int) -> dict[str, Any]:
         """:meth:`ground_small` as its own write transaction (the driver's ``execute_query``, which
         sends BEGIN together with the statement): one round trip and the commit."""
-        rows = self._wr(None, "argumentation.ground_small", space=self.space, ns=ns, max_arguments=max_arguments)
+        rows = self._wr(
+            None,
+            "argumentation.ground_small",
+            space=self.space,
+            ns=ns,
+            max_arguments=max_arguments,
+            max_attacks=max_attacks,
+        )
         return rows[0] if rows else {}
 
     def propagate_waves(
