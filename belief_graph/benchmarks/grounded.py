@@ -5,7 +5,7 @@ For every instance (the ICCMA corpus and generated long chains), measured side b
 * ``db_s``: :meth:`ArgumentationService.ground` — counters, all waves and the UNDEC pass in Cypher,
   labels written back to the graph, and the IN/OUT/UNDEC names read back (best of ``--repeat``);
   ``stmts`` (``round_trips``) the statements that ran waves (1 when the first statement's waves
-  suffice: then it is the whole solve; otherwise + one ``finish_grounded``);
+  suffice, or ``ground_small`` for at most 32 arguments: then it is the whole solve);
 * ``export_s``: reading the attack graph out of Neo4j (one read statement, one record), ``build_s``:
   building ``formal-argumentation``'s ``ArgumentationFramework``, ``solve_s``: its
   ``grounded_extension`` (a queue/counter labelling), ``write_s``: OUT and UNDEC derived from the
@@ -237,7 +237,7 @@ def measure(
     # statements and the two export queries) so that the first measured row does not pay the
     # query compilation of either side.
     # A chain is solved by start_grounded alone; the double chain of 100 (25 waves) also needs
-    # propagate_waves and finish_grounded (without it the first dchain row paid their compilation:
+    # propagate_waves (without it the first dchain row paid their compilation:
     # one of its db runs measured 15x the others).
     for warm_graph in (chain_graph(100), double_chain_graph(100)):
         warm = f"bench:{new_id()}"

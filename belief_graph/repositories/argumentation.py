@@ -130,15 +130,40 @@ class ArgumentationRepository(Repo):
         is pending) the UNDEC pass, in one statement."""
         return self._step(tx, "argumentation.start_grounded", profile, space=self.space, ns=ns, last_wave=last)
 
+    def ground_small(
+        self, tx: Tx, ns: str, max_arguments: int, max_attacks: int, *, profile: bool = False
+    ) -> tuple[dict[str, Any], int]:
+        """The whole labelling of a namespace of at most ``max_arguments`` arguments and
+        ``max_attacks`` attacks into them in one statement (an empty row when it has more, or none)."""
+        return self._step(
+            tx,
+            "argumentation.ground_small",
+            profile,
+            space=self.space,
+            ns=ns,
+            max_arguments=max_arguments,
+            max_attacks=max_attacks,
+        )
+
+    def ground_small_alone(self, ns: str, max_arguments: int, max_attacks: int) -> dict[str, Any]:
+        """:meth:`ground_small` as its own write transaction (the driver's ``execute_query``, which
+        sends BEGIN together with the statement): one round trip and the commit."""
+        rows = self._wr(
+            None,
+            "argumentation.ground_small",
+            space=self.space,
+            ns=ns,
+            max_arguments=max_arguments,
+            max_attacks=max_attacks,
+        )
+        return rows[0] if rows else {}
+
     def propagate_waves(
         self, tx: Tx, ns: str, first: int, last: int, *, profile: bool = False
     ) -> tuple[dict[str, Any], int]:
         return self._step(
             tx, "argumentation.propagate_waves", profile, space=self.space, ns=ns, first_wave=first, last_wave=last
         )
-
-    def finish_grounded(self, tx: Tx, ns: str, *, profile: bool = False) -> tuple[dict[str, Any], int]:
-        return self._step(tx, "argumentation.finish_grounded", profile, space=self.space, ns=ns)
 
     def write_labels(self, ns: str, in_: Sequence[str], out: Sequence[str], undec: Sequence[str]) -> int:
         """Write a labelling computed elsewhere (one write transaction, one statement)."""
@@ -168,11 +193,13 @@ class ArgumentationRepository(Repo):
         return {**row, "attackers": infos(row["attackers"]), "targets": infos(row["targets"])}
 
     def _step(self, tx: Tx, name: str, profile: bool, **params: Any) -> tuple[dict[str, Any], int]:
-        """Run one solver statement in ``tx``; with ``profile`` also return its total db hits."""
+        """Run one solver statement in ``tx``: its one row (empty when it returned none); with
+        ``profile`` also its total db hits."""
         if not profile:
-            return self.graph.run(tx, name, **params)[0], 0
+            rows = self.graph.run(tx, name, **params)
+            return (rows[0] if rows else {}), 0
         q = self.graph.registry[name]
         result = tx.run(" ".join((_PROFILE_KEYWORD, q.text)), q.check_params(params))
         rows = [r.data() for r in result]
         summary = result.consume()
-        return rows[0], _db_hits(summary.profile)
+        return (rows[0] if rows else {}), _db_hits(summary.profile)

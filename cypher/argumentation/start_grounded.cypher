@@ -1,7 +1,7 @@
 // name: argumentation.start_grounded
 // mode: write
 // params: space, ns, last_wave
-// description: grounded labelling in one statement when it fits: count the attackers (unattacked arguments on the wave-1 frontier), run waves 1..last_wave and last_wave more from the next non-empty wave server-side, and when no frontier is left label the rest UNDEC (each label with its mark :In/:Out/:Undec) and return the names by label; otherwise return pending = true (continue with propagate_waves and finish_grounded); O(arguments + attacks)
+// description: grounded labelling in one statement when it fits: count the attackers (unattacked arguments on the wave-1 frontier), run waves 1..last_wave and last_wave more from the next non-empty wave server-side, and when no frontier is left label the rest UNDEC (each label with its mark :In/:Out/:Undec) and return the names by label; otherwise return pending = true (continue with propagate_waves, whose last batch finishes the same way); O(arguments + attacks)
 // :param space => 'default'
 // :param ns => 'framework:ex1'
 // :param last_wave => 8
@@ -25,8 +25,9 @@
 // one lookup): a chain jump in the first waves puts the rest of a long chain far ahead, and the
 // second batch finishes it, so a chain of any length is solved by this one statement. Both
 // batches run exactly the body of propagate_waves (see there; keep the copies in step).
-// Step 3 (finish, only when no frontier is left): exactly finish_grounded (the label with its
-// :In/:Out/:Undec mark).
+// Step 3 (finish, only when no frontier is left): exactly the finish of propagate_waves (the label with its
+// :In/:Out/:Undec mark), behind the same UNWIND guard (a `WHERE NOT pending` on the MATCH was
+// applied after seeking every argument of the namespace).
 // `pending` / `next_wave`: the smallest frontier wave beyond the second batch; the caller
 // continues there with propagate_waves.
 // `CYPHER replan=skip`: the plan is pinned by hints and pattern comprehensions, so a replan can
@@ -128,9 +129,9 @@ CALL (resume) {
 }
 WITH arguments, attacks, next_wave, next_wave IS NOT NULL AS pending
 CALL (pending) {
+  UNWIND CASE WHEN pending THEN [] ELSE [true] END AS finish
   MATCH (a:Argument {space: $space, ns: $ns})
   USING INDEX a:Argument(space, ns)
-  WHERE NOT pending
   WITH a, coalesce(a.state, 'UNDEC') AS label
   SET a.label = label, a.state = null, a.undefeated = null
   FOREACH (_ IN CASE WHEN label = 'UNDEC' AND a.wave IS NOT NULL THEN [1] ELSE [] END | SET a.wave = null)

@@ -10,7 +10,7 @@
 // Three flat lists of names (the driver encodes flat string lists fastest, see export_framework),
 // each name looked up on the unique (space, ns, name) index. Only `label` is written (the solver
 // also writes `wave`): the export path's write-back is the cheaper of the two. The mark follows the
-// label exactly as in finish_grounded. Setting a label to the value it already has (or a mark
+// label exactly as in the solver's finish (start_grounded, propagate_waves). Setting a label to the value it already has (or a mark
 // the node has) is not a change, as for the solver's finish step.
 // `USING INDEX SEEK`: with a plain index hint the planner scanned the whole index per name
 // (1,001,000 db hits for 1,000 names, 1-1.6 s).

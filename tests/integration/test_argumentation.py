@@ -330,7 +330,7 @@ def test_marks_follow_the_label_through_one_statement_solves_and_re_solves(
 
 def test_marks_on_the_multi_statement_path(svc: ArgumentationService, graph: Graph, space: str) -> None:
     """A double chain of 200 needs 50 waves: start_grounded hands over to propagate_waves, and
-    finish_grounded writes the labels and the marks."""
+    its last batch writes the labels and the marks."""
     svc.store_graph("marks:long", double_chain_graph(200))
     res = svc.ground("marks:long")
     assert res.round_trips > 1 and res.waves == 50
@@ -341,6 +341,35 @@ def test_marks_on_the_multi_statement_path(svc: ArgumentationService, graph: Gra
     res = svc.ground("marks:long")
     assert res.round_trips > 1
     assert _marked(graph, space, "marks:long") == {**labels, "a0": "OUT"}
+
+
+def test_small_and_wave_paths_agree_whatever_the_size_memo_says(
+    svc: ArgumentationService, graph: Graph, space: str
+) -> None:
+    """ground_small (<= SMALL_MAX arguments and SMALL_MAX_ATTACKS attacks) and start_grounded give
+    the same labels, waves and marks; the remembered size is only a hint: a stale entry or a
+    namespace that grew past the bounds never changes a label."""
+    names = [f"x{i}" for i in range(20)]
+    attacks = [(names[i], names[i + 1]) for i in range(19)] + [("x5", "x5"), ("x12", "x3")]
+    svc.store_attacks("paths:a", names, attacks)
+    small = svc.ground("paths:a")
+    assert "paths:a" not in svc._large  # written small: no attempt skipped
+    labels = _marked(graph, space, "paths:a")
+    svc._large["paths:a"] = None  # a stale hint: the wave path solves it
+    waves = svc.ground("paths:a")
+    assert (waves.labelling(), waves.waves) == (small.labelling(), small.waves)
+    assert _marked(graph, space, "paths:a") == labels == small.labelling()
+    # dense: 20 arguments, more attacks than SMALL_MAX_ATTACKS, added behind the service's back
+    # (add_attacks does not remember sizes): the small statement declines, start_grounded solves
+    dense = [(a, b) for a in names for b in names if a != b and b != "x0"]
+    assert len(dense) > argmod.SMALL_MAX_ATTACKS
+    svc._large.pop("paths:a", None)
+    svc.add_attacks("paths:a", dense)
+    res = svc.ground("paths:a")
+    assert "paths:a" in svc._large
+    assert res.in_ == ["x0"] and res.waves == 1 and set(res.out) == set(names) - {"x0"}
+    assert _marked(graph, space, "paths:a") == res.labelling()
+    assert run_check(graph, space, only=["grounded_labels"]).ok
 
 
 def test_marks_on_the_export_write_back(svc: ArgumentationService, graph: Graph, space: str) -> None:

@@ -166,15 +166,17 @@ def test_grounded_properties_and_external_solvers(
 def test_continued_waves_match_the_one_statement_solve(
     svc: ArgumentationService, fw: tuple[int, list[Pair]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The hand-off from start_grounded to propagate_waves + finish_grounded (taken when the first
-    statement's waves do not suffice) gives the same labels and waves as the one-statement solve:
-    here forced by a first batch of 1 wave and batches capped at 2 waves."""
+    """The hand-off from start_grounded to propagate_waves (taken when the first
+    statement's waves do not suffice) gives the same labels and waves as the one-statement solve
+    (ground_small for these sizes): here forced by the small path off, a first batch of 1 wave
+    and batches capped at 2 waves."""
     n, pairs = fw
     names = _names(n)
     af = AttackGraph.from_lists(names, [(names[a], names[b]) for a, b in pairs])
     one = _solve(svc, "study:one", af)
     assert one.round_trips == 1 or one.waves > 16  # up to 16 waves (8 + 8) fit in the first statement
     with monkeypatch.context() as m:
+        m.setattr(argmod, "SMALL_MAX", 0)
         m.setattr(argmod, "FIRST_BATCH", 1)
         m.setattr(argmod, "MAX_BATCH", 2)
         many = _solve(svc, "study:many", af)

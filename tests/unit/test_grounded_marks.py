@@ -25,8 +25,9 @@ def _mark_lines(var: str, value: str) -> list[str]:
 def test_every_label_writer_writes_the_mark_too() -> None:
     writers = {q.name: q for q in get_registry() if q.mode == "write" and _SETS_LABEL.search(q.text)}
     assert set(writers) == {
+        "argumentation.ground_small",
         "argumentation.start_grounded",
-        "argumentation.finish_grounded",
+        "argumentation.propagate_waves",
         "argumentation.write_labels",
     }
     for name, q in writers.items():
@@ -38,7 +39,7 @@ def test_every_label_writer_writes_the_mark_too() -> None:
             assert all(e in lines for e in expected), (name, lines)
 
 
-def test_start_grounded_finishes_exactly_like_finish_grounded() -> None:
+def test_start_grounded_finishes_exactly_like_propagate_waves() -> None:
     reg = get_registry()
 
     def finish_lines(text: str) -> list[str]:
@@ -47,5 +48,5 @@ def test_start_grounded_finishes_exactly_like_finish_grounded() -> None:
         return lines[i : i + 5]
 
     assert finish_lines(reg["argumentation.start_grounded"].text) == finish_lines(
-        reg["argumentation.finish_grounded"].text
+        reg["argumentation.propagate_waves"].text
     )

@@ -29,9 +29,9 @@ def test_start_and_propagate_run_the_same_wave_body() -> None:
 
 
 def test_solver_statements_pin_their_plans() -> None:
-    """The three solver statements carry `CYPHER replan=skip` (a replan of these large statements
+    """The solver statements carry `CYPHER replan=skip` (a replan of these large statements
     only costs time: the frontier index statistics change with every import). An edit once cut
     the line out of propagate_waves without any test noticing."""
     reg = get_registry()
-    for name in ("argumentation.start_grounded", "argumentation.propagate_waves", "argumentation.finish_grounded"):
+    for name in ("argumentation.start_grounded", "argumentation.propagate_waves"):
         assert reg[name].text.lstrip().startswith("CYPHER replan=skip\n"), name
