@@ -55,12 +55,12 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from ..argumentation import iccma
+from ..argumentation.explain import explain_row
 from ..db.driver import Graph, Tx
 from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError
 from ..models import new_id, utcnow
 from ..models.argumentation import (
     Attack,
-    AttackerInfo,
     AttackGraph,
     Framework,
     GroundedResult,
@@ -393,7 +393,7 @@ class ArgumentationService:
             raise NotFoundError(f"no argument {name!r} in namespace {ns!r} of space {self.space!r}")
         if row["label"] is None:
             raise ValidationError(f"argument {name!r} has no label yet: run ground on {ns!r} first")
-        return _explanation(ns, row)
+        return explain_row(ns, row)
 
     def solve(self, source: str | Path | AttackGraph, *, format: str | None = None) -> GroundedResult:
         """Solve a file (or in-memory graph) in Neo4j: store it in a scratch namespace, ground it,
@@ -554,51 +554,6 @@ def _small_result(ns: str, row: dict[str, Any]) -> GroundedResult:
     res = _result(ns, row)
     res.round_trips, res.wave_iterations = 1, res.waves + 1
     return res
-
-
-def _names(items: Sequence[AttackerInfo]) -> str:
-    return ", ".join(a.name for a in items)
-
-
-def _explanation(ns: str, row: dict[str, Any]) -> LabelExplanation:
-    name, label, wave = row["name"], row["label"], row["wave"]
-    attackers: list[AttackerInfo] = row["attackers"]
-    by_label = {lab: [a for a in attackers if a.label == lab] for lab in ("IN", "OUT", "UNDEC")}
-    stale = ""
-    if label == "IN":
-        decisive = attackers
-        if not attackers:
-            reason = "IN: it has no attacker"
-        else:
-            reason = f"IN: every attacker is OUT ({_names(attackers)})"
-        if len(by_label["OUT"]) != len(attackers):
-            stale = "an attacker is not OUT"
-    elif label == "OUT":
-        ins = sorted(by_label["IN"], key=lambda a: (a.wave if a.wave is not None else 1 << 62, a.name))
-        decisive = ins[:1]
-        reason = f"OUT: attacked by {ins[0].name}, which is IN (wave {ins[0].wave})" if ins else "OUT"
-        if not ins:
-            stale = "no attacker is IN"
-    else:
-        decisive = by_label["UNDEC"]
-        self_attack = any(a.name == name for a in decisive)
-        reason = f"UNDEC: no attacker is IN, and undecided attacker(s) remain: {_names(decisive)}"
-        if self_attack:
-            reason += " (it attacks itself)"
-        if by_label["IN"] or not decisive:
-            stale = "an attacker is IN" if by_label["IN"] else "no attacker is UNDEC"
-    if stale:
-        reason += f" [stale: {stale}; the attack graph changed since the last ground, run it again]"
-    return LabelExplanation(
-        ns=ns,
-        name=name,
-        label=label,
-        wave=wave,
-        reason=reason,
-        decisive=decisive,
-        attackers=attackers,
-        targets=row["targets"],
-    )
 
 
 # -- module-level API for other services ------------------------------------------------------
