@@ -160,7 +160,7 @@ def measure_small(svc: ArgumentationService, sizes: list[int], repeat: int) -> d
     try:
         _small_rows(svc, sizes, repeat, AF, grounded_extension, floor, rows, all_db, all_ext, floors)
     finally:
-        while svc.graph.write("bench.delete_space_batch", space=probes, limit=10_000)[0]["deleted"]:
+        while svc.graph.write("admin.delete_space_batch", space=probes, limit=10_000)[0]["deleted"]:
             pass
     f50 = statistics.median(floors) if floors else None
     return {

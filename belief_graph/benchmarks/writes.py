@@ -198,11 +198,11 @@ class _ServerCPU:
 
 
 def _drop(graph: Graph, space: str, say: Callable[[str], None] | None = None) -> None:
-    """Remove a bench space, 5,000 nodes per transaction, the writers last (``bench.delete_space_batch``).
+    """Remove a bench space, 5,000 nodes per transaction, the writers last (``admin.delete_space_batch``).
     A failure is reported, never raised over the results."""
     try:
         while True:
-            rows = graph.write("bench.delete_space_batch", space=space, limit=5_000)
+            rows = graph.write("admin.delete_space_batch", space=space, limit=5_000)
             if not rows or int(rows[0]["deleted"]) == 0:
                 return
     except BeliefGraphError as exc:

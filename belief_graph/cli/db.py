@@ -1,14 +1,16 @@
-"""``belief-graph db``: apply, verify and count the schema (schemas/*.cypher)."""
+"""``belief-graph db``: apply, verify and count the schema (schemas/*.cypher); delete a space."""
 
 from __future__ import annotations
 
 import typer
 
 from ..db.schema import load_migrations
-from ..errors import SchemaError
-from .common import console, print_json, state, table
+from ..errors import NotFoundError, SchemaError
+from ..repositories import AdminRepository
+from ..settings import load_settings
+from .common import console, err_console, print_json, state, table
 
-app = typer.Typer(help="Schema migrations, verification and counts.", no_args_is_help=True)
+app = typer.Typer(help="Schema migrations, verification, counts, and deleting a space.", no_args_is_help=True)
 
 
 @app.command("init")
@@ -124,4 +126,38 @@ def check(
                 typer.echo(f"  {item}")
         console.print(report.summary(), highlight=False, markup=False)
     if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command("drop-space")
+def drop_space(
+    ctx: typer.Context,
+    space: str = typer.Argument(..., help="The memory space to delete, named in full (--space is not used)."),
+    yes: bool = typer.Option(False, "--yes", help="Delete. Without it the command only counts what would go."),
+    batch: int = typer.Option(5_000, "--batch", min=100, max=100_000, help="Nodes deleted per transaction."),
+    json_: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Delete a memory space: its episodes, claims, versions, audits, rules, perspectives and
+    arguments (forgetting a user or a tenant). Without --yes it lists what would go, deletes
+    nothing and exits 2. Batches commit one by one: if it stops half way, run it again."""
+    load_settings(space=space)  # the same name rules as --space
+    admin = AdminRepository(state(ctx).engine().graph, space)
+    counts = admin.count_space(space)
+    if not counts:
+        raise NotFoundError(f"space {space!r} holds nothing: no node has space = {space!r}")
+    if not yes:
+        if json_:
+            print_json({"space": space, "deleted": 0, "counts": counts})
+        else:
+            rows = [[r["label"], r["status"], r["count"]] for r in counts]
+            table(f"space {space}: would be deleted", ["label", "status", "count"], rows)
+            err_console.print(f"nothing deleted: run again with --yes to delete space {space!r}", highlight=False)
+        raise typer.Exit(2)
+    deleted = admin.delete_space_batched(space, batch)
+    left = admin.count_space(space)
+    if json_:
+        print_json({"space": space, "deleted": deleted, "left": left})
+    else:
+        console.print(f"deleted space {space!r}: {deleted} nodes" + (f"; still there: {left}" if left else ""))
+    if left:  # written into the space while it was being deleted
         raise typer.Exit(1)

@@ -173,6 +173,22 @@ class AdminRepository(Repo):
         rows = self.graph.write("admin.delete_space", space=space)
         return int(rows[0]["deleted"]) if rows else 0
 
+    def count_space(self, space: str) -> list[dict[str, Any]]:
+        """Node counts of ``space`` by label and status."""
+        return self.graph.read("admin.count_by_label_status", space=space)
+
+    def delete_space_batched(self, space: str, batch: int) -> int:
+        """Delete every node of ``space``, ``batch`` nodes per transaction (writers last), until none
+        is left; returns how many. Each batch commits on its own: a run that stops half way leaves
+        part of the space, and running it again deletes the rest."""
+        total = 0
+        while True:
+            rows = self.graph.write("admin.delete_space_batch", space=space, limit=batch)
+            n = int(rows[0]["deleted"]) if rows else 0
+            if n == 0:
+                return total
+            total += n
+
     def components(self) -> list[dict[str, Any]]:
         return self.graph.read("admin.server_components")
 

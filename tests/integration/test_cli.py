@@ -153,3 +153,40 @@ def test_db_init_refuses_a_different_dimension(base_settings: Settings, graph) -
     assert r.returncode == 1
     assert "dimension" in _one_line_error(r)
     assert graph.read("schema.show_indexes") == before
+
+
+def test_db_drop_space_counts_without_yes_and_deletes_only_that_space(
+    base_settings: Settings,
+    graph,  # type: ignore[no-untyped-def]
+    cli_space: str,
+) -> None:
+    other = f"{cli_space}-kept"
+    try:
+        for space in (cli_space, other):
+            for key, value in (("user.city", "Porto"), ("user.food", "vegan")):
+                r = run(
+                    ["--space", space, "memory", "assert", key, value, f"{key} is {value}", "--agent", "u"],
+                    base_settings,
+                )
+                assert r.returncode == 0, r.stderr
+        before, kept = _count(graph, cli_space), _count(graph, other)
+        assert before > 0 and kept > 0
+
+        r = run(["db", "drop-space", cli_space, "--json"], base_settings)  # no --yes: counts only
+        assert r.returncode == 2, r.stderr
+        assert json.loads(r.stdout)["deleted"] == 0
+        assert _count(graph, cli_space) == before
+
+        r = run(["db", "drop-space", cli_space, "--yes", "--batch", "100", "--json"], base_settings)
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        assert out["deleted"] > 0 and out["left"] == []
+        assert _count(graph, cli_space) == 0
+        assert _count(graph, other) == kept  # another space is untouched
+
+        r = run(["db", "drop-space", cli_space, "--yes"], base_settings)  # nothing left: a typed error
+        assert r.returncode == 1 and "holds nothing" in r.stderr
+        r = run(["db", "drop-space", "bad space!", "--yes"], base_settings)  # the --space name rules
+        assert r.returncode != 0 and _count(graph, other) == kept
+    finally:
+        graph.write("admin.delete_space", space=other)
