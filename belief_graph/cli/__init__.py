@@ -7,11 +7,11 @@ non-zero exit code (1 for operational errors, 2 for bad input). Read commands ta
 from __future__ import annotations
 
 import logging
-import signal
 import sys
 
 import typer
 
+from ..db import interrupts
 from ..errors import BeliefGraphError, ConfigurationError, ValidationError
 from . import agents, bench, db, demo, disputes, doctor, memory, policy, server
 from .common import AppState
@@ -95,15 +95,11 @@ def configure_logging(verbose: bool) -> None:
         driver.propagate = False
 
 
-def _exit_on_sigterm(signum: int, _frame: object) -> None:
-    """SIGTERM (``kill``, a supervisor, CI's timeout) ends the command the way Ctrl-C does: as an
-    exception, so ``finally`` blocks run (bench scratch spaces are removed, open transactions roll
-    back) instead of the process vanishing."""
-    raise SystemExit(128 + signum)
-
-
 def main() -> None:
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    # SIGTERM (kill, a supervisor, CI's timeout) and Ctrl-C end the command as an exception, so
+    # finally blocks run (bench scratch spaces are removed, open transactions roll back); never
+    # inside a driver call, which the exception would leave broken (db/interrupts.py)
+    interrupts.install()
     try:
         rv = app(standalone_mode=False)
         # click returns the exit code of typer.Exit instead of exiting when not standalone

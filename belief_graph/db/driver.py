@@ -36,6 +36,7 @@ from ..errors import (
     ValidationError,
 )
 from ..settings import Neo4jSettings
+from .interrupts import shielded
 from .registry import QueryRegistry, get_registry
 
 __all__ = ["Graph", "ProfilingRunner", "Tx", "create_driver", "translate"]
@@ -127,13 +128,14 @@ class Graph:
     # -- connectivity ---------------------------------------------------------------------
     def verify(self) -> dict[str, Any]:
         """Connect and authenticate; return server info. Raises a typed error when it can't."""
-        with translated(self.settings):
+        with shielded(), translated(self.settings):
             self.driver.verify_connectivity()
             info = self.driver.get_server_info()
             return {"address": str(info.address), "agent": info.agent, "protocol": info.protocol_version}
 
     def close(self) -> None:
-        self.driver.close()
+        with shielded():
+            self.driver.close()
 
     # -- single statements (each its own auto-retried transaction) ------------------------
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
@@ -150,7 +152,7 @@ class Graph:
         query, bound = self.registry.bind(name, **params)
         if self.registry[name].mode != "read":
             raise ValidationError(f"query {name!r} is a {self.registry[name].mode} query; use Graph.write")
-        with translated(self.settings):
+        with shielded(), translated(self.settings):
             records, _, keys = self.driver.execute_query(
                 query, bound, database_=self.database, routing_=neo4j.RoutingControl.READ
             )
@@ -163,7 +165,7 @@ class Graph:
         q = self.registry[name]
         if expect == "read" and q.mode != "read":
             raise ValidationError(f"query {name!r} is a {q.mode} query; use Graph.write")
-        with translated(self.settings):
+        with shielded(), translated(self.settings):
             records, _, _ = self.driver.execute_query(query, bound, database_=self.database, routing_=routing)
         return [r.data() for r in records]
 
@@ -174,7 +176,7 @@ class Graph:
         ``name`` tags the transaction (visible in ``SHOW TRANSACTIONS`` as ``metadata.query``).
         """
         tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(work)
-        with translated(self.settings), self._session() as session:
+        with shielded(), translated(self.settings), self._session() as session:
             return session.execute_read(tagged)
 
     def write_tx(self, work: Callable[[Tx], T], *, name: str = "write_tx") -> T:
@@ -183,7 +185,7 @@ class Graph:
         ``work`` must be safe to retry (it may be called again after a deadlock/leader switch).
         """
         tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(work)
-        with translated(self.settings), self._session() as session:
+        with shielded(), translated(self.settings), self._session() as session:
             return session.execute_write(tagged)
 
     def _session(self) -> neo4j.Session:
@@ -210,13 +212,13 @@ class Graph:
     def run_autocommit(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Schema commands and ``CALL {} IN TRANSACTIONS`` need an auto-commit transaction."""
         query, bound = self.registry.bind(name, **params)
-        with translated(self.settings), self.driver.session(database=self.database) as session:
+        with shielded(), translated(self.settings), self.driver.session(database=self.database) as session:
             return [r.data() for r in session.run(query, bound)]
 
     def run_text(self, text: str, params: Mapping[str, Any] | None = None, *, name: str) -> list[dict[str, Any]]:
         """Auto-commit one statement that is not in the registry (schema migration files only)."""
         q = neo4j.Query(text, metadata={"app": "belief_graph", "query": name})
-        with translated(self.settings), self.driver.session(database=self.database) as session:
+        with shielded(), translated(self.settings), self.driver.session(database=self.database) as session:
             return [r.data() for r in session.run(q, dict(params or {}))]
 
 

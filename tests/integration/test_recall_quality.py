@@ -302,6 +302,6 @@ def test_a_terminated_bench_removes_its_scratch_spaces(base_settings: Settings, 
     mine = set(graph.driver.execute_query(q).records[0]["s"]) - before
     assert mine, seen
     proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=120)
-    assert proc.returncode == 128 + signal.SIGTERM
+    rest, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM, "".join(seen) + rest
     assert mine.isdisjoint(graph.driver.execute_query(q).records[0]["s"])
