@@ -75,7 +75,10 @@ class DisputeRepository(Repo):
         return Dispute.from_row(rows[0]) if rows else None
 
     def find(self, status: str | None = None, key: str | None = None, tx: Tx | None = None) -> list[Dispute]:
-        rows = self._read(tx, "dispute.list_disputes", space=self.space, status=status, key=key)
+        if key is not None:
+            rows = self._read(tx, "dispute.key_disputes", space=self.space, key=key, status=status)
+        else:
+            rows = self._read(tx, "dispute.list_disputes", space=self.space, status=status)
         return [Dispute.from_row(r) for r in rows]
 
     def close(self, tx: Tx, **fields: Any) -> bool:

@@ -1,12 +1,13 @@
 // name: dispute.list_disputes
 // mode: read
-// params: space, status, key
-// description: disputes of the space (filter by status and key; null = any) with both claims
+// params: space, status
+// description: disputes of the space (filter by status; null = any) with both claims
 // :param space => 'default'
 // :param status => 'open'
-// :param key => null
+// The disputes of one key are dispute.key_disputes (a seek on the key, on every contested write).
 MATCH (d:Dispute {space: $space})
-WHERE ($status IS NULL OR d.status = $status) AND ($key IS NULL OR d.key = $key)
+USING INDEX d:Dispute(space, status)
+WHERE d.status IS NOT NULL AND ($status IS NULL OR d.status = $status)
 MATCH (d)-[:INCUMBENT]->(i:Claim)
 MATCH (d)-[:CHALLENGER]->(h:Claim)
 RETURN d {.id, .key, .status, .strategy, .reason, .winner, .resolved_by, .resolution, .rule,

@@ -5,7 +5,8 @@
 // :param space => 'default'
 // :param prefix => null
 MATCH (f:Fact {space: $space})
-WHERE $prefix IS NULL OR f.key STARTS WITH $prefix
+USING INDEX f:Fact(space, key)
+WHERE f.key IS NOT NULL AND ($prefix IS NULL OR f.key STARTS WITH $prefix)
 OPTIONAL MATCH (f)-[:CURRENT]->(c:Claim {status: 'active'})
 RETURN f.key AS key, f.description AS description, f.value_type AS value_type, c.value AS value, c.id AS current
 ORDER BY key

@@ -5,6 +5,7 @@
 // :param space => 'default'
 // :param ids => null
 MATCH (e:Episode)
-WHERE e.space = $space AND ($ids IS NULL OR e.id IN $ids)
+USING INDEX e:Episode(space, id)
+WHERE e.space = $space AND e.id IS NOT NULL AND ($ids IS NULL OR e.id IN $ids)
 RETURN e.id AS id, e.text AS text, coalesce(e.status, 'active') AS status, toString(e.at) AS at
 ORDER BY e.at, e.id

@@ -6,6 +6,7 @@
 // :param perspective => 'risk'
 // :param status => null
 MATCH (c:Claim {space: $space, kind: 'interpretation'})
+USING INDEX c:Claim(space, kind)
 WHERE c:Interpretation AND c.perspective = $perspective AND ($status IS NULL OR c.status = $status)
 RETURN c {.id, .text, .kind, .agent, .status, .confidence, .perspective, .episode,
           created_at: toString(c.created_at)} AS claim,

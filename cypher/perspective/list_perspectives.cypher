@@ -5,7 +5,8 @@
 // :param space => 'default'
 // :param names => null
 MATCH (p:Perspective {space: $space})
-WHERE $names IS NULL OR p.name IN $names
+USING INDEX p:Perspective(space, name)
+WHERE p.name IS NOT NULL AND ($names IS NULL OR p.name IN $names)
 CALL (p) {
   OPTIONAL MATCH (p)-[:HAS_CONCEPT]->(c:Concept)
   WITH c ORDER BY c.name
@@ -13,6 +14,7 @@ CALL (p) {
 }
 CALL (p) {
   OPTIONAL MATCH (i:Claim {space: $space, kind: 'interpretation'})
+  USING INDEX i:Claim(space, kind)
   WHERE i:Interpretation AND i.perspective = p.name
   RETURN count(i) AS interpretations, count(CASE WHEN i.status = 'active' THEN 1 END) AS active
 }

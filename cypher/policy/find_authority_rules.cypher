@@ -5,6 +5,7 @@
 // :param space => 'default'
 // :param agents => ['agent-a', 'agent-b']
 MATCH (r:AuthorityRule {space: $space})
-WHERE r.agent IN $agents OR r.agent = '*'
+USING INDEX r:AuthorityRule(space, agent, pattern)
+WHERE r.agent IN $agents + ['*'] AND r.pattern IS NOT NULL
 RETURN r {.agent, .pattern, .weight, .specificity} AS rule
 ORDER BY r.agent, r.specificity DESC, r.pattern

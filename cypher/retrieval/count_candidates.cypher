@@ -10,7 +10,8 @@
 // :param include_inactive => false
 // :param at => null
 MATCH (c:Claim {space: $space})
-WHERE c.embedding IS NOT NULL
+USING INDEX c:Claim(space, status)
+WHERE c.status IS NOT NULL AND c.embedding IS NOT NULL
   AND CASE WHEN $perspective IS NULL THEN ($interpretations OR NOT c:Interpretation)
            ELSE (c:Interpretation AND c.perspective = $perspective) END
   AND ($keys IS NULL OR c.key IN $keys)

@@ -9,7 +9,8 @@
 // :param at => null
 // :param limit => 100
 MATCH (f:Fact {space: $space})
-WHERE ($keys IS NULL OR f.key IN $keys) AND ($prefix IS NULL OR f.key STARTS WITH $prefix)
+USING INDEX f:Fact(space, key)
+WHERE f.key IS NOT NULL AND ($keys IS NULL OR f.key IN $keys) AND ($prefix IS NULL OR f.key STARTS WITH $prefix)
 MATCH (c:Claim)-[:VERSION_OF]->(f)
 CALL (c) {
   OPTIONAL MATCH (c)-[:HAS_REVISION]->(rev:Revision)

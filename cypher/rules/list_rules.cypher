@@ -6,10 +6,12 @@
 // :param name => null
 // :param all_versions => false
 MATCH (r:Rule {space: $space})
-WHERE ($name IS NULL OR r.name = $name) AND ($all_versions OR r.status = 'active')
+USING INDEX r:Rule(space, status)
+WHERE r.status IS NOT NULL AND ($name IS NULL OR r.name = $name) AND ($all_versions OR r.status = 'active')
 WITH r ORDER BY r.name, r.version
 CALL (r) {
   OPTIONAL MATCH (i:RuleInstance {space: $space, rule: r.name})
+  USING INDEX i:RuleInstance(space, rule)
   WHERE r.status = 'active'
   RETURN count(i) AS instances, count(CASE WHEN i.status = 'resolved' THEN 1 END) AS resolved,
          count(CASE WHEN i.status = 'unresolved' THEN 1 END) AS unresolved

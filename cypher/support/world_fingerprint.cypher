@@ -5,6 +5,7 @@
 // :param space => 'default'
 CALL () {
   MATCH (c:Claim {space: $space})
+  USING INDEX c:Claim(space, status)
   WHERE c.status IS NOT NULL
   RETURN collect([c.text, toString(c.created_at), c.embedding]) AS claims
 }
@@ -15,6 +16,7 @@ CALL () {
 }
 CALL () {
   MATCH (c:Claim {space: $space})
+  USING INDEX c:Claim(space, status)
   WHERE c.status IS NOT NULL
   MATCH (p)-[:PREMISE_OF]->(j:Justification)-[:JUSTIFIES]->(c)
   WITH DISTINCT p, c
@@ -22,6 +24,7 @@ CALL () {
 }
 CALL () {
   MATCH (c:Claim {space: $space})
+  USING INDEX c:Claim(space, status)
   WHERE c.status IS NOT NULL
   MATCH (j:Justification)-[:JUSTIFIES]->(c)
   RETURN collect([c.text, [(p)-[:PREMISE_OF]->(j) | p.text]]) AS families
