@@ -5,8 +5,8 @@
 // :param space => 'default'
 // :param limit => 20
 MATCH (d:Deliberation)
-USING INDEX d:Deliberation(space, at)
-WHERE d.space = $space AND d.at IS NOT NULL
+USING INDEX d:Deliberation(space, id)
+WHERE d.space = $space AND d.id IS NOT NULL
 WITH d ORDER BY d.at DESC, d.id DESC
 LIMIT $limit
 CALL (d) {
