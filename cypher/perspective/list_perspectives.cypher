@@ -15,7 +15,8 @@ CALL (p) {
 CALL (p) {
   OPTIONAL MATCH (i:Claim {space: $space, kind: 'interpretation'})
   USING INDEX i:Claim(space, kind)
-  WHERE i:Interpretation AND i.perspective = p.name
+  // the label as a value: a label predicate was planned as a join with a scan of every :Interpretation
+  WHERE 'Interpretation' IN labels(i) AND i.perspective = p.name
   RETURN count(i) AS interpretations, count(CASE WHEN i.status = 'active' THEN 1 END) AS active
 }
 RETURN p {.id, .name, .goal, .relevance, created_at: toString(p.created_at)} AS perspective,

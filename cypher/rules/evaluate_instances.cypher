@@ -10,7 +10,10 @@
 // the first key without an active current claim stops the walk (missing). The caller holds the
 // derived keys' fact locks (claim.lock_facts) before it evaluates.
 UNWIND $instances AS inst
+// The unique seek is a hint: compiled on an empty store the plan took a range index instead,
+// which reads every instance of the rule (or of the key).
 MATCH (i:RuleInstance {space: $space, rule: inst.rule, key: inst.key})
+USING INDEX SEEK i:RuleInstance(space, rule, key)
 MATCH (r:Rule {space: $space, name: i.rule, status: 'active'})
 WITH i, r, reduce(st = {binds: i.anchor, claims: [], values: [], reads: [], missing: null}, t IN r.premise_keys |
   CASE WHEN st.missing IS NOT NULL THEN st ELSE

@@ -9,7 +9,10 @@
 // awaits = missing: an unresolved instance is found again (index on (space, awaits)) when that key
 // gets a belief. READS edges are rewritten only when the keys read changed.
 UNWIND $rows AS row
+// The unique seek is a hint: compiled on an empty store the plan took a range index instead,
+// which reads every instance of the rule (or of the key).
 MATCH (i:RuleInstance {space: $space, rule: row.rule, key: row.key})
+USING INDEX SEEK i:RuleInstance(space, rule, key)
 WITH i, row, coalesce(i.reads, []) <> row.reads AS moved
 SET i.status = row.status, i.missing = row.missing, i.awaits = row.missing, i.reads = row.reads,
     i.evaluated_at = datetime($at)
