@@ -10,7 +10,7 @@ MATCH (c:Claim)
 WHERE c.space = $space AND c.id IS NOT NULL
 CALL (c) {
   OPTIONAL MATCH (c)-[:HAS_REVISION]->(r:Revision)
-  WITH r ORDER BY r.at DESC, r.id DESC
+  WITH r ORDER BY r.at DESC, coalesce(r.seq, 0) DESC, r.id DESC
   WITH collect(r) AS revs
   RETURN [x IN [
       CASE WHEN size(revs) = 0 THEN 'no revision' END,

@@ -9,7 +9,7 @@ MATCH (:Fact {space: $space, key: $key})<-[:VERSION_OF]-(c:Claim)
 CALL (c) {
   MATCH (c)-[:HAS_REVISION]->(r:Revision)
   WHERE r.at <= datetime($at)
-  WITH r ORDER BY r.at DESC, r.id DESC
+  WITH r ORDER BY r.at DESC, coalesce(r.seq, 0) DESC, r.id DESC
   RETURN head(collect(r.status)) AS status_then
 }
 WITH c, status_then WHERE status_then = 'active'

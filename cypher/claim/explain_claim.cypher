@@ -16,7 +16,7 @@ CALL (c) {
 }
 CALL (c) {
   OPTIONAL MATCH (c)-[:HAS_REVISION]->(r:Revision)
-  WITH r ORDER BY r.at, r.id
+  WITH r ORDER BY r.at, coalesce(r.seq, 0), r.id
   RETURN collect(r {.status, .reason, .by, .audit, at: toString(r.at)}) AS revisions
 }
 CALL (c) {

@@ -7,7 +7,7 @@
 MATCH (f:Fact {space: $space, key: $key})<-[:VERSION_OF]-(c:Claim)
 CALL (c) {
   OPTIONAL MATCH (c)-[:HAS_REVISION]->(r:Revision)
-  WITH r ORDER BY r.at, r.id
+  WITH r ORDER BY r.at, coalesce(r.seq, 0), r.id
   RETURN collect(r {.status, .reason, .by, .audit, at: toString(r.at)}) AS revisions
 }
 OPTIONAL MATCH (newer:Claim)-[:SUPERSEDES]->(c)

@@ -40,7 +40,8 @@ CALL (a, c, was, now, lost) {
   REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   SET c:Stale
   REMOVE c.active_key
-  CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $run + ':' + c.id, claim: c.id, status: 'stale',
+  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+  CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $run + ':' + c.id, claim: c.id, status: 'stale',
           at: datetime($at), audit: $audit, reason: 'premises no longer current: ' + $reason})
   CREATE (a)-[:STALED {lost: lost}]->(c)
 }
@@ -51,7 +52,8 @@ CALL (a, c, was, now, via) {
   SET c.status = back, c.active_key = CASE WHEN back = 'active' AND f IS NOT NULL THEN f.key ELSE null END
   REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   SET c:$(toUpper(left(back, 1)) + substring(back, 1))
-  CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $run + ':' + c.id, claim: c.id, status: back,
+  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+  CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $run + ':' + c.id, claim: c.id, status: back,
           at: datetime($at), audit: $audit, reason: 'premises current again: ' + $reason})
   CREATE (a)-[:REFRESHED {via: via}]->(c)
 }

@@ -9,4 +9,4 @@ OPTIONAL MATCH (f)-[current:CURRENT]->(c)
 OPTIONAL MATCH (c)-[supersedes:SUPERSEDES]->(older:Claim)
 OPTIONAL MATCH (c)-[revised:HAS_REVISION]->(r:Revision)
 RETURN f, version, c, current, supersedes, older, revised, r
-ORDER BY c.created_at, r.at
+ORDER BY c.created_at, r.at, coalesce(r.seq, 0)

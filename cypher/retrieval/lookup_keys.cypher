@@ -15,7 +15,7 @@ MATCH (c:Claim)-[:VERSION_OF]->(f)
 CALL (c) {
   OPTIONAL MATCH (c)-[:HAS_REVISION]->(rev:Revision)
   WHERE $at IS NOT NULL AND rev.at <= datetime($at)
-  WITH rev ORDER BY rev.at DESC, rev.id DESC
+  WITH rev ORDER BY rev.at DESC, coalesce(rev.seq, 0) DESC, rev.id DESC
   RETURN head(collect(rev.status)) AS revised
 }
 WITH f, c,

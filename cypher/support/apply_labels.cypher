@@ -37,7 +37,8 @@ CALL (a, c, was_in, now_in, lost) {
   REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   SET c:Withdrawn
   REMOVE c.active_key
-  CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $audit + ':' + c.id, claim: c.id, status: 'withdrawn',
+  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+  CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $audit + ':' + c.id, claim: c.id, status: 'withdrawn',
           at: datetime($at), audit: $audit, reason: 'lost every support: ' + $reason})
   CREATE (a)-[:WITHDREW {lost: lost}]->(c)
 }
@@ -53,7 +54,8 @@ CALL (a, c, was_in, now_in, via) {
   REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   SET c:$(toUpper(left(back, 1)) + substring(back, 1))
   REMOVE c.prior_status
-  CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $audit + ':' + c.id, claim: c.id, status: back,
+  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+  CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $audit + ':' + c.id, claim: c.id, status: back,
           at: datetime($at), audit: $audit, reason: 'support intact again: ' + $reason})
   CREATE (a)-[:REINSTATED {via: via}]->(c)
 }

@@ -54,7 +54,8 @@ CALL (n, f, before, next) {
   // A restored claim's provisional 'withdrawn' is dated 1 us before the audit: the fixpoint's verdict
   // (support.apply_labels, dated at the audit) must be its latest revision, since revisions are
   // ordered by time (as_of, recall as_of, db check); at the same time the id order chose this one.
-  CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, id: $id + ':root:' + n.id, claim: n.id, status: next,
+  SET n.rev_seq = coalesce(n.rev_seq, 0) + 1
+  CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, seq: n.rev_seq, id: $id + ':root:' + n.id, claim: n.id, status: next,
           at: CASE WHEN $op = 'restore' AND $evaluate AND n:Claim THEN datetime($at) - duration({microseconds: 1})
                    ELSE datetime($at) END, audit: $id,
           reason: CASE

@@ -83,7 +83,8 @@ CALL (a, root_nodes) {
         END
     REMOVE n:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET n:$(CASE WHEN n:Episode AND next <> 'retracted' THEN 'Episode' ELSE toUpper(left(next, 1)) + substring(next, 1) END)
-    CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, id: $id + ':root:' + n.id, claim: n.id, status: next,
+    SET n.rev_seq = coalesce(n.rev_seq, 0) + 1
+    CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, seq: n.rev_seq, id: $id + ':root:' + n.id, claim: n.id, status: next,
             at: CASE WHEN $op = 'restore' AND $evaluate AND n:Claim THEN datetime($at) - duration({microseconds: 1})
                      ELSE datetime($at) END, audit: $id,
             reason: CASE
@@ -165,7 +166,8 @@ CALL (a, region, pending) {
     REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET c:Withdrawn
     REMOVE c.active_key
-    CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $id + ':' + c.id, claim: c.id, status: 'withdrawn',
+    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+    CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $id + ':' + c.id, claim: c.id, status: 'withdrawn',
             at: datetime($at), audit: $id, reason: 'lost every support: ' + $reason})
     CREATE (a)-[:WITHDREW {lost: lost}]->(c)
   }
@@ -181,7 +183,8 @@ CALL (a, region, pending) {
     REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET c:$(toUpper(left(back, 1)) + substring(back, 1))
     REMOVE c.prior_status
-    CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $id + ':' + c.id, claim: c.id, status: back,
+    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+    CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $id + ':' + c.id, claim: c.id, status: back,
             at: datetime($at), audit: $id, reason: 'support intact again: ' + $reason})
     CREATE (a)-[:REINSTATED {via: via}]->(c)
   }
@@ -286,7 +289,8 @@ CALL (a, cregion, cpending) {
     REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET c:Stale
     REMOVE c.active_key
-    CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $run + ':' + c.id, claim: c.id, status: 'stale',
+    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+    CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $run + ':' + c.id, claim: c.id, status: 'stale',
             at: datetime($at), audit: $id, reason: 'premises no longer current: ' + $reason})
     CREATE (a)-[:STALED {lost: lost}]->(c)
   }
@@ -297,7 +301,8 @@ CALL (a, cregion, cpending) {
     SET c.status = back, c.active_key = CASE WHEN back = 'active' AND f IS NOT NULL THEN f.key ELSE null END
     REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET c:$(toUpper(left(back, 1)) + substring(back, 1))
-    CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, id: $run + ':' + c.id, claim: c.id, status: back,
+    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+    CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $run + ':' + c.id, claim: c.id, status: back,
             at: datetime($at), audit: $id, reason: 'premises current again: ' + $reason})
     CREATE (a)-[:REFRESHED {via: via}]->(c)
   }

@@ -255,3 +255,24 @@ def test_status_labels_follow_the_status_through_every_kind_of_write(bg: BeliefG
         "MATCH (e:Episode {space: $s, id: $id}) RETURN labels(e) AS ls", s=bg.space, id=ep.id
     ).records[0]["ls"]
     assert statuses == ["Episode"]
+
+
+def test_two_revisions_of_one_claim_in_one_transaction_keep_their_order(bg: BeliefGraph) -> None:
+    """A restore reinstates a conclusion (the support pass writes `active`) whose premise was
+    superseded meanwhile (the currency pass then writes `stale`), in one statement at one time.
+    Revisions were ordered by (time, id), so the random ids decided which came last: `as_of(now)` and
+    `db check` said `active` for a stale claim in 7 of 10 trials. The revisions of one claim now
+    carry their order of writing (`seq`)."""
+    for i in range(8):
+        e = bg.add_episode(f"the user moved ({i})", agent="user:a")
+        p = bg.assert_claim(f"user.city{i}", "a", f"the user lives in a ({i})", agent="user:a", evidence=[e.id])
+        d = bg.derive(f"the user is near a ({i})", [p.claim.id], key=f"user.near{i}", agent="agent:x")
+        bg.retract([e.id], "wrong")
+        bg.assert_claim(f"user.city{i}", "b", f"the user lives in b ({i})", agent="user:a")
+        bg.restore([e.id], "right after all")
+        assert _status(bg, d.id) == "stale"
+        revisions = bg.explain(d.id).revisions
+        assert [r.status for r in revisions[-2:]] == ["active", "stale"], revisions
+        assert bg.as_of(f"user.near{i}", datetime.now(UTC)) is None
+    report = bg.check()
+    assert report.ok, [(f.name, f.detail) for f in report.failed]
