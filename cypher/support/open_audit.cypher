@@ -51,9 +51,9 @@ CALL (n, f, before, next) {
   REMOVE n:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   // the status label (an episode carries only :Retracted; setting :Episode on it is a no-op)
   SET n:$(CASE WHEN n:Episode AND next <> 'retracted' THEN 'Episode' ELSE toUpper(left(next, 1)) + substring(next, 1) END)
-  // A restored claim's provisional 'withdrawn' is dated 1 us before the audit: the fixpoint's verdict
-  // (support.apply_labels, dated at the audit) must be its latest revision, since revisions are
-  // ordered by time (as_of, recall as_of, db check); at the same time the id order chose this one.
+  // A restored claim's provisional 'withdrawn' is dated 1 us before the audit. Revisions are ordered
+  // by (time, seq, id) and this one is written first, so the fixpoint's verdict (support.apply_labels,
+  // dated at the audit) would come last without it too; the 1 us predates seq and is kept.
   SET n.rev_seq = coalesce(n.rev_seq, 0) + 1
   CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, seq: n.rev_seq, id: $id + ':root:' + n.id, claim: n.id, status: next,
           at: CASE WHEN $op = 'restore' AND $evaluate AND n:Claim THEN datetime($at) - duration({microseconds: 1})
