@@ -48,6 +48,8 @@ __all__ = [
     "RuleSpec",
     "format_template",
     "patterns_intersect",
+    "rule_edges",
+    "rule_strata",
 ]
 
 MAX_PREMISES = 8
@@ -121,6 +123,42 @@ def _render(value: Value) -> str:
 def patterns_intersect(a: list[Segment], b: list[Segment]) -> bool:
     """Whether some key matches both patterns (same length, literals equal where both are literal)."""
     return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b, strict=True))
+
+
+def rule_edges(rules: dict[str, CompiledRule]) -> dict[str, list[str]]:
+    """The rule graph: R -> S when R's conclusion can be a premise of S."""
+    return {
+        r: sorted(
+            s
+            for s, cs in rules.items()
+            if any(patterns_intersect(cr.conclusion_pattern, p) for p in cs.premise_patterns)
+        )
+        for r, cr in rules.items()
+    }
+
+
+def rule_strata(rules: dict[str, CompiledRule]) -> dict[str, int]:
+    """Each rule's stratum in an acyclic rule graph: 0 when no rule can feed it, else one more than
+    the highest stratum of the rules that can. Re-evaluating a change stratum by stratum reads
+    every premise after the rules that can change it have run, so each derived key gets one new
+    version per change, from its final premises (a diamond, R -> S and R -> T -> S, would otherwise
+    write S from T's old value and again from its new one)."""
+    feeds: dict[str, list[str]] = {r: [] for r in rules}
+    for r, targets in rule_edges(rules).items():
+        for s in targets:
+            feeds[s].append(r)
+    strata: dict[str, int] = {}
+
+    def stratum(n: str, depth: int = 0) -> int:
+        if n not in strata:
+            if depth > len(rules):
+                raise ValueError(f"the rules form a cycle through {n!r}")
+            strata[n] = max((stratum(m, depth + 1) + 1 for m in feeds[n]), default=0)
+        return strata[n]
+
+    for n in sorted(rules):
+        stratum(n)
+    return strata
 
 
 class RulePremise(BaseModel):

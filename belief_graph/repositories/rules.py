@@ -60,6 +60,10 @@ class RuleRepository(Repo):
         rows = self.graph.run(tx, "rules.affected_instances", space=self.space, keys=list(keys), at=at)
         return [(r["rule"], r["key"]) for r in rows]
 
+    def active_rules(self, tx: Tx) -> list[dict[str, Any]]:
+        """The active versions (name, version, spec) inside ``tx``, without instance counts."""
+        return self.graph.run(tx, "rules.active_rules", space=self.space)
+
     def evaluate(self, tx: Tx, instances: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
         """Walk each instance's premise chain over the current beliefs (see the statement)."""
         return self.graph.run(

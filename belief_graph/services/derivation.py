@@ -5,7 +5,11 @@ One round (:meth:`RuleEngine.reevaluate` runs rounds until no derived key change
 cycle, so that is at most the depth of the rule graph):
 
 1. ``rules.affected_instances``: the instances that read a changed key (READS edges), wait for it
-   (``awaits``), or start with it (a new instance of a rule whose first premise matches it);
+   (``awaits``), or start with it (a new instance of a rule whose first premise matches it); they
+   join a queue, and the round takes the queued instances of the lowest stratum of the rule graph
+   (``rules.active_rules``, read only when the queue holds more than one rule): an instance runs
+   after every rule that can change its premises, so each derived key gets at most one new
+   version per change;
 2. ``claim.lock_facts``: the derived keys' locks, sorted (concurrent re-derivations of one key
    serialize; the chain is read only after the lock is held);
 3. ``rules.evaluate_instances``: each chain walked in Cypher over the current beliefs;
@@ -32,7 +36,7 @@ from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import EmbeddingDimensionError
 from ..models import Claim, Value, new_id, time_after
-from ..models.rules import CompiledRule, RuleInstanceInfo, RuleSpec
+from ..models.rules import CompiledRule, RuleInstanceInfo, RuleSpec, rule_strata
 from ..repositories.core import ClaimRepository
 from ..repositories.rules import RuleRepository
 from ..repositories.support import SupportRepository
@@ -95,6 +99,7 @@ class RuleEngine:
         self.claims = ClaimRepository(graph, space)
         self.support = SupportRepository(graph, space)
         self._specs: dict[tuple[str, int], tuple[RuleSpec, CompiledRule]] = {}
+        self._strata_cache: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
 
     def reevaluate(
         self,
@@ -111,20 +116,45 @@ class RuleEngine:
         first round to these instances (``derive_by_rule``)."""
         out = Reevaluation()
         pending = sorted(set(keys))
+        queue: set[tuple[str, str]] = set()
         seen_versions: set[str] = set()
         for _ in range(MAX_ROUNDS):
-            if not pending:
+            if pending:
+                affected = self.repo.affected(tx, pending, at)
+                if only is not None:
+                    affected = [a for a in affected if a in only]
+                    only = None
+                queue.update(affected)
+            if not queue:
                 return out
-            affected = self.repo.affected(tx, pending, at)
-            if only is not None:
-                affected = [a for a in affected if a in only]
-                only = None
-            if not affected:
-                return out
-            self.claims.lock_facts(sorted({k for _, k in affected}), tx)
-            rows = self.repo.evaluate(tx, affected)
+            batch = self._lowest_stratum(tx, queue)
+            queue.difference_update(batch)
+            self.claims.lock_facts(sorted({k for _, k in batch}), tx)
+            rows = self.repo.evaluate(tx, batch)
             pending = self._apply(tx, rows, audit, at, cause, out, seen_versions)
         raise RuntimeError(f"rule re-evaluation did not settle in {MAX_ROUNDS} rounds (a cycle between rules?)")
+
+    def _lowest_stratum(self, tx: Tx, queue: set[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The queued instances of the lowest stratum of the rule graph (all of them when they are
+        instances of one rule: the common case needs no look at the rules). The others wait until
+        every rule that can change their premises has run, so a diamond of rules writes each derived
+        key once, from its final premises."""
+        names = {r for r, _ in queue}
+        if len(names) > 1:
+            strata = self._strata(tx)
+            low = min(strata.get(r, 0) for r in names)
+            names = {r for r in names if strata.get(r, 0) == low}
+        return sorted(i for i in queue if i[0] in names)
+
+    def _strata(self, tx: Tx) -> dict[str, int]:
+        """The strata of the space's active rules, read in ``tx`` (cached per set of versions)."""
+        rows = self.repo.active_rules(tx)
+        versions = tuple((r["name"], int(r["version"])) for r in rows)
+        got = self._strata_cache.get(versions)
+        if got is None:
+            compiled = {r["name"]: self.spec(r["name"], int(r["version"]), r["spec"])[1] for r in rows}
+            got = self._strata_cache[versions] = rule_strata(compiled)
+        return got
 
     def spec(self, name: str, version: int, raw: str) -> tuple[RuleSpec, CompiledRule]:
         """A stored rule version's spec and compiled form (cached: a version never changes)."""
@@ -219,8 +249,8 @@ class RuleEngine:
             self.repo.record(tx, None, at, records)
         changed = [n["key"] for n in new_versions]
         for k in changed:
-            if k in seen_versions:
-                raise RuntimeError(f"rule re-evaluation wrote {k!r} twice in one change (a cycle between rules?)")
+            if k in seen_versions:  # the strata make this unreachable; a defect if it happens
+                raise RuntimeError(f"rule re-evaluation wrote {k!r} twice in one change")
             seen_versions.add(k)
         return sorted(set(changed))
 

@@ -26,7 +26,7 @@ from pydantic import ValidationError as PydanticValidationError
 from ..db.driver import Graph, Tx
 from ..errors import RuleNotFound, ValidationError
 from ..models import KEY_RE, utcnow
-from ..models.rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec, patterns_intersect
+from ..models.rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec, patterns_intersect, rule_edges
 from ..repositories.rules import RuleRepository
 from .currency import Change, Consequences, Settled
 from .derivation import rule_tag
@@ -69,14 +69,7 @@ def _prefix(regex: str) -> str:
 
 def _cycle(rules: dict[str, CompiledRule]) -> list[str] | None:
     """A cycle in the rule graph (R -> S when R's conclusion can be a premise of S), if any."""
-    edges = {
-        r: [
-            s
-            for s, cs in rules.items()
-            if any(patterns_intersect(cr.conclusion_pattern, p) for p in cs.premise_patterns)
-        ]
-        for r, cr in rules.items()
-    }
+    edges = rule_edges(rules)
     state: dict[str, int] = {}
     path: list[str] = []
 

@@ -351,3 +351,42 @@ def test_cli_rules(bg: BeliefGraph, run_cli, tmp_path) -> None:  # type: ignore[
     assert out.returncode == 0, out.stderr
     out = run_cli(["--space", bg.space, "rules", "run", "performer_head_of_state"])
     assert out.returncode == 1 and "no active derivation rule" in out.stderr
+
+
+DOUBLE = {
+    "name": "double",
+    "premises": [{"key": "a.{x}.v", "as": "a"}],
+    "conclusion": {"key": "b.{x}.v", "value": "{a}-b", "text": "b of {x} is {a}-b"},
+}
+PAIR = {
+    "name": "pair",
+    "premises": [{"key": "a.{x}.v", "as": "a"}, {"key": "b.{x}.v", "as": "b"}],
+    "conclusion": {"key": "c.{x}.v", "value": "{a}+{b}", "text": "c of {x} is {a}+{b}"},
+}
+LAST = {
+    "name": "last",
+    "premises": [{"key": "c.{x}.v", "as": "c"}],
+    "conclusion": {"key": "d.{x}.v", "value": "{c}!", "text": "d of {x} is {c}!"},
+}
+
+
+@pytest.mark.parametrize("order", [("double", "pair", "last"), ("last", "pair", "double")])
+def test_a_diamond_of_rules_derives_each_key_once_from_the_final_premises(
+    bg: BeliefGraph, order: tuple[str, ...]
+) -> None:
+    """``pair`` reads ``a`` and ``double``'s conclusion ``b``, and ``last`` reads ``pair``'s: a
+    diamond, not a cycle. An update of ``a`` re-derives ``b``, then ``c`` from the new ``a`` and
+    the new ``b``, then ``d``: one new version of each key, never a version of ``c`` that mixes the
+    new ``a`` with the old ``b``, whatever order the rules were added in."""
+    rules = {"double": DOUBLE, "pair": PAIR, "last": LAST}
+    bg.assert_claim("a.t0.v", "1", "a of t0 is 1", agent="user:editor")
+    for name in order:
+        bg.add_rule(rules[name])
+    assert [_value(bg, k) for k in ("b.t0.v", "c.t0.v", "d.t0.v")] == ["1-b", "1+1-b", "1+1-b!"]
+    before = {k: len(bg.history(k)) for k in ("b.t0.v", "c.t0.v", "d.t0.v")}
+    for v in ("2", "3"):
+        bg.assert_claim("a.t0.v", v, f"a of t0 is {v}", agent="user:editor")
+        assert [_value(bg, k) for k in ("b.t0.v", "c.t0.v", "d.t0.v")] == [f"{v}-b", f"{v}+{v}-b", f"{v}+{v}-b!"]
+    after = {k: len(bg.history(k)) for k in before}
+    assert after == {k: n + 2 for k, n in before.items()}
+    assert [v.claim.value for v in bg.history("c.t0.v")][-3:] == ["1+1-b", "2+2-b", "3+3-b"]

@@ -3,7 +3,8 @@ multi-hop worlds, the current derived beliefs equal a plain-Python evaluation of
 nothing stale, superseded or withdrawn is reachable through belief / context / recall.
 
 The world is generated here (works, persons, countries, parties and the relations between them);
-the rules chain 1 to 6 hops, share premises, derive from each other's conclusions, and the data
+the rules chain 1 to 6 hops, share premises, derive from each other's conclusions (one of them also
+from the premise of the conclusion it reads: a diamond), and the data
 has cycles (a head of state is a citizen of the country they head, or of another).
 """
 
@@ -78,10 +79,13 @@ RULES = [
     _r(
         "ruling", [("country.{c}.head", "h"), ("person.{h}.party", "party")], "country.{c}.ruling", "{party}"
     ),  # shares person.*.party with head_party
+    _r(
+        "credit", [("work.{w}.performer", "p"), ("work.{w}.head", "h")], "work.{w}.credit", "{p} under {h}"
+    ),  # a diamond: reads the performer and the head derived from it
 ]
-ORDER = ["by", "head", "deep", "ruling", "head_party"]  # dependencies first
+ORDER = ["by", "head", "credit", "deep", "ruling", "head_party"]  # dependencies first
 SPECS: dict[str, RuleSpec] = {r["name"]: parse_rule(r) for r in RULES}
-DERIVED_KEYS = [f"work.{w}.{n}" for w in WORKS for n in ("by", "head", "head_party", "deep")] + [
+DERIVED_KEYS = [f"work.{w}.{n}" for w in WORKS for n in ("by", "head", "head_party", "deep", "credit")] + [
     f"country.{c}.ruling" for c in COUNTRIES
 ]
 
@@ -113,7 +117,7 @@ def reference(values: dict[str, str | None]) -> dict[str, str | None]:
 
 
 def test_derived_beliefs_equal_a_reference_evaluator(base_settings, graph) -> None:  # type: ignore[no-untyped-def]
-    seen: dict[str, int] = {"checks": 0, "resolved": 0, "deep": 0, "head_party": 0, "changed": 0}
+    seen: dict[str, int] = {"checks": 0, "resolved": 0, "deep": 0, "head_party": 0, "credit": 0, "changed": 0}
 
     class World(RuleBasedStateMachine):
         def __init__(self) -> None:
@@ -211,6 +215,7 @@ def test_derived_beliefs_equal_a_reference_evaluator(base_settings, graph) -> No
             seen["resolved"] += any(v is not None for v in got.values())
             seen["deep"] += any(got[f"work.{w}.deep"] is not None for w in WORKS)
             seen["head_party"] += any(got[f"work.{w}.head_party"] is not None for w in WORKS)
+            seen["credit"] += any(got[f"work.{w}.credit"] is not None for w in WORKS)
             seen["changed"] += got != self.last
             self.last = got
             for k, vs in self.versions.items():
@@ -247,7 +252,7 @@ def test_derived_beliefs_equal_a_reference_evaluator(base_settings, graph) -> No
     )
     # the generated worlds exercised what the property is about (not only empty or unresolved ones)
     assert seen["resolved"] > seen["checks"] // 4, seen
-    assert seen["deep"] > 0 and seen["head_party"] > 0 and seen["changed"] > 20, seen
+    assert seen["deep"] > 0 and seen["head_party"] > 0 and seen["credit"] > 0 and seen["changed"] > 20, seen
 
 
 def test_the_reference_itself() -> None:
@@ -260,6 +265,8 @@ def test_the_reference_itself() -> None:
     ref = reference(values)
     assert ref["work.w0.by"] == "p0" and ref["work.w0.head"] == "p0" and ref["work.w0.head_party"] == "red"
     assert ref["work.w0.deep"] == "c0" and ref["country.c0.ruling"] == "red"
+    assert ref["work.w0.credit"] == "p0 under p0"
     values["country.c0.head"] = None
     ref = reference(values)
     assert ref["work.w0.head"] is None and ref.get("work.w0.head_party") is None and ref["work.w0.deep"] is None
+    assert ref["work.w0.credit"] is None

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from belief_graph.errors import ValidationError
-from belief_graph.models.rules import RuleSpec, format_template, patterns_intersect
+from belief_graph.models.rules import CompiledRule, RuleSpec, format_template, patterns_intersect, rule_strata
 from belief_graph.services.rules import _cycle, _prefix, parse_rule
 
 HEAD_OF_STATE = {
@@ -86,7 +86,7 @@ def test_bad_specs_are_typed_errors(change: dict, message: str) -> None:  # type
 
 def test_parse_rule_refuses_non_mappings() -> None:
     with pytest.raises(ValidationError, match="mapping"):
-        parse_rule(["not", "a", "rule"])  # type: ignore[arg-type]
+        parse_rule(["not", "a", "rule"])
 
 
 def test_round_trip_through_stored_json() -> None:
@@ -124,6 +124,31 @@ def test_rule_graph_cycles_are_found() -> None:
     ).compile()
     assert _cycle({"a": a, "b": b}) is None
     assert _cycle({"a": a, "b": b, "c": c}) == ["a", "b", "c", "a"]
+
+
+def _rule(name: str, premises: list[str], conclusion: str) -> CompiledRule:
+    return parse_rule(
+        {
+            "name": name,
+            "premises": [{"key": k, "as": f"v{n}"} for n, k in enumerate(premises)],
+            "conclusion": {"key": conclusion, "value": "{v0}", "text": "t"},
+        }
+    ).compile()
+
+
+def test_rule_strata_put_every_rule_after_the_rules_that_can_feed_it() -> None:
+    # a diamond (b and c both from a's conclusion, d from both) and a rule no other rule feeds
+    rules = {
+        "a": _rule("a", ["x.{i}.p"], "y.{i}.q"),
+        "b": _rule("b", ["y.{i}.q"], "z.{i}.r"),
+        "c": _rule("c", ["x.{i}.p", "y.{i}.q", "z.{i}.r"], "w.{i}.s"),
+        "d": _rule("d", ["w.{i}.s"], "v.{i}.t"),
+        "lone": _rule("lone", ["k.{i}.p"], "k.{i}.q"),
+    }
+    assert rule_strata(rules) == {"a": 0, "b": 1, "c": 2, "d": 3, "lone": 0}
+    loop = {**rules, "e": _rule("e", ["v.{i}.t"], "x.{i}.p")}
+    with pytest.raises(ValueError, match="cycle"):
+        rule_strata(loop)
 
 
 def test_anchor_prefix_for_the_index() -> None:
