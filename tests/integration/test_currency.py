@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from belief_graph import BeliefGraph, WriteOp
+from belief_graph.db.driver import Tx
 from belief_graph.errors import ClaimNotFound, ValidationError
 
 
@@ -276,3 +277,39 @@ def test_two_revisions_of_one_claim_in_one_transaction_keep_their_order(bg: Beli
         assert bg.as_of(f"user.near{i}", datetime.now(UTC)) is None
     report = bg.check()
     assert report.ok, [(f.name, f.detail) for f in report.failed]
+
+
+def _revisions(bg: BeliefGraph, cid: str) -> list[str]:
+    """The claim's revision statuses, oldest first, in the order every reader uses."""
+    return [r.status for r in bg.explain(cid).revisions]
+
+
+def test_revisions_one_transaction_writes_at_one_time_keep_the_order_they_were_written_in(bg: BeliefGraph) -> None:
+    """The general property behind the test above: whatever their ids, the revisions of one claim
+    written by one transaction at one time are ordered as written (two status changes here, the
+    second with an id that sorts first). Every reader agrees with the claim's status."""
+    c = bg.assert_claim("user.mood", "calm", "The user is calm", agent="user:a").claim
+    at = datetime.now(UTC).isoformat()
+
+    def two_changes(tx: Tx) -> None:
+        for rid, status in (("z:" + c.id, "withdrawn"), ("a:" + c.id, "active")):
+            bg.graph.run(
+                tx,
+                "claim.change_status",
+                space=bg.space,
+                id=c.id,
+                status=status,
+                at=at,
+                reason=f"test: {status}",
+                by="user:admin",
+                revision_id=rid,
+            )
+
+    bg.graph.write_tx(two_changes)
+    assert _status(bg, c.id) == "active"
+    assert _revisions(bg, c.id) == ["active", "withdrawn", "active"]
+    assert [r.status for r in bg.history("user.mood")[0].revisions] == ["active", "withdrawn", "active"]
+    assert bg.as_of("user.mood", datetime.now(UTC)).id == c.id  # type: ignore[union-attr]
+    hits = bg.recall("The user is calm", keys=["user.mood"], as_of=datetime.now(UTC), include_inactive=True)
+    assert [(h.claim.id, h.status_then) for h in hits] == [(c.id, "active")]
+    assert bg.check().ok
