@@ -1,7 +1,7 @@
 // name: check.revision_chains
 // mode: read
 // params: space, limit
-// description: invariant: every claim has its revision history: a first revision (at its creation time or before any other), every revision names the claim, and the latest revision (by time, then id: the order as_of uses) has the claim's status
+// description: invariant: every claim has its revision history: a first revision (at its creation time or before any other), every revision names the claim, and the latest revision (by time, then seq, the order they were written in, then id: the order as_of uses; a first revision has no seq and sorts first) has the claim's status; no two revisions with different statuses share time and seq (their order would be the ids')
 // Cost: one index seek on Claim(space, id), then each claim's revisions (linear in the space's
 // claims + revisions).
 // :param space => 'default'
@@ -18,6 +18,10 @@ CALL (c) {
            THEN 'first revision at ' + toString(last(revs).at) + ', after the claim was created (' + toString(c.created_at) + ')' END,
       CASE WHEN size(revs) > 0 AND head(revs).status <> c.status
            THEN 'status ' + c.status + ' but the latest revision says ' + head(revs).status END,
+      head([i IN range(1, size(revs) - 1)
+            WHERE revs[i].at = revs[i - 1].at AND coalesce(revs[i].seq, 0) = coalesce(revs[i - 1].seq, 0)
+              AND revs[i].status <> revs[i - 1].status
+            | 'revisions ' + revs[i].status + ' and ' + revs[i - 1].status + ' at ' + toString(revs[i].at) + ' in no order (same seq)']),
       CASE WHEN any(r IN revs WHERE r.claim IS NOT NULL AND r.claim <> c.id)
            THEN 'holds a revision of ' + head([r IN revs WHERE r.claim <> c.id | r.claim]) END
     ] WHERE x IS NOT NULL] AS problems

@@ -130,6 +130,18 @@ CORRUPTIONS: list[tuple[str, str, str, Corrupt]] = [
         lambda bg, w: _q(bg, "MATCH (c:Claim {space: $s, id: $id}) SET c.status = 'withdrawn'", id=w["cat"]),
     ),
     (
+        "two revisions at one time in no order",
+        "revision_chains",
+        "in no order",
+        lambda bg, w: _q(
+            bg,
+            "MATCH (c:Claim {space: $s, id: $id})-[:HAS_REVISION]->(r) WITH c, r ORDER BY r.at DESC LIMIT 1 "
+            "CREATE (c)-[:HAS_REVISION]->(:Revision {space: $s, id: '!' + r.id, claim: c.id, status: 'withdrawn', "
+            "at: r.at, seq: r.seq})",
+            id=w["cat"],
+        ),
+    ),
+    (
         "claim without revisions",
         "revision_chains",
         "dog",
