@@ -16,7 +16,8 @@ CREATE (new)-[:SUPERSEDES]->(old)
 WITH old, new, CASE WHEN old.status IN ['active', 'stale'] THEN 'superseded' ELSE old.status END AS old_status
 REMOVE old:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
 SET old.status = old_status, old.valid_to = datetime($at), old:$(toUpper(left(old_status, 1)) + substring(old_status, 1))
-SET old.rev_seq = coalesce(old.rev_seq, 0) + 1
+SET old.rev_seq = coalesce(old.rev_seq, 0) + 1,
+    old.rev_at = CASE WHEN coalesce(old.rev_at, old.created_at) > datetime($at) THEN coalesce(old.rev_at, old.created_at) ELSE datetime($at) END
 CREATE (old)-[:HAS_REVISION]->(:Revision {space: $space, seq: old.rev_seq, id: $old_id + ':s:' + $new_id, claim: $old_id, status: old_status,
-        at: datetime($at), reason: $reason, by: $new_id})
+        at: old.rev_at, reason: $reason, by: $new_id})
 RETURN old.id AS superseded, new.id AS current

@@ -22,9 +22,10 @@ REMOVE old.active_key, old:Active:Superseded:Disputed:Withdrawn:Retracted:Stale,
 SET old.status = old_status,
     old.valid_to = CASE WHEN old.valid_from > datetime(row.at) THEN old.valid_from ELSE datetime(row.at) END,
     new.status = 'active', new.active_key = f.key, new:Active, old:$(toUpper(left(old_status, 1)) + substring(old_status, 1))
-SET old.rev_seq = coalesce(old.rev_seq, 0) + 1
+SET old.rev_seq = coalesce(old.rev_seq, 0) + 1,
+    old.rev_at = CASE WHEN coalesce(old.rev_at, old.created_at) > datetime(row.at) THEN coalesce(old.rev_at, old.created_at) ELSE datetime(row.at) END
 CREATE (old)-[:HAS_REVISION]->(:Revision {space: $space, seq: old.rev_seq, id: row.old_id + ':s:' + row.new_id, claim: row.old_id,
-        status: old_status, at: datetime(row.at), reason: row.reason, by: row.new_id})
+        status: old_status, at: old.rev_at, reason: row.reason, by: row.new_id})
 RETURN old {.id, .key, .value, .text, .kind, .agent, .status, .confidence, created_at: toString(old.created_at),
            valid_from: toString(old.valid_from), valid_to: toString(old.valid_to)} AS superseded, new.id AS current,
        EXISTS { (old)-[:PREMISE_OF]->() } AS dependents

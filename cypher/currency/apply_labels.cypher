@@ -40,9 +40,10 @@ CALL (a, c, was, now, lost) {
   REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   SET c:Stale
   REMOVE c.active_key
-  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1,
+      c.rev_at = CASE WHEN coalesce(c.rev_at, c.created_at) > datetime($at) THEN coalesce(c.rev_at, c.created_at) ELSE datetime($at) END
   CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $run + ':' + c.id, claim: c.id, status: 'stale',
-          at: datetime($at), audit: $audit, reason: 'premises no longer current: ' + $reason})
+          at: c.rev_at, audit: $audit, reason: 'premises no longer current: ' + $reason})
   CREATE (a)-[:STALED {lost: lost}]->(c)
 }
 CALL (a, c, was, now, via) {
@@ -52,9 +53,10 @@ CALL (a, c, was, now, via) {
   SET c.status = back, c.active_key = CASE WHEN back = 'active' AND f IS NOT NULL THEN f.key ELSE null END
   REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   SET c:$(toUpper(left(back, 1)) + substring(back, 1))
-  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1,
+      c.rev_at = CASE WHEN coalesce(c.rev_at, c.created_at) > datetime($at) THEN coalesce(c.rev_at, c.created_at) ELSE datetime($at) END
   CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $run + ':' + c.id, claim: c.id, status: back,
-          at: datetime($at), audit: $audit, reason: 'premises current again: ' + $reason})
+          at: c.rev_at, audit: $audit, reason: 'premises current again: ' + $reason})
   CREATE (a)-[:REFRESHED {via: via}]->(c)
 }
 WITH a, c, CASE WHEN was AND NOT now THEN 'staled' WHEN NOT was AND now THEN 'refreshed' ELSE 'kept' END AS action

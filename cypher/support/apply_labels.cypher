@@ -37,9 +37,10 @@ CALL (a, c, was_in, now_in, lost) {
   REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   SET c:Withdrawn
   REMOVE c.active_key
-  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1,
+      c.rev_at = CASE WHEN coalesce(c.rev_at, c.created_at) > datetime($at) THEN coalesce(c.rev_at, c.created_at) ELSE datetime($at) END
   CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $audit + ':' + c.id, claim: c.id, status: 'withdrawn',
-          at: datetime($at), audit: $audit, reason: 'lost every support: ' + $reason})
+          at: c.rev_at, audit: $audit, reason: 'lost every support: ' + $reason})
   CREATE (a)-[:WITHDREW {lost: lost}]->(c)
 }
 CALL (a, c, was_in, now_in, via) {
@@ -54,9 +55,10 @@ CALL (a, c, was_in, now_in, via) {
   REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   SET c:$(toUpper(left(back, 1)) + substring(back, 1))
   REMOVE c.prior_status
-  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+  SET c.rev_seq = coalesce(c.rev_seq, 0) + 1,
+      c.rev_at = CASE WHEN coalesce(c.rev_at, c.created_at) > datetime($at) THEN coalesce(c.rev_at, c.created_at) ELSE datetime($at) END
   CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $audit + ':' + c.id, claim: c.id, status: back,
-          at: datetime($at), audit: $audit, reason: 'support intact again: ' + $reason})
+          at: c.rev_at, audit: $audit, reason: 'support intact again: ' + $reason})
   CREATE (a)-[:REINSTATED {via: via}]->(c)
 }
 CALL (a, c, was_in, now_in, via) {

@@ -51,13 +51,14 @@ CALL (n, f, before, next) {
   REMOVE n:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
   // the status label (an episode carries only :Retracted; setting :Episode on it is a no-op)
   SET n:$(CASE WHEN n:Episode AND next <> 'retracted' THEN 'Episode' ELSE toUpper(left(next, 1)) + substring(next, 1) END)
-  // A restored claim's provisional 'withdrawn' is dated 1 us before the audit. Revisions are ordered
-  // by (time, seq, id) and this one is written first, so the fixpoint's verdict (support.apply_labels,
-  // dated at the audit) would come last without it too; the 1 us predates seq and is kept.
-  SET n.rev_seq = coalesce(n.rev_seq, 0) + 1
+  // A revision is dated at the audit, or at the claim's previous revision when that is later (a
+  // writer whose clock is behind): `rev_at` keeps a claim's revision times monotone, and `seq`
+  // orders revisions at one time as written (a restored claim's provisional 'withdrawn' here, the
+  // fixpoint's verdict after it in support.apply_labels).
+  SET n.rev_seq = coalesce(n.rev_seq, 0) + 1,
+      n.rev_at = CASE WHEN coalesce(n.rev_at, n.created_at) > datetime($at) THEN coalesce(n.rev_at, n.created_at) ELSE datetime($at) END
   CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, seq: n.rev_seq, id: $id + ':root:' + n.id, claim: n.id, status: next,
-          at: CASE WHEN $op = 'restore' AND $evaluate AND n:Claim THEN datetime($at) - duration({microseconds: 1})
-                   ELSE datetime($at) END, audit: $id,
+          at: n.rev_at, audit: $id,
           reason: CASE
             WHEN $op = 'retract' THEN 'retracted: ' + $reason
             WHEN next = 'withdrawn' THEN 'retraction lifted, support re-evaluated: ' + $reason

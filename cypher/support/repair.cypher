@@ -83,10 +83,10 @@ CALL (a, root_nodes) {
         END
     REMOVE n:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET n:$(CASE WHEN n:Episode AND next <> 'retracted' THEN 'Episode' ELSE toUpper(left(next, 1)) + substring(next, 1) END)
-    SET n.rev_seq = coalesce(n.rev_seq, 0) + 1
+    SET n.rev_seq = coalesce(n.rev_seq, 0) + 1,
+        n.rev_at = CASE WHEN coalesce(n.rev_at, n.created_at) > datetime($at) THEN coalesce(n.rev_at, n.created_at) ELSE datetime($at) END
     CREATE (n)-[:HAS_REVISION]->(:Revision {space: $space, seq: n.rev_seq, id: $id + ':root:' + n.id, claim: n.id, status: next,
-            at: CASE WHEN $op = 'restore' AND $evaluate AND n:Claim THEN datetime($at) - duration({microseconds: 1})
-                     ELSE datetime($at) END, audit: $id,
+            at: n.rev_at, audit: $id,
             reason: CASE
               WHEN $op = 'retract' THEN 'retracted: ' + $reason
               WHEN next = 'withdrawn' THEN 'retraction lifted, support re-evaluated: ' + $reason
@@ -166,9 +166,10 @@ CALL (a, region, pending) {
     REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET c:Withdrawn
     REMOVE c.active_key
-    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1,
+        c.rev_at = CASE WHEN coalesce(c.rev_at, c.created_at) > datetime($at) THEN coalesce(c.rev_at, c.created_at) ELSE datetime($at) END
     CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $id + ':' + c.id, claim: c.id, status: 'withdrawn',
-            at: datetime($at), audit: $id, reason: 'lost every support: ' + $reason})
+            at: c.rev_at, audit: $id, reason: 'lost every support: ' + $reason})
     CREATE (a)-[:WITHDREW {lost: lost}]->(c)
   }
   CALL (a, c, was_in, now_in, via) {
@@ -183,9 +184,10 @@ CALL (a, region, pending) {
     REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET c:$(toUpper(left(back, 1)) + substring(back, 1))
     REMOVE c.prior_status
-    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1,
+        c.rev_at = CASE WHEN coalesce(c.rev_at, c.created_at) > datetime($at) THEN coalesce(c.rev_at, c.created_at) ELSE datetime($at) END
     CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $id + ':' + c.id, claim: c.id, status: back,
-            at: datetime($at), audit: $id, reason: 'support intact again: ' + $reason})
+            at: c.rev_at, audit: $id, reason: 'support intact again: ' + $reason})
     CREATE (a)-[:REINSTATED {via: via}]->(c)
   }
   CALL (a, c, was_in, now_in, via) {
@@ -289,9 +291,10 @@ CALL (a, cregion, cpending) {
     REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET c:Stale
     REMOVE c.active_key
-    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1,
+        c.rev_at = CASE WHEN coalesce(c.rev_at, c.created_at) > datetime($at) THEN coalesce(c.rev_at, c.created_at) ELSE datetime($at) END
     CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $run + ':' + c.id, claim: c.id, status: 'stale',
-            at: datetime($at), audit: $id, reason: 'premises no longer current: ' + $reason})
+            at: c.rev_at, audit: $id, reason: 'premises no longer current: ' + $reason})
     CREATE (a)-[:STALED {lost: lost}]->(c)
   }
   CALL (a, c, was, now, via) {
@@ -301,9 +304,10 @@ CALL (a, cregion, cpending) {
     SET c.status = back, c.active_key = CASE WHEN back = 'active' AND f IS NOT NULL THEN f.key ELSE null END
     REMOVE c:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
     SET c:$(toUpper(left(back, 1)) + substring(back, 1))
-    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1
+    SET c.rev_seq = coalesce(c.rev_seq, 0) + 1,
+        c.rev_at = CASE WHEN coalesce(c.rev_at, c.created_at) > datetime($at) THEN coalesce(c.rev_at, c.created_at) ELSE datetime($at) END
     CREATE (c)-[:HAS_REVISION]->(:Revision {space: $space, seq: c.rev_seq, id: $run + ':' + c.id, claim: c.id, status: back,
-            at: datetime($at), audit: $id, reason: 'premises current again: ' + $reason})
+            at: c.rev_at, audit: $id, reason: 'premises current again: ' + $reason})
     CREATE (a)-[:REFRESHED {via: via}]->(c)
   }
   WITH c, via, lost, CASE WHEN was AND NOT now THEN 'staled' WHEN NOT was AND now THEN 'refreshed' ELSE 'kept' END AS action

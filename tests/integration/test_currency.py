@@ -5,7 +5,7 @@ with a revision and an audit naming the premise change; nothing in the present u
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -311,5 +311,33 @@ def test_revisions_one_transaction_writes_at_one_time_keep_the_order_they_were_w
     assert [r.status for r in bg.history("user.mood")[0].revisions] == ["active", "withdrawn", "active"]
     assert bg.as_of("user.mood", datetime.now(UTC)).id == c.id  # type: ignore[union-attr]
     hits = bg.recall("The user is calm", keys=["user.mood"], as_of=datetime.now(UTC), include_inactive=True)
+    assert [(h.claim.id, h.status_then) for h in hits] == [(c.id, "active")]
+    assert bg.check().ok
+
+
+def test_a_writer_whose_clock_is_behind_still_writes_the_claims_last_revision(bg: BeliefGraph) -> None:
+    """Two writers, the second one's clock an hour behind the first's: its status change is dated
+    at the previous revision's time (never before it), so the latest revision is the last one
+    written and as_of(now), history, recall as_of and db check agree with the claim's status."""
+    c = bg.assert_claim("user.mood", "calm", "The user is calm", agent="user:a").claim
+    now = datetime.now(UTC)
+    for n, (status, at) in enumerate([("withdrawn", now), ("active", now - timedelta(hours=1))]):
+        bg.graph.write(
+            "claim.change_status",
+            space=bg.space,
+            id=c.id,
+            status=status,
+            at=at.isoformat(),
+            reason=f"writer {n}: {status}",
+            by="user:admin",
+            revision_id=f"{c.id}:w{n}",
+        )
+    assert _status(bg, c.id) == "active"
+    revisions = bg.explain(c.id).revisions
+    assert [r.status for r in revisions] == ["active", "withdrawn", "active"]
+    assert revisions[-1].at == revisions[-2].at  # clamped to the previous revision, ordered by seq
+    later = datetime.now(UTC) + timedelta(seconds=1)
+    assert bg.as_of("user.mood", later).id == c.id  # type: ignore[union-attr]
+    hits = bg.recall("The user is calm", keys=["user.mood"], as_of=later, include_inactive=True)
     assert [(h.claim.id, h.status_then) for h in hits] == [(c.id, "active")]
     assert bg.check().ok
