@@ -42,6 +42,7 @@ from ..argumentation import iccma
 from ..errors import ConfigurationError, ValidationError
 from ..models import new_id
 from ..models.argumentation import AttackGraph
+from ..repositories.core import AdminRepository
 from ..scenarios.frameworks import FAMILIES, chain_graph, double_chain_graph, small_graph
 from ..services.argumentation import SMALL_MAX, ArgumentationService
 
@@ -160,8 +161,7 @@ def measure_small(svc: ArgumentationService, sizes: list[int], repeat: int) -> d
     try:
         _small_rows(svc, sizes, repeat, AF, grounded_extension, floor, rows, all_db, all_ext, floors)
     finally:
-        while svc.graph.write("admin.delete_space_batch", space=probes, limit=10_000)[0]["deleted"]:
-            pass
+        AdminRepository(svc.graph, probes).delete_space_batched(probes, 10_000)
     f50 = statistics.median(floors) if floors else None
     return {
         "repeat": repeat,

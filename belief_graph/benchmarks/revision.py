@@ -32,6 +32,7 @@ from ..embeddings import Embedder
 from ..facade import BeliefGraph
 from ..models import new_id
 from ..models.support import MODES
+from ..repositories.core import AdminRepository
 from ..repositories.support import ProfilingRunner, TimingRunner
 from ..scenarios.worlds import (
     EPOCH,
@@ -69,10 +70,7 @@ def _engine(graph: Graph, bg: BeliefGraph, space: str, embedder: Embedder) -> Be
 
 
 def _drop(graph: Graph, space: str) -> None:
-    while True:
-        rows = graph.write("support.delete_space_batch", space=space, limit=20_000)
-        if not rows or int(rows[0]["deleted"]) == 0:
-            return
+    AdminRepository(graph, space).delete_space_batched(space, 20_000)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from ..embeddings import Embedder, HashingEmbedder
 from ..errors import BeliefGraphError
 from ..facade import BeliefGraph
 from ..models import new_id, utcnow
+from ..repositories.core import AdminRepository
 
 __all__ = ["run_import_bench", "run_write_latency"]
 
@@ -198,13 +199,10 @@ class _ServerCPU:
 
 
 def _drop(graph: Graph, space: str, say: Callable[[str], None] | None = None) -> None:
-    """Remove a bench space, 5,000 nodes per transaction, the writers last (``admin.delete_space_batch``).
-    A failure is reported, never raised over the results."""
+    """Remove a bench space, 5,000 nodes per transaction, the writers last
+    (:meth:`AdminRepository.delete_space_batched`). A failure is reported, never raised over the results."""
     try:
-        while True:
-            rows = graph.write("admin.delete_space_batch", space=space, limit=5_000)
-            if not rows or int(rows[0]["deleted"]) == 0:
-                return
+        AdminRepository(graph, space).delete_space_batched(space, 5_000)
     except BeliefGraphError as exc:
         (say or (lambda _m: None))(f"could not remove the bench space {space} (remove it with `db` tools): {exc}")
 

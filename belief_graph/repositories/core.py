@@ -170,24 +170,31 @@ class ClaimRepository(Repo):
 
 class AdminRepository(Repo):
     def delete_space(self, space: str) -> int:
-        rows = self.graph.write("admin.delete_space", space=space)
-        return int(rows[0]["deleted"]) if rows else 0
+        """Delete every node of ``space`` (:meth:`delete_space_batched` with batches of 10,000)."""
+        return self.delete_space_batched(space, 10_000)
 
     def count_space(self, space: str) -> list[dict[str, Any]]:
         """Node counts of ``space`` by label and status."""
         return self.graph.read("admin.count_by_label_status", space=space)
 
     def delete_space_batched(self, space: str, batch: int) -> int:
-        """Delete every node of ``space``, ``batch`` nodes per transaction (writers last), until none
-        is left; returns how many. Each batch commits on its own: a run that stops half way leaves
-        part of the space, and running it again deletes the rest."""
+        """Delete every node of ``space``, ``batch`` nodes per transaction, until none is left;
+        returns how many. Three phases, each repeated until it deletes nothing: the indexed labels
+        through their space indexes (``admin.delete_space_batch``: a batch costs the same whatever
+        the store's size), the writers (``admin.delete_space_agents``: last, since an agent holds an
+        edge to every claim it wrote), then one sweep for nodes no space index reaches
+        (``admin.delete_space_rest``: it reads the whole store, once per call when nothing is left
+        for it). Each batch commits on its own: a run that stops half way leaves part of the space,
+        and running it again deletes the rest."""
         total = 0
-        while True:
-            rows = self.graph.write("admin.delete_space_batch", space=space, limit=batch)
-            n = int(rows[0]["deleted"]) if rows else 0
-            if n == 0:
-                return total
-            total += n
+        for statement in ("admin.delete_space_batch", "admin.delete_space_agents", "admin.delete_space_rest"):
+            while True:
+                rows = self.graph.write(statement, space=space, limit=batch)
+                n = int(rows[0]["deleted"]) if rows else 0
+                if n == 0:
+                    break
+                total += n
+        return total
 
     def components(self) -> list[dict[str, Any]]:
         return self.graph.read("admin.server_components")

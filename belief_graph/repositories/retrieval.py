@@ -9,7 +9,7 @@ from typing import Any
 from ..models import Claim
 from ..models.retrieval import HitProvenance
 from ..models.support import SupportFamily
-from .core import Repo
+from .core import AdminRepository, Repo
 
 __all__ = ["Filters", "HitDetail", "RetrievalRepository"]
 
@@ -120,10 +120,5 @@ class RetrievalRepository(Repo):
         return [r["id"] for r in self.graph.read("bench.exact_topk", space=self.space, embedding=list(embedding), k=k)]
 
     def delete_space_batched(self, batch: int = 10_000) -> int:
-        total = 0
-        while True:
-            rows = self.graph.write("support.delete_space_batch", space=self.space, limit=batch)
-            n = int(rows[0]["deleted"]) if rows else 0
-            total += n
-            if n == 0:
-                return total
+        """Delete this (bench) space: :meth:`AdminRepository.delete_space_batched`."""
+        return AdminRepository(self.graph, self.space).delete_space_batched(self.space, batch)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import uuid
+from pathlib import Path
 
 import pytest
 from cli_runner import run_cli_with
 
+from belief_graph import BeliefGraph
+from belief_graph.repositories.core import AdminRepository
 from belief_graph.settings import Settings
 
 
@@ -190,3 +193,48 @@ def test_db_drop_space_counts_without_yes_and_deletes_only_that_space(
         assert r.returncode != 0 and _count(graph, other) == kept
     finally:
         graph.write("admin.delete_space", space=other)
+
+
+def test_deleting_a_space_in_small_batches_reaches_every_label_and_no_other_space(
+    bg: BeliefGraph,
+    graph,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    """Episodes, claims with their revisions and versions, justifications, audits, rules and their
+    instances, a stored framework with its arguments, agents, and a node of a label no space index
+    covers (written by hand in the console): batches of 3 through the space indexes, then the agents,
+    then the sweep leave nothing of the space and the same nodes of another space."""
+    other = f"{bg.space}-kept"
+    for space in (bg.space, other):
+        g = BeliefGraph(bg.graph, bg.settings, space, bg.embedder)
+        ep = g.add_episode("the user said she moved", agent="user:a")
+        city = g.assert_claim("user.city", "Porto", "the user lives in Porto", agent="user:a", evidence=[ep.id])
+        g.derive("the user lives near the sea", [city.claim.id], key="user.coast", agent="agent:x")
+        g.assert_claim("user.city", "Lisbon", "the user lives in Lisbon", agent="user:a")
+        g.retract([ep.id], "wrong transcript")
+        g.add_rule(
+            {
+                "name": "home",
+                "premises": [{"key": "user.{x}", "as": "v"}],
+                "conclusion": {"key": "home.{x}", "value": "{v}", "text": "home {x} is {v}"},
+            }
+        )
+        af = tmp_path / f"{space}.af"
+        af.write_text("p af 3\n1 2\n2 3\n")
+        g.argumentation.import_framework(af, "small")
+        g.argumentation.ground_framework("small")
+        graph.driver.execute_query("CREATE (:HandWritten {space: $s, note: 'by hand'})", s=space)
+
+    def nodes(space: str) -> int:
+        return int(
+            graph.driver.execute_query("MATCH (n) WHERE n.space = $s RETURN count(n) AS n", s=space).records[0]["n"]
+        )
+
+    kept = nodes(other)
+    labels = {r["label"] for r in graph.read("admin.count_by_label_status", space=bg.space)}
+    assert {"Claim", "Episode", "Revision", "Justification", "Audit", "Rule", "RuleInstance"} <= labels
+    assert {"Argument", "Framework", "Agent", "Fact", "HandWritten"} <= labels
+    deleted = AdminRepository(graph, bg.space).delete_space_batched(bg.space, 3)
+    assert deleted == kept and nodes(bg.space) == 0  # the two spaces were written alike
+    assert nodes(other) == kept
+    assert AdminRepository(graph, other).delete_space_batched(other, 1000) == kept

@@ -75,8 +75,7 @@ WHOLE_STORE = {
     "admin.embedding_coverage": "`doctor`: a space or every space ($space null)",
     "admin.sample_embedded_claims": "`doctor`: a space or every space ($space null)",
     "admin.delete_space": "`db drop-space`: nodes of any label carrying the space",
-    "admin.delete_space_batch": "`db drop-space`: nodes of any label carrying the space",
-    "support.delete_space_batch": "test and bench clean-up of a scratch space",
+    "admin.delete_space_rest": "`db drop-space`: once, after the indexed labels, nodes no space index reaches",
 }
 
 
