@@ -179,6 +179,7 @@ def run_edits(
                 prof.reset()
                 _edit(profiled, depth, measured[depth][repeats])
                 hits_edit = prof.total
+                hits_by_statement = dict(sorted(prof.hits.items()))
                 prof.reset()
                 _plain(profiled, next(plains))
                 hits_plain = prof.total
@@ -196,6 +197,7 @@ def run_edits(
                         round(max(e / p for e, p in zip(edits, plain, strict=True)), 2),
                     ],
                     "db_hits_edit": hits_edit,
+                    "db_hits_edit_by_statement": hits_by_statement,
                     "db_hits_plain": hits_plain,
                     "build_s": round(load_s, 1),
                 }

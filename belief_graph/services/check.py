@@ -21,7 +21,8 @@ invariant                     what must hold
 ``revision_chains``           every claim has a first revision (at its creation), its revisions
                               name it, and its latest revision has its status; two revisions with
                               different statuses never share time and ``seq`` (the order they
-                              were written in), so the latest one is never decided by their ids
+                              were written in), so the latest one is never decided by their ids;
+                              none is dated before one written earlier
 ``status_labels``             every claim carries exactly the label of its status (``:Active``,
                               ``:Stale``, ...); an episode is ``:Retracted`` exactly when retracted
 ``grounded_labels``           every node with a grounded ``label`` (arguments, proposals, enlisted

@@ -1,7 +1,9 @@
 // name: check.revision_chains
 // mode: read
 // params: space, limit
-// description: invariant: every claim has its revision history: a first revision (at its creation time or before any other), every revision names the claim, and the latest revision (by time, then seq, the order they were written in, then id: the order as_of uses; a first revision has no seq and sorts first) has the claim's status; no two revisions with different statuses share time and seq (their order would be the ids')
+// description: invariant: every claim has its revision history: a first revision (at its creation time or before any other), every revision names the claim, and the latest revision (by time, then seq, the order they were written in, then id: the order as_of uses; a first revision has no seq and sorts first) has the claim's status; no two revisions with different statuses share time and seq (their order would be the ids'), and no revision is dated before one written earlier (seq)
+// A revision without seq is a first revision or one written before seq existed: it counts as 0
+// (written before every revision with seq).
 // Cost: one index seek on Claim(space, id), then each claim's revisions (linear in the space's
 // claims + revisions).
 // :param space => 'default'
@@ -22,6 +24,10 @@ CALL (c) {
             WHERE revs[i].at = revs[i - 1].at AND coalesce(revs[i].seq, 0) = coalesce(revs[i - 1].seq, 0)
               AND revs[i].status <> revs[i - 1].status
             | 'revisions ' + revs[i].status + ' and ' + revs[i - 1].status + ' at ' + toString(revs[i].at) + ' in no order (same seq)']),
+      head([i IN range(1, size(revs) - 1)
+            WHERE coalesce(revs[i].seq, 0) > coalesce(revs[i - 1].seq, 0)
+            | 'revision ' + toString(revs[i].seq) + ' (' + revs[i].status + ') dated ' + toString(revs[i].at)
+              + ', before revision ' + toString(coalesce(revs[i - 1].seq, 0)) + ' written earlier (a writer clock behind)']),
       CASE WHEN any(r IN revs WHERE r.claim IS NOT NULL AND r.claim <> c.id)
            THEN 'holds a revision of ' + head([r IN revs WHERE r.claim <> c.id | r.claim]) END
     ] WHERE x IS NOT NULL] AS problems

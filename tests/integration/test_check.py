@@ -142,6 +142,18 @@ CORRUPTIONS: list[tuple[str, str, str, Corrupt]] = [
         ),
     ),
     (
+        "a revision dated before one written earlier",
+        "revision_chains",
+        "written earlier",
+        lambda bg, w: _q(
+            bg,
+            "MATCH (c:Claim {space: $s, id: $id})-[:HAS_REVISION]->(r) WITH c, r ORDER BY r.at DESC LIMIT 1 "
+            "CREATE (c)-[:HAS_REVISION]->(:Revision {space: $s, id: '!' + r.id, claim: c.id, status: c.status, "
+            "at: r.at - duration('PT1H'), seq: coalesce(r.seq, 0) + 1})",
+            id=w["cat"],
+        ),
+    ),
+    (
         "claim without revisions",
         "revision_chains",
         "dog",
