@@ -260,6 +260,9 @@ class RetrievalSettings(BaseModel):
     only adds candidates, ranked by their semantic score; 0.02 was the weight before key fusion."""
     rerank_depth: int = Field(default=50, ge=1, le=1000)
     """How many candidates (best first after the first fusion) the key-aware step rescores."""
+    llm_hypothesis: bool = False
+    """Optional: the LLM writes the memory that would answer the question (job ``hypothesize``, one
+    counted call per recall) and the search uses the mean of its vector and the question's."""
     llm_rerank: bool = False
     """Optional: the LLM re-orders the best ``llm_rerank_top`` candidates (one counted call per recall)."""
     llm_rerank_top: int = Field(default=10, ge=2, le=50)

@@ -10,12 +10,12 @@ configurations run one after another, in an order that rotates, so load on the m
 alike. Reported per configuration and suite part (``tune``, ``heldout``, ``paraphrase``):
 recall@1, recall@5, MRR (of the answer's rank in the top 10, 0 beyond) and the p50 wall-clock
 latency of one ``recall`` call (query embedding, the Cypher reads and the ranking steps; after an
-untimed warm-up pass of the configurations with key fusion and without the LLM re-rank, so key phrases are already cached as
+untimed warm-up pass of the configurations with key fusion and without the LLM steps, so key phrases are already cached as
 in a long-running process). The ranks do not depend on the order or the cache. The
 scratch spaces are removed at the end, also on failure.
 
-With ``--llm`` a last configuration adds the optional LLM re-rank (the configured chat model,
-through the job runner; its calls are counted and reported).
+With ``--llm`` two last configurations add the optional LLM steps, the hypothesis and the re-rank
+(the configured chat model, through the job runner; their calls are counted and reported).
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def measure_recall_quality(
     log: Callable[[str], Any] | None = None,
 ) -> dict[str, Any]:
     """Load the suites into scratch spaces, ask every question under every configuration, remove
-    the spaces. ``llm`` (a job-runner getter) is needed by configurations with ``llm_rerank``."""
+    the spaces. ``llm`` (a job-runner getter) is needed by configurations with ``llm_rerank`` or ``llm_hypothesis``."""
     _check_suite(suite)
     mem, qs = _cases(suite, paraphrase)
     spaces = {s: f"__bench_recall_quality__{new_id()}" for s in ("inference", "paraphrase")}
@@ -182,7 +182,9 @@ def measure_recall_quality(
                     _, st, fusion = configs[c]
                     # The warm-up fills the key-phrase cache; a re-rank call would only cost the
                     # model's time (minutes per pass on a local model) and warm nothing.
-                    if not timed and not (st.key_weight > 0 and fusion == "score" and not st.llm_rerank):
+                    if not timed and not (
+                        st.key_weight > 0 and fusion == "score" and not st.llm_rerank and not st.llm_hypothesis
+                    ):
                         continue
                     t = time.perf_counter()
                     got = [h.claim.id for h in svc.recall(q["question"], 10, steps=st, fusion=fusion)]

@@ -16,6 +16,10 @@ candidates that the vector and fulltext searches returned *after* Cypher applied
   without a key keeps its text score. Key phrases are embedded once per process (LRU cache).
 * :func:`llm_rerank` (optional, off by default): the LLM job ``rerank`` orders the best few
   candidates; one counted call per recall, through the job runner (usage meter, repair, aliases).
+* :func:`llm_hypothesis` (optional, off by default): the LLM job ``hypothesize`` writes the memory
+  that would answer the question ("Is the user a night owl?" -> "The user stays up past
+  midnight"), and the searches use :func:`mean_direction` of its vector and the question's. It
+  changes the query vector only, so the filters still decide which claims can come back.
 """
 
 from __future__ import annotations
@@ -31,7 +35,15 @@ import numpy as np
 from ..embeddings import Embedder
 from ..errors import EmbeddingDimensionError
 
-__all__ = ["KeyVectors", "SUBJECT_WORDS", "key_phrase", "llm_rerank", "rewrite_query"]
+__all__ = [
+    "KeyVectors",
+    "SUBJECT_WORDS",
+    "key_phrase",
+    "llm_hypothesis",
+    "llm_rerank",
+    "mean_direction",
+    "rewrite_query",
+]
 
 SUBJECT_WORDS = re.compile(
     r"\b(?:the\s+user(?:['’]s)?|user(?:['’]s)?|she|her|hers|herself|he|him|his|himself|they|them|their|theirs"
@@ -125,3 +137,17 @@ def llm_rerank(
     ranked = list(dict.fromkeys(out.output.ranking))
     given = [c["id"] for c in candidates]
     return ranked + [cid for cid in given if cid not in set(ranked)]
+
+
+def llm_hypothesis(run: Callable[[str, dict[str, Any]], Any], question: str) -> str:
+    """The memory that would answer ``question``, written by the ``hypothesize`` job (``run`` is
+    :meth:`LLMClient.run`). Only its vector is used: it is never stored or returned."""
+    return str(run("hypothesize", {"question": question}).output.memory).strip()
+
+
+def mean_direction(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """The unit vector halfway between two unit vectors (``a`` when they point in opposite directions)."""
+    va, vb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    s = va + vb
+    n = float(np.linalg.norm(s))
+    return [float(x) for x in (s / n if n > 1e-9 else va)]

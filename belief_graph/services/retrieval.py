@@ -6,8 +6,8 @@
 space, the status (active now, or active at time ``as_of`` from the immutable revisions), the
 perspective and the keys, and fuses the two (by default: a semantic score + beta x Lucene score;
 reciprocal rank fusion on request). The ranking steps of ``settings.retrieval`` (module
-``recall_steps``: subject rewrite of the question, key-aware fusion, optional LLM re-rank) then
-re-order those filtered candidates. The indexes are
+``recall_steps``: subject rewrite of the question, optional LLM hypothesis, key-aware fusion,
+optional LLM re-rank) then re-order those filtered candidates. The indexes are
 shared by every space and status, so the search over-fetches: the fetch size grows (x4) until
 ``k`` vector hits pass the filters, the index is exhausted, or every candidate of the space has
 been found. A small space beside a large one would lose its hits in the global top-``fetch`` (an
@@ -38,7 +38,7 @@ from ..models import KEY_RE
 from ..models.retrieval import RecallStats, RetrievalHit
 from ..repositories.retrieval import Filters, HitDetail, RetrievalRepository
 from ..settings import RetrievalSettings
-from .recall_steps import KeyVectors, key_phrase, llm_rerank, rewrite_query
+from .recall_steps import KeyVectors, key_phrase, llm_hypothesis, llm_rerank, mean_direction, rewrite_query
 
 __all__ = ["EXACT_SCAN_MAX", "FULLTEXT_BETA", "FUSIONS", "RRF_K", "RetrievalService", "escape_lucene", "fulltext_query"]
 
@@ -143,7 +143,7 @@ class RetrievalService:
         """0 turns the exact scan off (the bench measures the index path alone with it)."""
         self.settings = settings if settings is not None else RetrievalSettings()
         self.llm = llm
-        """Returns the LLM job runner; needed only by the optional ``llm_rerank`` step."""
+        """Returns the LLM job runner; needed only by the optional ``llm_hypothesis`` and ``llm_rerank`` steps."""
         self.repo = RetrievalRepository(graph, space)
         self.key_vectors = KeyVectors(embedder, dimension)
         self.last_stats: RecallStats | None = None
@@ -179,11 +179,12 @@ class RetrievalService:
             fulltext: ``False`` = vector half only (for comparisons).
             fusion: ``score`` (vector score + beta x Lucene score, the default) or ``rrf``
                 (weighted reciprocal rank fusion); see :data:`FULLTEXT_BETA`.
-            embedding: the query's vector when the caller has it already (no query rewrite then).
+            embedding: the query's vector when the caller has it already (no query rewrite and
+                no LLM hypothesis then).
             steps: the ranking steps for this call (default: the service's settings, i.e.
                 ``settings.retrieval``): subject rewrite, key-aware fusion, fulltext weight,
-                optional LLM re-rank (module ``recall_steps``). They only re-order candidates
-                that passed the filters.
+                optional LLM hypothesis and re-rank (module ``recall_steps``). They only change
+                the query vector or re-order candidates: the filters decide what can come back.
 
         Raises:
             ValidationError: blank query or longer than ``limits.MAX_QUERY_TEXT``, ``k`` outside 1..1000, malformed keys, naive ``as_of``.
@@ -214,6 +215,13 @@ class RetrievalService:
             vector = self._embed(query)
         if len(vector) != self.dimension:
             raise EmbeddingDimensionError(self.dimension, len(vector), where="recall query vector")
+        llm_calls = 0
+        if st.llm_hypothesis and embedding is None:
+            hypothesis = llm_hypothesis(self._llm_run(), query)
+            llm_calls += 1
+            if hypothesis:
+                vector = mean_direction(vector, self._embed(hypothesis))
+                applied.append("llm_hypothesis")
         ft = fulltext_query(query) if fulltext else None
         total: int | None = None  # counted only when the first round falls short of k
         fetch = max(MIN_FETCH, 4 * k)
@@ -290,7 +298,6 @@ class RetrievalService:
         # longer active (with spares beyond k to fill in), so a hit is never an inactive claim.
         active_only = not include_inactive and as_of is None
         spare = 2 * k if active_only else k
-        llm_calls = 0
         if st.llm_rerank:
             top = order[: max(spare, st.llm_rerank_top)]
             details = self.repo.hit_details(top, vector, active_only)
@@ -306,7 +313,7 @@ class RetrievalService:
             ]
             if cands:
                 ranked = llm_rerank(self._llm_run(), query, cands)
-                llm_calls = 1
+                llm_calls += 1
                 applied.append("llm_rerank")
                 for pos, cid in enumerate(ranked, 1):
                     fused[cid]["llm_rank"] = pos
@@ -390,7 +397,9 @@ class RetrievalService:
 
     def _llm_run(self) -> Callable[[str, dict[str, Any]], Any]:
         if self.llm is None:
-            raise ConfigurationError("the llm_rerank step needs an LLM job runner (BeliefGraph provides one)")
+            raise ConfigurationError(
+                "the llm_hypothesis and llm_rerank steps need an LLM job runner (BeliefGraph provides one)"
+            )
         return self.llm().run  # type: ignore[no-any-return]
 
     # -- look-ups ----------------------------------------------------------------------------------

@@ -220,6 +220,34 @@ def test_llm_rerank_is_off_by_default_counted_when_on_and_never_bypasses_filters
         assert len(b.retrieval.recall(q, 1, steps=on)) == 1
 
 
+def test_llm_hypothesis_is_off_by_default_counted_when_on_and_never_bypasses_filters(
+    base_settings: Settings, graph: Graph, embedder: Any, space: str, lured: dict[str, str]
+) -> None:
+    """The hypothesis moves the query vector towards the memory it describes; what can come back
+    is still decided by the filters (a hypothesis that is word for word a retracted claim's text
+    does not bring that claim back)."""
+    model = ScriptedModel()
+    q = "Is the user a night owl?"
+    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
+        b.recall(q, k=5)
+        assert model.calls == [] and b.retrieval.last_stats.llm_calls == 0
+        on = b.settings.retrieval.model_copy(update={"llm_hypothesis": True})
+        model.add("hypothesize", {"memory": "The user keeps a night light shaped like an owl"})
+        lamp = [h.claim.id for h in b.retrieval.recall(q, 2, steps=on)]
+        assert b.retrieval.last_stats.llm_calls == 1 and "llm_hypothesis" in b.retrieval.last_stats.steps
+        model.add("hypothesize", {"memory": "She usually goes to bed around 2 am"})
+        bed = [h.claim.id for h in b.retrieval.recall(q, 2, steps=on)]
+        assert lamp[0] == lured["decoy"] and bed[0] == lured["active"]  # the hypothesis decides the top
+        assert b.llm_usage().llm.calls_for("hypothesize") == 2
+        assert model.calls_for("hypothesize")[0].inputs == {"question": q}
+        model.add("hypothesize", {"memory": "She stays up late every night"})  # the retracted claim's text
+        got = {h.claim.id for h in b.retrieval.recall(q, 10, steps=on)}
+        assert got == {lured["active"], lured["decoy"]}
+        # a caller's own vector is used as given: no hypothesis, no call
+        b.retrieval.recall(q, 2, steps=on, embedding=embedder.embed_query(q))
+        assert b.retrieval.last_stats.llm_calls == 0 and len(model.calls_for("hypothesize")) == 3
+
+
 def test_cli_bench_recall_quality_tiny(graph: Graph, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -78,6 +78,7 @@ INPUTS: dict[str, dict[str, Any]] = {
             {"id": "m-3", "key": "user.city", "value": "Porto", "text": "The user lives in Porto"},
         ],
     },
+    "hypothesize": {"question": "Does the user own any animals?"},
 }
 
 

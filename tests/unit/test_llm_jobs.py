@@ -27,7 +27,7 @@ from belief_graph.llm import (
     Timeout,
     Unavailable,
 )
-from belief_graph.llm.jobs import Critiques, Proposals, Rederived, Reranking
+from belief_graph.llm.jobs import Critiques, Hypothesis, Proposals, Rederived, Reranking
 
 ALICE = "user:alice"
 PERSPECTIVE = {
@@ -195,6 +195,10 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"question": "Is the fund enough?", "candidates": BELIEFS},
         {"ranking": ["b-1"]},
     ),
+    "hypothesize": (
+        {"question": "Is the user a night owl?"},
+        {"memory": "The user usually goes to bed after 1 am"},
+    ),
 }
 OUTPUT_TYPES = {
     "extract": Extraction,
@@ -209,6 +213,7 @@ OUTPUT_TYPES = {
     "critique_all": Critiques,
     "rederive": Rederived,
     "rerank": Reranking,
+    "hypothesize": Hypothesis,
 }
 
 

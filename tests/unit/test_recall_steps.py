@@ -12,7 +12,14 @@ import pytest
 from belief_graph.embeddings import HashingEmbedder
 from belief_graph.errors import EmbeddingDimensionError, EncodingError
 from belief_graph.llm import LLMClient, ScriptedModel
-from belief_graph.services.recall_steps import KeyVectors, key_phrase, llm_rerank, rewrite_query
+from belief_graph.services.recall_steps import (
+    KeyVectors,
+    key_phrase,
+    llm_hypothesis,
+    llm_rerank,
+    mean_direction,
+    rewrite_query,
+)
 from belief_graph.settings import RetrievalSettings, load_settings
 
 
@@ -105,9 +112,24 @@ def test_llm_rerank_cannot_bring_in_an_id_that_was_not_a_candidate() -> None:
     assert client.usage().calls_for("rerank") == 2  # the answer and one repair, both counted
 
 
+def test_llm_hypothesis_is_the_jobs_statement_and_an_empty_one_is_repaired() -> None:
+    model = ScriptedModel().add("hypothesize", {"memory": "  "}, {"memory": "She goes to bed at 2 am "})
+    client = LLMClient(model, repair_attempts=1)
+    assert llm_hypothesis(client.run, "Is the user a night owl?") == "She goes to bed at 2 am"
+    assert client.usage().calls_for("hypothesize") == 2  # the empty answer and its repair, both counted
+    assert "night owl" in model.calls[0].messages[-1].content
+
+
+def test_mean_direction_is_the_unit_vector_between_two() -> None:
+    assert mean_direction([1.0, 0.0], [0.0, 1.0]) == pytest.approx([2**-0.5, 2**-0.5])
+    assert mean_direction([0.6, 0.8], [0.6, 0.8]) == pytest.approx([0.6, 0.8])
+    assert mean_direction([1.0, 0.0], [-1.0, 0.0]) == [1.0, 0.0]  # opposite: the question's own
+
+
 def test_retrieval_settings_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     d = RetrievalSettings()
     assert (d.subject_rewrite, d.key_weight, d.key_text, d.llm_rerank) == (True, 0.5, "key", False)
+    assert d.llm_hypothesis is False
     monkeypatch.setenv("BELIEF_GRAPH_RETRIEVAL__KEY_WEIGHT", "0")
     monkeypatch.setenv("BELIEF_GRAPH_RETRIEVAL__LLM_RERANK", "true")
     s = load_settings()

@@ -11,14 +11,23 @@ from ...benchmarks.recall_quality import CONFIGS, default_suite_path, measure_re
 from ...errors import ValidationError
 from ..common import console, print_json, state
 
-__all__ = ["bench_recall_quality"]
+__all__ = ["LLM_STEPS", "bench_recall_quality"]
+
+LLM_STEPS = {
+    "hypothesis": ("adopted + LLM hypothesis", "llm_hypothesis"),
+    "rerank": ("adopted + LLM re-rank of the top 10", "llm_rerank"),
+}
+"""The optional LLM steps ``--llm`` / ``--llm-steps`` add: the configuration's name and its setting."""
 
 
 def bench_recall_quality(
     ctx: typer.Context,
     suite: Path = typer.Option(None, "--suite", help="Suite file (default: tests/data/inference_suite.json)."),
     paraphrase: bool = typer.Option(True, "--paraphrase/--no-paraphrase", help="Also measure the paraphrase suite."),
-    llm: bool = typer.Option(False, "--llm", help="Add the optional LLM re-rank (the configured chat model)."),
+    llm: bool = typer.Option(False, "--llm", help="Add both optional LLM steps (the configured chat model)."),
+    llm_steps: str = typer.Option(
+        "", "--llm-steps", help="Add only these optional LLM steps, comma-separated: hypothesis, rerank."
+    ),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Recall@1, recall@5, MRR and p50 latency of recall with and without each ranking step, side by side."""
@@ -35,14 +44,14 @@ def bench_recall_quality(
     configs = list(CONFIGS)
     adopted = ("adopted (settings.retrieval)", bg.settings.retrieval, "score")
     configs.insert(0, adopted)
-    if llm:
-        configs.append(
-            (
-                "adopted + LLM re-rank of the top 10",
-                bg.settings.retrieval.model_copy(update={"llm_rerank": True}),
-                "score",
-            )
-        )
+    wanted = [x.strip() for x in llm_steps.split(",") if x.strip()] or (list(LLM_STEPS) if llm else [])
+    unknown = sorted(set(wanted) - set(LLM_STEPS))
+    if unknown:
+        raise ValidationError(f"unknown LLM step(s) {', '.join(unknown)} (known: {', '.join(LLM_STEPS)})")
+    for step in wanted:
+        name, setting = LLM_STEPS[step]
+        configs.append((name, bg.settings.retrieval.model_copy(update={setting: True}), "score"))
+    llm = bool(wanted)
     out = measure_recall_quality(
         bg, data, para, configs, llm=lambda: bg.llm, log=None if json_ else lambda m: console.print(m, highlight=False)
     )

@@ -26,7 +26,11 @@ judge          :class:`JudgeInput`     :class:`Judgement`          decide a disp
 propose        :class:`ProposeInput`   :class:`Proposal`           a perspective's answer
 answer         :class:`AnswerInput`    :class:`Answer`             grounded answer from context
 rederive       :class:`RederiveInput`  :class:`Rederived`          a stale conclusion, re-derived
+rerank         :class:`RerankInput`    :class:`Reranking`          order recalled memories
 =============  ======================  ==========================  ===============================
+
+``hypothesize`` (:class:`HypothesizeInput` -> :class:`Hypothesis`) writes the memory that would
+answer a recall question; its vector joins the question's (an optional recall step).
 
 Deliberation in one call per phase: ``propose_all`` (:class:`ProposeAllInput` ->
 :class:`Proposals`, every perspective answers) and ``critique_all`` (:class:`CritiqueAllInput` ->
@@ -35,7 +39,20 @@ Deliberation in one call per phase: ``propose_all`` (:class:`ProposeAllInput` ->
 
 from __future__ import annotations
 
-from .answers import ANSWER, REDERIVE, RERANK, Answer, AnswerInput, Rederived, RederiveInput, Reranking, RerankInput
+from .answers import (
+    ANSWER,
+    HYPOTHESIZE,
+    REDERIVE,
+    RERANK,
+    Answer,
+    AnswerInput,
+    Hypothesis,
+    HypothesizeInput,
+    Rederived,
+    RederiveInput,
+    Reranking,
+    RerankInput,
+)
 from .base import (
     BeliefView,
     CandidateClaim,
@@ -139,6 +156,8 @@ __all__ = [
     "Rederived",
     "RerankInput",
     "Reranking",
+    "Hypothesis",
+    "HypothesizeInput",
     "Turn",
     "job_spec",
 ]
@@ -159,6 +178,7 @@ JOBS: dict[str, JobSpec] = {
         CRITIQUE_ALL,
         REDERIVE,
         RERANK,
+        HYPOTHESIZE,
     )
 }
 

@@ -1,5 +1,6 @@
 """Answer jobs: ``answer`` (a grounded answer from a working context), ``rerank`` (order recalled
-memories) and ``rederive`` (a stale conclusion from the current versions of its premises)."""
+memories), ``hypothesize`` (the memory that would answer a question, embedded beside it) and
+``rederive`` (a stale conclusion from the current versions of its premises)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,23 @@ class RerankInput(_In):
 class Reranking(_Out):
     ranking: list[str] = Field(
         description="ids of the candidates that help answer the question, most useful first; leave out the others"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# hypothesize: the memory that would answer a question (optional recall step: its vector joins
+# the question's, so a question that needs a small inference meets the memory's words)
+# ---------------------------------------------------------------------------------------------
+
+
+class HypothesizeInput(_In):
+    question: str = Field(min_length=1)
+
+
+class Hypothesis(_Out):
+    memory: str = Field(
+        description="one short statement of fact (under 25 words) that would answer the question, "
+        "naming the concrete fact rather than repeating the question's words"
     )
 
 
@@ -101,6 +119,16 @@ def _check_rerank(inp: RerankInput, out: Reranking) -> list[str]:
     return [p.replace("citations", "ranking ids").replace("belief ids", "candidate ids") for p in problems]
 
 
+def _check_hypothesis(inp: HypothesizeInput, out: Hypothesis) -> list[str]:
+    """One short statement; it is only embedded, never stored or shown as a memory."""
+    text = out.memory.strip()
+    if not text:
+        return ["memory is empty: write the statement that would answer the question"]
+    if len(text) > 400:
+        return [f"memory has {len(text)} characters: one short statement, under 25 words"]
+    return []
+
+
 def _check_rederive(inp: RederiveInput, out: Rederived) -> list[str]:
     """Cite only current premises; a conclusion needs citations and a text, and (for a fact) a value;
     figures in it appear in a cited premise; 'unsupported' writes nothing, so it cites nothing."""
@@ -146,6 +174,15 @@ RERANK = JobSpec(
     output_ids=("ranking",),
     limits=JobLimits(max_tokens=256, max_tokens_per_item=24, timeout=90, timeout_per_item=4),
     sized_by="candidates",
+)
+
+HYPOTHESIZE = JobSpec(
+    "hypothesize",
+    HypothesizeInput,
+    Hypothesis,
+    _check_hypothesis,
+    "the memory that would answer a question (its vector joins the question's in recall)",
+    limits=JobLimits(max_tokens=256, timeout=90),
 )
 
 REDERIVE = JobSpec(
