@@ -26,7 +26,11 @@ from ..embeddings import HashingEmbedder
 from ..facade import BeliefGraph
 from ..models import new_id
 
-__all__ = ["PRESETS", "STUDIES", "run_all"]
+__all__ = ["GOAL_MIN_CLAIMS", "PRESETS", "STUDIES", "revision_rows", "run_all"]
+
+GOAL_MIN_CLAIMS = 1000
+"""The repair goal names the sizes 10^3 .. 10^6 claims: smaller rows of the revision study (the
+workspace alone) are printed beside the judged figure, not judged."""
 
 PRESETS: dict[str, dict[str, Any]] = {
     "tiny": {
@@ -172,18 +176,32 @@ def study_revision(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
     finally:
         floor.drop()
     out["floor_ms_p50"] = floor.ms
+    return revision_rows(out, floor.ms), out
+
+
+def revision_rows(out: dict[str, Any], floor_ms: float) -> list[Row]:
+    """The repair rows of ``bench all`` from a ``run_revision_latency`` result and the floor probe."""
     rows = out["rows"]
-    worst = max(rows, key=lambda r: max(r["retract_ms_median"], r["restore_ms_median"]))
+    # the goal names the sizes 10^3 .. 10^6; the workspace alone (a few dozen claims) is printed
+    # beside them as the reference, not judged
+    goal_rows = [r for r in rows if r["claims"] >= GOAL_MIN_CLAIMS] or rows
+    alone = [r for r in rows if r not in goal_rows]
+    worst = max(goal_rows, key=lambda r: max(r["retract_ms_median"], r["restore_ms_median"]))
     worst_ms = max(worst["retract_ms_median"], worst["restore_ms_median"])
     rr = out["ratio_largest_smallest"]
+    aside = "".join(
+        f"; alone ({r['claims']} claims): retract {r['retract_ms_median']} ms, restore {r['restore_ms_median']} ms"
+        for r in alone
+    )
     return [
         _row(
             "revision-latency",
-            f"retract / restore of a {out['region']}-claim region, median, worst size / commit floor",
+            f"retract / restore of a {out['region']}-claim region, median, worst size >= 10^3 claims "
+            "(the workspace alone beside it) / commit floor",
             "<= 5 ms",
             f"retract {worst['retract_ms_median']} ms, restore "
-            f"{worst['restore_ms_median']} ms at {worst['claims']} claims; floor {floor.ms} ms",
-            worst_ms / floor.ms,
+            f"{worst['restore_ms_median']} ms at {worst['claims']} claims; floor {floor_ms} ms{aside}",
+            worst_ms / floor_ms,
             worst_ms <= 5,
         ),
         _row(
@@ -202,7 +220,7 @@ def study_revision(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
             rr["db_hits_retract"],
             rr["db_hits_retract"] <= 1.0,
         ),
-    ], out
+    ]
 
 
 def study_grounded(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:
