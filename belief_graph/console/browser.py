@@ -31,18 +31,14 @@ from __future__ import annotations
 
 import hashlib
 import html
-import json
 import logging
-import os
 import shutil
-import subprocess
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..db.registry import Query, QueryRegistry
-from ..errors import ServerError
 from .curated import questions, script
 
 __all__ = [
@@ -298,41 +294,6 @@ class BrowserFiles:
 
     def is_installed(self) -> bool:
         return self.marker.is_file() and self.jar.is_file()
-
-    def fetch(self, java_home: Path, mvn: Path, progress: Callable[[str], None] | None = None) -> Path:
-        """Fetch the Browser jar from Maven Central once (``mvn dependency:copy``); return it."""
-        if self.is_installed():
-            return self.jar
-        staging = self.dist_dir.with_name(self.dist_dir.name + ".partial")
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
-        if progress is not None:
-            progress(f"Fetching Neo4j Browser {self.version} from Maven Central (about 15 MB, once)...")
-        artifact = f"{ARTIFACT}:{self.version}:jar"
-        cmd = [str(mvn), "-q", "-B", "dependency:copy", f"-Dartifact={artifact}", "-DoutputDirectory=."]
-        log_file = staging / "mvn.log"
-        with open(log_file, "wb") as out:
-            rc = subprocess.run(
-                cmd,
-                cwd=staging,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=dict(os.environ, JAVA_HOME=str(java_home)),
-                check=False,
-            ).returncode
-        fetched = staging / self.jar.name
-        if rc != 0 or not fetched.is_file():
-            tail = log_file.read_text(errors="replace")[-2000:]
-            raise ServerError(
-                f"mvn could not fetch {artifact} (exit code {rc}); turn Browser off with "
-                f"BELIEF_GRAPH_SERVER__BROWSER=false; log: {log_file}\n{tail}".rstrip()
-            )
-        shutil.rmtree(self.dist_dir, ignore_errors=True)
-        staging.rename(self.dist_dir)
-        (self.dist_dir / "mvn.log").unlink(missing_ok=True)
-        self.marker.write_text(json.dumps({"artifact": artifact, "bytes": self.jar.stat().st_size}) + "\n")
-        return self.jar
 
     def write_overlay(self, extra: Mapping[str, str]) -> Path:
         """The Browser jar plus ``browser/<MOUNT>/<name>`` for each of ``extra``; rebuilt only when

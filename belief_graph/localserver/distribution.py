@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shutil
-import subprocess
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..db.registry import get_registry
 from ..errors import ConfigurationError, ServerError
@@ -22,9 +21,13 @@ from .java import (
     find_java,
     find_maven,
     min_java_major,
+    run_maven,
 )
 from .process import _TAIL_LINES, ServerLayout, _now, file_lock, read_tail
 from .progress import Progress, _say
+
+if TYPE_CHECKING:
+    from ..console.browser import BrowserFiles
 
 log = logging.getLogger(__name__)
 
@@ -121,20 +124,8 @@ class _Distribution:
                 f"Fetching Neo4j {lay.version} from Maven Central into {lay.dist_dir} (about 120 MB, once)...",
             )
             t0 = time.monotonic()
-            mvn_log = staging / "mvn.log"
-            env = dict(os.environ, JAVA_HOME=str(java.home))
-            cmd = [str(mvn), "-q", "-B", "dependency:copy-dependencies", "-DoutputDirectory=lib"]
-            log.info("running %s in %s", " ".join(cmd), staging)
-            with open(mvn_log, "wb") as out:
-                rc = subprocess.run(
-                    cmd,
-                    cwd=staging,
-                    stdin=subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    env=env,
-                    check=False,
-                ).returncode
+            log.info("running mvn dependency:copy-dependencies in %s", staging)
+            rc, mvn_log = run_maven(mvn, java.home, staging, ["dependency:copy-dependencies", "-DoutputDirectory=lib"])
             server_jar = staging / "lib" / f"neo4j-server-{lay.version}.jar"
             if rc != 0 or not server_jar.is_file():
                 tail = "\n".join(read_tail(mvn_log, _TAIL_LINES))
@@ -182,5 +173,33 @@ class _Distribution:
         files = BrowserFiles(self.layout.home, self.server.browser_version)
         with file_lock(self.layout.dist_root / ".install.lock"):
             if not files.is_installed():
-                files.fetch(self._java().home, find_maven(), progress)
+                _fetch_browser(files, self._java().home, find_maven(), progress)
             return files.write_overlay(overlay_files(get_registry(), self.space))
+
+
+def _fetch_browser(files: BrowserFiles, java_home: Path, mvn: Path, progress: Progress | None) -> Path:
+    """Fetch the Neo4j Browser jar from Maven Central (``mvn dependency:copy``) into ``files``'
+    folder, through a staging folder renamed into place when complete; the caller holds the install
+    lock. Returns the jar."""
+    from ..console.browser import ARTIFACT
+
+    staging = files.dist_dir.with_name(files.dist_dir.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    _say(progress, f"Fetching Neo4j Browser {files.version} from Maven Central (about 15 MB, once)...")
+    artifact = f"{ARTIFACT}:{files.version}:jar"
+    rc, log_file = run_maven(
+        mvn, java_home, staging, ["dependency:copy", f"-Dartifact={artifact}", "-DoutputDirectory=."]
+    )
+    fetched = staging / files.jar.name
+    if rc != 0 or not fetched.is_file():
+        tail = "\n".join(read_tail(log_file, _TAIL_LINES))
+        raise ServerError(
+            f"mvn could not fetch {artifact} (exit code {rc}); turn Browser off with "
+            f"BELIEF_GRAPH_SERVER__BROWSER=false; log: {log_file}\n{tail}".rstrip()
+        )
+    shutil.rmtree(files.dist_dir, ignore_errors=True)
+    staging.rename(files.dist_dir)
+    (files.dist_dir / "mvn.log").unlink(missing_ok=True)
+    files.marker.write_text(json.dumps({"artifact": artifact, "bytes": files.jar.stat().st_size}) + "\n")
+    return files.jar

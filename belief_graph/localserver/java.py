@@ -145,6 +145,24 @@ def find_maven(environ: Mapping[str, str] | None = None) -> Path:
     return Path(found)
 
 
+def run_maven(mvn: Path, java_home: Path, workdir: Path, args: Sequence[str]) -> tuple[int, Path]:
+    """Run ``mvn -q -B <args>`` in ``workdir`` with ``JAVA_HOME`` set, no input, its output in
+    ``workdir/mvn.log``; return the exit code and the log's path. Every Maven fetch of the local
+    install (the Neo4j distribution, cypher-shell, Neo4j Browser) goes through here."""
+    log_file = workdir / "mvn.log"
+    with open(log_file, "wb") as out:
+        rc = subprocess.run(
+            [str(mvn), "-q", "-B", *args],
+            cwd=workdir,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=dict(os.environ, JAVA_HOME=str(java_home)),
+            check=False,
+        ).returncode
+    return rc, log_file
+
+
 _SIZE_RE = re.compile(r"^\s*(\d+)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 
 

@@ -25,7 +25,8 @@ from typing import Any
 from ..console.curated import cypher_literal
 from ..errors import ServerError
 from ..settings import Neo4jSettings, Settings
-from .java import find_java, find_maven
+from .java import find_java, find_maven, run_maven
+from .process import _TAIL_LINES, file_lock, read_tail
 
 __all__ = ["ARTIFACT", "MAIN_CLASS", "CypherShell"]
 
@@ -85,37 +86,32 @@ class CypherShell:
         return (self.dist_dir / "COMPLETE").is_file() and self.lib_dir.is_dir()
 
     def install(self, progress: Callable[[str], None] | None = None) -> Path:
-        """Fetch cypher-shell and its dependencies once; return the ``lib`` directory."""
+        """Fetch cypher-shell and its dependencies once; return the ``lib`` directory. Holds the
+        install lock of the server home's ``dist`` folder (the one the Neo4j and Browser fetches
+        hold), so two processes installing at once do not clear each other's staging folder."""
         if self.is_installed():
             return self.lib_dir
-        java = find_java(self.java_home)
-        mvn = find_maven()
-        staging = self.dist_dir.with_name(self.dist_dir.name + ".partial")
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
-        (staging / "pom.xml").write_text(_pom(self.version))
-        if progress is not None:
-            progress(f"Fetching cypher-shell {self.version} from Maven Central (about 45 MB, once)...")
-        log_file = staging / "mvn.log"
-        with open(log_file, "wb") as out:
-            rc = subprocess.run(
-                [str(mvn), "-q", "-B", "dependency:copy-dependencies", "-DoutputDirectory=lib"],
-                cwd=staging,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=dict(os.environ, JAVA_HOME=str(java.home)),
-                check=False,
-            ).returncode
-        jar = staging / "lib" / f"cypher-shell-{self.version}.jar"
-        if rc != 0 or not jar.is_file():
-            tail = log_file.read_text(errors="replace")[-2000:]
-            raise ServerError(
-                f"mvn could not fetch {ARTIFACT}:{self.version} (exit code {rc}); log: {log_file}\n{tail}".rstrip()
-            )
-        shutil.rmtree(self.dist_dir, ignore_errors=True)
-        staging.rename(self.dist_dir)
-        (self.dist_dir / "COMPLETE").write_text(f"{ARTIFACT}:{self.version}\n")
+        with file_lock(self.home / "dist" / ".install.lock"):
+            if self.is_installed():  # another process finished it while we waited
+                return self.lib_dir
+            java = find_java(self.java_home)
+            mvn = find_maven()
+            staging = self.dist_dir.with_name(self.dist_dir.name + ".partial")
+            shutil.rmtree(staging, ignore_errors=True)
+            staging.mkdir(parents=True)
+            (staging / "pom.xml").write_text(_pom(self.version))
+            if progress is not None:
+                progress(f"Fetching cypher-shell {self.version} from Maven Central (about 45 MB, once)...")
+            rc, log_file = run_maven(mvn, java.home, staging, ["dependency:copy-dependencies", "-DoutputDirectory=lib"])
+            jar = staging / "lib" / f"cypher-shell-{self.version}.jar"
+            if rc != 0 or not jar.is_file():
+                tail = "\n".join(read_tail(log_file, _TAIL_LINES))
+                raise ServerError(
+                    f"mvn could not fetch {ARTIFACT}:{self.version} (exit code {rc}); log: {log_file}\n{tail}".rstrip()
+                )
+            shutil.rmtree(self.dist_dir, ignore_errors=True)
+            staging.rename(self.dist_dir)
+            (self.dist_dir / "COMPLETE").write_text(f"{ARTIFACT}:{self.version}\n")
         return self.lib_dir
 
     def argv(self, extra: Sequence[str] = (), params: Mapping[str, Any] | None = None) -> list[str]:
