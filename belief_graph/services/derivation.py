@@ -28,8 +28,10 @@ Work is bounded by the changed keys' dependents: no statement scans the store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from ..db.driver import Graph, Tx
@@ -41,10 +43,26 @@ from ..repositories.core import ClaimRepository
 from ..repositories.rules import RuleRepository
 from ..repositories.support import SupportRepository
 
-__all__ = ["MAX_ROUNDS", "Reevaluation", "RuleEngine", "rule_agent", "rule_tag"]
+__all__ = [
+    "MAX_ROUNDS",
+    "SPEC_CACHE_SIZE",
+    "STRATA_CACHE_SIZE",
+    "Reevaluation",
+    "RuleEngine",
+    "compiled_rule",
+    "rule_agent",
+    "rule_tag",
+    "strata_of",
+]
 
 MAX_ROUNDS = 64
 """Rounds of re-evaluation per write; rules are acyclic, so a round adds a layer of the rule graph."""
+
+SPEC_CACHE_SIZE = 4096
+"""Rule versions whose parsed and compiled form a process keeps (least recently used dropped)."""
+
+STRATA_CACHE_SIZE = 64
+"""Sets of active rules whose strata a process keeps (least recently used dropped)."""
 
 AuditFn = Callable[[Tx], str]
 """Opens (once) and returns the audit of the change being settled."""
@@ -53,6 +71,24 @@ AuditFn = Callable[[Tx], str]
 def rule_tag(name: str, version: int) -> str:
     """The ``rule`` of the justifications a rule version gives: ``rule:<name>@<version>``."""
     return f"rule:{name}@{version}"
+
+
+@lru_cache(maxsize=SPEC_CACHE_SIZE)
+def compiled_rule(raw: str) -> tuple[RuleSpec, CompiledRule]:
+    """A stored rule version's spec and compiled form, from the JSON stored with the version.
+
+    Cached by that text (a version's text never changes, and two spaces with the same rule share
+    the entry) and bounded: an agent that runs for months and edits its rules keeps the last
+    ``SPEC_CACHE_SIZE`` versions it used, not every version it ever saw. Both objects are frozen."""
+    spec = RuleSpec.model_validate_json(raw)
+    return spec, spec.compile()
+
+
+@lru_cache(maxsize=STRATA_CACHE_SIZE)
+def strata_of(rules: tuple[tuple[str, str], ...]) -> Mapping[str, int]:
+    """The strata of a set of rules given as ``(name, stored spec)`` pairs (read-only; cached per
+    set and bounded like :func:`compiled_rule`: every edit of a rule makes a new set)."""
+    return MappingProxyType(rule_strata({name: compiled_rule(raw)[1] for name, raw in rules}))
 
 
 def rule_agent(name: str) -> str:
@@ -98,8 +134,6 @@ class RuleEngine:
         self.repo = RuleRepository(graph, space)
         self.claims = ClaimRepository(graph, space)
         self.support = SupportRepository(graph, space)
-        self._specs: dict[tuple[str, int], tuple[RuleSpec, CompiledRule]] = {}
-        self._strata_cache: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
 
     def reevaluate(
         self,
@@ -146,23 +180,9 @@ class RuleEngine:
             names = {r for r in names if strata.get(r, 0) == low}
         return sorted(i for i in queue if i[0] in names)
 
-    def _strata(self, tx: Tx) -> dict[str, int]:
-        """The strata of the space's active rules, read in ``tx`` (cached per set of versions)."""
-        rows = self.repo.active_rules(tx)
-        versions = tuple((r["name"], int(r["version"])) for r in rows)
-        got = self._strata_cache.get(versions)
-        if got is None:
-            compiled = {r["name"]: self.spec(r["name"], int(r["version"]), r["spec"])[1] for r in rows}
-            got = self._strata_cache[versions] = rule_strata(compiled)
-        return got
-
-    def spec(self, name: str, version: int, raw: str) -> tuple[RuleSpec, CompiledRule]:
-        """A stored rule version's spec and compiled form (cached: a version never changes)."""
-        got = self._specs.get((name, version))
-        if got is None:
-            spec = RuleSpec.model_validate_json(raw)
-            got = self._specs[(name, version)] = (spec, spec.compile())
-        return got
+    def _strata(self, tx: Tx) -> Mapping[str, int]:
+        """The strata of the space's active rules, read in ``tx``."""
+        return strata_of(tuple((r["name"], r["spec"]) for r in self.repo.active_rules(tx)))
 
     def _apply(
         self,
@@ -205,7 +225,7 @@ class RuleEngine:
                     )
                 )
                 continue
-            spec, compiled = self.spec(name, version, row["spec"])
+            spec, compiled = compiled_rule(row["spec"])
             binds = dict(zip(compiled.variables, list(row["anchor"] or []) + list(row["values"]), strict=True))
             value, text = spec.conclude(binds)
             premises = list(dict.fromkeys(row["claims"]))
