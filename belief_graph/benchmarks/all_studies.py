@@ -26,7 +26,7 @@ from ..embeddings import HashingEmbedder
 from ..facade import BeliefGraph
 from ..models import new_id
 
-__all__ = ["GOAL_MIN_CLAIMS", "PRESETS", "STUDIES", "revision_rows", "run_all"]
+__all__ = ["GOAL_MIN_CLAIMS", "PRESETS", "STUDIES", "grounded_rows", "revision_rows", "run_all"]
 
 GOAL_MIN_CLAIMS = 1000
 """The repair goal names the sizes 10^3 .. 10^6 claims: smaller rows of the revision study (the
@@ -236,6 +236,12 @@ def study_grounded(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
         repeat=p["repeat"],
         progress=say,
     )
+    return grounded_rows(out), out
+
+
+def grounded_rows(out: dict[str, Any]) -> list[Row]:
+    """The grounded study's rows from ``bench grounded``'s result. The per-argument goal is judged
+    on the slowest row (per argument) of the largest size: every family at that size must meet it."""
     cases = [r for r in out["corpus"] + out["cases"] if r["ratio"] is not None]
     worst = max(cases, key=lambda r: r["ratio"])
     s = out["summary"]
@@ -250,16 +256,23 @@ def study_grounded(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
             s["db_faster_cases"] == s["cases"],
         )
     ]
-    big = max(out["cases"], key=lambda r: r["arguments"])
+    size = max(r["arguments"] for r in out["cases"])
+    at_size = [r for r in out["cases"] if r["arguments"] == size]
+    big = max(at_size, key=lambda r: r["db_s"])
     us = big["db_s"] / big["arguments"] * 1e6
+    others = "; ".join(
+        f"{r['case']} {r['db_s'] / r['arguments'] * 1e6:.1f} us vs {r['ext_s'] / r['arguments'] * 1e6:.1f} us"
+        for r in sorted(at_size, key=lambda r: r["case"])
+        if r is not big
+    )
     res.append(
         _row(
             "grounded",
-            f"in-database solve per argument at {big['arguments']} arguments ({big['case']}) / export + Python",
+            f"in-database solve per argument at {size} arguments, slowest family ({big['case']}) / export + Python",
             "<= 20 us at 10^5",
-            f"{us:.1f} us vs {big['ext_s'] / big['arguments'] * 1e6:.1f} us",
+            f"{us:.1f} us vs {big['ext_s'] / big['arguments'] * 1e6:.1f} us" + (f"; {others}" if others else ""),
             big["ratio"],
-            us <= 20 if big["arguments"] >= 10**5 else None,
+            us <= 20 if size >= 10**5 else None,
         )
     )
     small = [r for r in out["cases"] if r["arguments"] <= 12]
@@ -285,7 +298,7 @@ def study_grounded(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None
             bool(s["all_ok"]),
         )
     )
-    return res, out
+    return res
 
 
 def study_writes(bg: BeliefGraph, p: dict[str, Any], say: Callable[[str], None]) -> tuple[list[Row], Any]:

@@ -1,11 +1,12 @@
-"""How ``bench all`` judges the repair goal: at the sizes the goal names (10^3 claims and more),
-with the workspace alone printed beside them, not judged."""
+"""How ``bench all`` judges its goals: the repair goal at the sizes it names (10^3 claims and more),
+with the workspace alone printed beside them, not judged; the grounded per-argument goal on the
+slowest family at the largest size."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from belief_graph.benchmarks.all_studies import GOAL_MIN_CLAIMS, revision_rows
+from belief_graph.benchmarks.all_studies import GOAL_MIN_CLAIMS, grounded_rows, revision_rows
 
 
 def _out(*rows: tuple[int, float, float]) -> dict[str, Any]:
@@ -34,3 +35,43 @@ def test_without_a_size_in_the_goal_range_every_size_is_judged() -> None:
     assert GOAL_MIN_CLAIMS == 1000
     first = revision_rows(_out((200, 5.5, 4.0)), 1.5)[0]
     assert first["met"] is False and "alone" not in first["measured"]
+
+
+def _case(case: str, arguments: int, db_s: float, ext_s: float) -> dict[str, Any]:
+    return {"case": case, "arguments": arguments, "db_s": db_s, "ext_s": ext_s, "ratio": db_s / ext_s}
+
+
+def _grounded(*cases: dict[str, Any]) -> dict[str, Any]:
+    faster = sum(1 for c in cases if c["ratio"] < 1)
+    return {
+        "corpus": [],
+        "cases": list(cases),
+        "summary": {"db_faster_cases": faster, "cases": len(cases), "all_ok": True},
+    }
+
+
+def test_the_per_argument_goal_is_judged_on_the_slowest_family_at_the_largest_size() -> None:
+    # the chain comes first and meets the goal; the double chain of the same size does not
+    out = _grounded(
+        _case("chain(12)", 12, 0.0015, 0.0025),
+        _case("chain(100000)", 100_000, 1.87, 2.76),
+        _case("dchain(100000)", 100_000, 2.85, 3.62),
+    )
+    row = grounded_rows(out)[1]
+    assert row["met"] is False
+    assert "(dchain(100000))" in row["figure"]
+    assert row["measured"].startswith("28.5 us vs 36.2 us")
+    assert "chain(100000) 18.7 us vs 27.6 us" in row["measured"]
+    assert row["ratio"] == round(2.85 / 3.62, 3)
+
+
+def test_the_per_argument_goal_is_met_when_every_family_meets_it() -> None:
+    out = _grounded(_case("chain(100000)", 100_000, 1.87, 2.76), _case("dchain(100000)", 100_000, 1.95, 3.62))
+    assert grounded_rows(out)[1]["met"] is True
+
+
+def test_below_the_stated_size_the_per_argument_goal_is_not_judged() -> None:
+    out = _grounded(_case("chain(10000)", 10_000, 0.5, 0.6), _case("dchain(10000)", 10_000, 0.9, 0.8))
+    rows = grounded_rows(out)
+    assert rows[1]["met"] is None and "(dchain(10000))" in rows[1]["figure"]
+    assert rows[0]["met"] is False and "worst dchain(10000)" in rows[0]["measured"]
