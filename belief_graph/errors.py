@@ -86,6 +86,7 @@ __all__ = [
     "RegistryError",
     "RuleNotFound",
     "SchemaError",
+    "TransactionMemoryExceeded",
     "ServerError",
     "ServerNotRunning",
     "ServerStartFailed",
@@ -297,6 +298,19 @@ class AuthenticationFailed(DatabaseError):
 
 class ConstraintViolation(DatabaseError):
     """A uniqueness constraint refused the write (the transaction was rolled back)."""
+
+
+class TransactionMemoryExceeded(DatabaseError):
+    """One transaction needed more memory than the server allows a transaction
+    (``dbms.memory.transaction.total.max``, 70% of the heap by default); it was rolled back."""
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(
+            f"the transaction needed more memory than the server allows ({detail}); it was rolled back "
+            "and nothing changed: do less per transaction (a smaller batch) or give transactions more room "
+            "(the local server: BELIEF_GRAPH_SERVER__HEAP, BELIEF_GRAPH_SERVER__TRANSACTION_MAX)"
+        )
 
 
 class SchemaError(DatabaseError):

@@ -134,6 +134,10 @@ class ServerSettings(BaseModel):
     """0 disables the HTTP connector (Neo4j Browser needs it)."""
     heap: str = "512m"
     pagecache: str = "256m"
+    transaction_max: str = ""
+    """The most heap one transaction may use (``db.memory.transaction.max``, e.g. ``"128m"``); a
+    transaction that needs more is rolled back with a typed error instead of filling the heap.
+    Empty: Neo4j's default (no cap per transaction; all transactions together 70% of the heap)."""
     start_timeout: float = Field(default=120.0, gt=0)
     java_home: Path | None = None
     browser: bool = True

@@ -161,7 +161,7 @@ def measure_small(svc: ArgumentationService, sizes: list[int], repeat: int) -> d
     try:
         _small_rows(svc, sizes, repeat, AF, grounded_extension, floor, rows, all_db, all_ext, floors)
     finally:
-        AdminRepository(svc.graph, probes).delete_space_batched(probes, 10_000)
+        AdminRepository(svc.graph, probes).delete_space_batched(probes)
     f50 = statistics.median(floors) if floors else None
     return {
         "repeat": repeat,

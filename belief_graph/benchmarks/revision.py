@@ -70,7 +70,7 @@ def _engine(graph: Graph, bg: BeliefGraph, space: str, embedder: Embedder) -> Be
 
 
 def _drop(graph: Graph, space: str) -> None:
-    AdminRepository(graph, space).delete_space_batched(space, 20_000)
+    AdminRepository(graph, space).delete_space_batched(space)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -202,7 +202,7 @@ def _drop(graph: Graph, space: str, say: Callable[[str], None] | None = None) ->
     """Remove a bench space, 5,000 nodes per transaction, the writers last
     (:meth:`AdminRepository.delete_space_batched`). A failure is reported, never raised over the results."""
     try:
-        AdminRepository(graph, space).delete_space_batched(space, 5_000)
+        AdminRepository(graph, space).delete_space_batched(space)
     except BeliefGraphError as exc:
         (say or (lambda _m: None))(f"could not remove the bench space {space} (remove it with `db` tools): {exc}")
 

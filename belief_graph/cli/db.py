@@ -7,6 +7,7 @@ import typer
 from ..db.schema import load_migrations
 from ..errors import NotFoundError, SchemaError
 from ..repositories import AdminRepository
+from ..repositories.core import DELETE_BATCH, MIN_DELETE_BATCH
 from ..settings import load_settings
 from .common import console, err_console, print_json, state, table
 
@@ -134,7 +135,13 @@ def drop_space(
     ctx: typer.Context,
     space: str = typer.Argument(..., help="The memory space to delete, named in full (--space is not used)."),
     yes: bool = typer.Option(False, "--yes", help="Delete. Without it the command only counts what would go."),
-    batch: int = typer.Option(5_000, "--batch", min=100, max=100_000, help="Nodes deleted per transaction."),
+    batch: int = typer.Option(
+        DELETE_BATCH,
+        "--batch",
+        min=MIN_DELETE_BATCH,
+        max=100_000,
+        help="Nodes deleted per transaction (halved while a batch exceeds the server's transaction memory).",
+    ),
     json_: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Delete a memory space: its episodes, claims, versions, audits, rules, perspectives and

@@ -19,6 +19,7 @@ here assumes a single instance, so ``neo4j://`` routing URIs (Aura, clusters) wo
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
@@ -33,6 +34,7 @@ from ..errors import (
     ConstraintViolation,
     DatabaseError,
     DatabaseUnavailable,
+    TransactionMemoryExceeded,
     ValidationError,
 )
 from ..settings import Neo4jSettings
@@ -83,6 +85,8 @@ def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGr
         return DatabaseUnavailable(uri, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     if isinstance(exc, neo4j_exc.ConstraintError):
         return ConstraintViolation(f"constraint violated: {getattr(exc, 'message', exc)}")
+    if _is_memory_error(exc):
+        return TransactionMemoryExceeded((getattr(exc, "message", None) or str(exc)).split(". ")[0])
     if isinstance(exc, neo4j_exc.CypherTypeError | neo4j_exc.CypherSyntaxError):
         return DatabaseError(f"{type(exc).__name__}: {getattr(exc, 'message', exc)}")
     if isinstance(exc, neo4j_exc.ClientError):
@@ -98,6 +102,29 @@ def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGr
     if isinstance(exc, OSError):
         return DatabaseUnavailable(uri, str(exc))
     return DatabaseError(f"{type(exc).__name__}: {exc}")
+
+
+def _is_memory_error(exc: BaseException) -> bool:
+    return isinstance(exc, neo4j_exc.TransientError) and "MemoryPoolOutOfMemoryError" in (
+        getattr(exc, "code", "") or ""
+    )
+
+
+def _memory_not_retried(work: Callable[[Tx], T]) -> Callable[[Tx], T]:
+    """``work`` with the server's "out of transaction memory" raised as
+    :class:`TransactionMemoryExceeded`, which the driver's retry loop does not retry (it is not a
+    driver error); every other transient error is still retried."""
+
+    @functools.wraps(work)
+    def run(tx: Tx) -> T:
+        try:
+            return work(tx)
+        except neo4j_exc.TransientError as exc:
+            if _is_memory_error(exc):
+                raise translate(exc) from exc
+            raise
+
+    return run
 
 
 @contextlib.contextmanager
@@ -146,6 +173,24 @@ class Graph:
         """Run a ``write`` registry query in its own managed write transaction."""
         return self._execute(name, params, routing=neo4j.RoutingControl.WRITE, expect="write")
 
+    def write_once(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run a ``write`` registry query in one transaction, attempted once: no retry on transient
+        errors. For callers that change what they ask when it fails: a batch that ran the server out
+        of transaction memory (:class:`TransactionMemoryExceeded`) would fail the same way on every
+        one of the driver's retries for ``max_transaction_retry_time``, so the caller halves it."""
+        query, bound = self.registry.bind(name, **params)
+        if self.registry[name].mode != "write":
+            raise ValidationError(f"query {name!r} is a {self.registry[name].mode} query; use Graph.read")
+        with (
+            shielded(),
+            translated(self.settings),
+            self._session() as session,
+            session.begin_transaction(metadata=query.metadata) as tx,
+        ):
+            rows = [r.data() for r in tx.run(query.text, bound)]
+            tx.commit()
+        return rows
+
     def read_records(self, name: str, /, **params: Any) -> tuple[list[str], list[neo4j.Record]]:
         """Run a ``read`` registry query and return its keys and raw records (nodes, relationships
         and paths kept as graph objects, for views that draw them)."""
@@ -175,16 +220,18 @@ class Graph:
 
         ``name`` tags the transaction (visible in ``SHOW TRANSACTIONS`` as ``metadata.query``).
         """
-        tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(work)
+        tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(_memory_not_retried(work))
         with shielded(), translated(self.settings), self._session() as session:
             return session.execute_read(tagged)
 
     def write_tx(self, work: Callable[[Tx], T], *, name: str = "write_tx") -> T:
         """Run ``work(tx)`` in one managed write transaction: all or nothing, retried on transient errors.
 
-        ``work`` must be safe to retry (it may be called again after a deadlock/leader switch).
+        ``work`` must be safe to retry (it may be called again after a deadlock/leader switch). A
+        transaction that runs out of the server's transaction memory is not retried: it would fail
+        the same way for ``max_transaction_retry_time`` (:class:`TransactionMemoryExceeded` at once).
         """
-        tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(work)
+        tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(_memory_not_retried(work))
         with shielded(), translated(self.settings), self._session() as session:
             return session.execute_write(tagged)
 

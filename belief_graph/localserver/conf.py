@@ -69,6 +69,7 @@ def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: st
         f"server.memory.heap.initial_size={server.heap}",
         f"server.memory.heap.max_size={server.heap}",
         f"server.memory.pagecache.size={server.pagecache}",
+        *([f"db.memory.transaction.max={server.transaction_max}"] if server.transaction_max else []),
         "",
         "dbms.security.auth_enabled=true",
     ]

@@ -6,15 +6,36 @@ transaction. Services compose several calls into one transaction with ``graph.wr
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from neo4j import exceptions as neo4j_exc
+
 from ..db.driver import Graph, Tx
-from ..errors import ValidationError
+from ..errors import DatabaseError, TransactionMemoryExceeded, ValidationError
 from ..models import Claim, Episode
 
-__all__ = ["AdminRepository", "ClaimRepository", "EpisodeRepository", "LockedFact", "Repo", "Superseded"]
+__all__ = [
+    "DELETE_BATCH",
+    "MIN_DELETE_BATCH",
+    "AdminRepository",
+    "ClaimRepository",
+    "EpisodeRepository",
+    "LockedFact",
+    "Repo",
+    "Superseded",
+]
+
+log = logging.getLogger(__name__)
+
+DELETE_BATCH = 5_000
+"""Nodes a space delete removes per transaction (about 100 MB of transaction memory with their
+revisions and edges: a third of what a 512 MB heap allows a transaction)."""
+
+MIN_DELETE_BATCH = 100
+"""The smallest batch a space delete halves down to before it gives up."""
 
 
 @dataclass(frozen=True)
@@ -170,14 +191,14 @@ class ClaimRepository(Repo):
 
 class AdminRepository(Repo):
     def delete_space(self, space: str) -> int:
-        """Delete every node of ``space`` (:meth:`delete_space_batched` with batches of 10,000)."""
-        return self.delete_space_batched(space, 10_000)
+        """Delete every node of ``space`` (:meth:`delete_space_batched` with its default batch)."""
+        return self.delete_space_batched(space)
 
     def count_space(self, space: str) -> list[dict[str, Any]]:
         """Node counts of ``space`` by label and status."""
         return self.graph.read("admin.count_by_label_status", space=space)
 
-    def delete_space_batched(self, space: str, batch: int) -> int:
+    def delete_space_batched(self, space: str, batch: int = DELETE_BATCH) -> int:
         """Delete every node of ``space``, ``batch`` nodes per transaction, until none is left;
         returns how many. Three phases, each repeated until it deletes nothing: the indexed labels
         through their space indexes (``admin.delete_space_batch``: a batch costs the same whatever
@@ -185,11 +206,29 @@ class AdminRepository(Repo):
         edge to every claim it wrote), then one sweep for nodes no space index reaches
         (``admin.delete_space_rest``: it reads the whole store, once per call when nothing is left
         for it). Each batch commits on its own: a run that stops half way leaves part of the space,
-        and running it again deletes the rest."""
+        and running it again deletes the rest.
+
+        A batch that needs more transaction memory than the server allows is rolled back by the
+        server and tried again at half the size (down to ``MIN_DELETE_BATCH``; the smaller size is
+        kept for the rest of the run): a claim with its embedding, revisions and edges costs about
+        20 KB of transaction memory, so 20,000 of them (400 MB) do not fit the 358 MB a 512 MB heap
+        allows a transaction."""
         total = 0
         for statement in ("admin.delete_space_batch", "admin.delete_space_agents", "admin.delete_space_rest"):
             while True:
-                rows = self.graph.write(statement, space=space, limit=batch)
+                try:
+                    rows = self.graph.write_once(statement, space=space, limit=batch)
+                except TransactionMemoryExceeded:
+                    if batch <= MIN_DELETE_BATCH:
+                        raise
+                    batch = max(MIN_DELETE_BATCH, batch // 2)
+                    log.info("deleting space %r: a batch ran out of transaction memory; %d per batch now", space, batch)
+                    continue
+                except DatabaseError as exc:
+                    if not isinstance(exc.__cause__, neo4j_exc.TransientError):
+                        raise
+                    # a deadlock with another writer: the driver's managed retries, as for any write
+                    rows = self.graph.write(statement, space=space, limit=batch)
                 n = int(rows[0]["deleted"]) if rows else 0
                 if n == 0:
                     break

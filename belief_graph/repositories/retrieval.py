@@ -9,7 +9,7 @@ from typing import Any
 from ..models import Claim
 from ..models.retrieval import HitProvenance
 from ..models.support import SupportFamily
-from .core import AdminRepository, Repo
+from .core import DELETE_BATCH, AdminRepository, Repo
 
 __all__ = ["Filters", "HitDetail", "RetrievalRepository"]
 
@@ -119,6 +119,6 @@ class RetrievalRepository(Repo):
     def bench_exact_topk(self, embedding: Sequence[float], k: int) -> list[str]:
         return [r["id"] for r in self.graph.read("bench.exact_topk", space=self.space, embedding=list(embedding), k=k)]
 
-    def delete_space_batched(self, batch: int = 10_000) -> int:
+    def delete_space_batched(self, batch: int = DELETE_BATCH) -> int:
         """Delete this (bench) space: :meth:`AdminRepository.delete_space_batched`."""
         return AdminRepository(self.graph, self.space).delete_space_batched(self.space, batch)

@@ -421,3 +421,51 @@ def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[s
         report = bg.check()
         assert report.ok, report.to_dict()
         assert bg.stats(), "the workload wrote nothing"
+
+
+@pytest.mark.timeout(300)
+def test_a_transaction_over_the_memory_cap_is_a_typed_error_and_a_space_delete_halves_its_batch(
+    make_server: MakeServer,
+) -> None:
+    """With ``transaction_max`` the server rolls back a transaction that needs more memory, and the
+    caller gets :class:`TransactionMemoryExceeded` at once (not after a minute of the driver's
+    retries); deleting a space whose batch does not fit halves the batch until it does and deletes
+    every node of the space, none of another."""
+    from belief_graph import BeliefGraph
+    from belief_graph.db.driver import Graph, create_driver
+    from belief_graph.db.schema import apply_migrations
+    from belief_graph.embeddings import HashingEmbedder
+    from belief_graph.errors import TransactionMemoryExceeded
+    from belief_graph.repositories import AdminRepository
+
+    srv = make_server(transaction_max="16m")
+    assert srv.start().ready
+    assert "db.memory.transaction.max=16m" in srv.layout.conf_file.read_text()
+    g = Graph(create_driver(srv.neo4j.model_copy(update={"uri": srv.bolt_uri})), srv.neo4j)
+    try:
+        apply_migrations(g, dimension=384)
+        t0 = time.monotonic()
+        with pytest.raises(TransactionMemoryExceeded, match="rolled back and nothing changed"):
+            g.write_tx(
+                lambda tx: tx.run(
+                    "UNWIND range(1, 200000) AS i CREATE (:ServerTestProbe {token: 'big', v: [j IN range(1, 50) | toFloat(j)]})"
+                ).consume()
+            )
+        assert time.monotonic() - t0 < 10  # not retried
+        assert _count_probes(srv.bolt_uri, "big") == 0
+        settings = load_settings(neo4j={"uri": srv.bolt_uri, "password": AUTH[1]})
+        sizes = {}
+        for space, n in (("memcap", 1000), ("kept", 10)):
+            with BeliefGraph.connect(space=space, settings=settings, embedder=HashingEmbedder(384)) as bg:
+                items = ({"text": f"memory {i} on topic {i % 17}", "key": f"user.k{i}", "value": i} for i in range(n))
+                assert bg.import_claims(items, agent="user:a", batch_size=100).written == n
+            sizes[space] = int(
+                g.driver.execute_query("MATCH (x) WHERE x.space = $s RETURN count(x) AS n", s=space).records[0]["n"]
+            )
+        with pytest.raises(TransactionMemoryExceeded):  # the first batch alone does not fit
+            g.write_once("admin.delete_space_batch", space="memcap", limit=1000)
+        assert AdminRepository(g, "memcap").delete_space_batched("memcap", 1000) == sizes["memcap"]
+        left = g.driver.execute_query("MATCH (x) WHERE x.space IN ['memcap', 'kept'] RETURN x.space AS s, count(x) AS n")
+        assert {r["s"]: r["n"] for r in left.records} == {"kept": sizes["kept"]}
+    finally:
+        g.close()

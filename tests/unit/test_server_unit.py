@@ -161,13 +161,15 @@ def test_render_conf_defaults(tmp_path: Path) -> None:
     assert conf["server.memory.heap.initial_size"] == "512m"
     assert conf["server.memory.heap.max_size"] == "512m"
     assert conf["server.memory.pagecache.size"] == "256m"
+    assert "db.memory.transaction.max" not in conf  # Neo4j's default unless asked
     assert conf["dbms.security.auth_enabled"] == "true"
     assert "0.0.0.0" not in "".join(conf.values())
 
 
 def test_render_conf_custom_ports_and_no_http(tmp_path: Path) -> None:
-    s = ServerSettings(home=tmp_path, bolt_port=17687, http_port=0, heap="1g", pagecache="64m")
+    s = ServerSettings(home=tmp_path, bolt_port=17687, http_port=0, heap="1g", pagecache="64m", transaction_max="128m")
     conf = _conf_dict(render_conf(s, home=tmp_path, data_dir=tmp_path / "elsewhere"))
+    assert conf["db.memory.transaction.max"] == "128m"
     assert conf["server.bolt.listen_address"] == "127.0.0.1:17687"
     assert conf["server.bolt.advertised_address"] == "127.0.0.1:17687"
     assert conf["server.http.enabled"] == "false"
