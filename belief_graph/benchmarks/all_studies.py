@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..embeddings import HashingEmbedder
+from ..errors import DatabaseUnavailable
 from ..facade import BeliefGraph
 from ..models import new_id
 
@@ -560,7 +561,13 @@ def run_all(
         "studies": {},
     }
     started = time.perf_counter()
+    unreachable: str | None = None
     for name in names:
+        if unreachable is not None:
+            # every later study would wait out the driver's retries and fail the same way
+            out["rows"].append(_row(name, "the study did not run", "-", unreachable, None, False))
+            out["studies"][name] = {"params": sizes[name], "seconds": 0.0, "error": unreachable, "result": None}
+            continue
         say(f"bench all: {name} ...")
         t0 = time.perf_counter()
         try:
@@ -572,6 +579,8 @@ def run_all(
                 None,
                 str(exc),
             )
+            if isinstance(exc, DatabaseUnavailable):
+                unreachable = f"not run: the database became unreachable during {name}"
         secs = round(time.perf_counter() - t0, 1)
         out["rows"] += rows
         out["studies"][name] = {

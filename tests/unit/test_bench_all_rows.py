@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from belief_graph.benchmarks.all_studies import GOAL_MIN_CLAIMS, grounded_rows, revision_rows
 
 
@@ -75,3 +77,37 @@ def test_below_the_stated_size_the_per_argument_goal_is_not_judged() -> None:
     rows = grounded_rows(out)
     assert rows[1]["met"] is None and "(dchain(10000))" in rows[1]["figure"]
     assert rows[0]["met"] is False and "worst dchain(10000)" in rows[0]["measured"]
+
+
+def test_a_run_stops_at_the_first_study_that_loses_the_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    from belief_graph.benchmarks import all_studies
+    from belief_graph.errors import DatabaseUnavailable
+
+    ran: list[str] = []
+
+    def ok(name: str):  # type: ignore[no-untyped-def]
+        def study(bg: Any, p: dict[str, Any], say: Any) -> tuple[list[dict[str, Any]], Any]:
+            ran.append(name)
+            return [{"study": name, "figure": "f", "goal": "-", "measured": "m", "ratio": None, "met": None}], {}
+
+        return study
+
+    def lost(bg: Any, p: dict[str, Any], say: Any) -> tuple[list[dict[str, Any]], Any]:
+        ran.append("lost")
+        raise DatabaseUnavailable("bolt://127.0.0.1:7687", "defunct connection")
+
+    def broken(bg: Any, p: dict[str, Any], say: Any) -> tuple[list[dict[str, Any]], Any]:
+        ran.append("broken")
+        raise ValueError("a bug in one study")
+
+    studies = {"a": ok("a"), "broken": broken, "b": ok("b"), "lost": lost, "c": ok("c"), "d": ok("d")}
+    monkeypatch.setattr(all_studies, "STUDIES", studies)
+    monkeypatch.setattr(all_studies, "PRESETS", {"default": {n: {} for n in studies}})
+    out = all_studies.run_all(None, "default")  # type: ignore[arg-type]
+    assert ran == ["a", "broken", "b", "lost"]  # another study's failure does not stop the run
+    by_study = {r["study"]: r for r in out["rows"]}
+    assert by_study["lost"]["figure"] == "the study failed"
+    assert (
+        by_study["c"]["measured"] == by_study["d"]["measured"] == "not run: the database became unreachable during lost"
+    )
+    assert by_study["c"]["met"] is False and out["studies"]["d"]["result"] is None
