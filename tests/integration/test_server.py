@@ -465,7 +465,9 @@ def test_a_transaction_over_the_memory_cap_is_a_typed_error_and_a_space_delete_h
         with pytest.raises(TransactionMemoryExceeded):  # the first batch alone does not fit
             g.write_once("admin.delete_space_batch", space="memcap", limit=1000)
         assert AdminRepository(g, "memcap").delete_space_batched("memcap", 1000) == sizes["memcap"]
-        left = g.driver.execute_query("MATCH (x) WHERE x.space IN ['memcap', 'kept'] RETURN x.space AS s, count(x) AS n")
+        left = g.driver.execute_query(
+            "MATCH (x) WHERE x.space IN ['memcap', 'kept'] RETURN x.space AS s, count(x) AS n"
+        )
         assert {r["s"]: r["n"] for r in left.records} == {"kept": sizes["kept"]}
     finally:
         g.close()
