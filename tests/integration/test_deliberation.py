@@ -131,7 +131,7 @@ def _labels(d: Any) -> dict[str, str]:
 
 def _count(graph: Any, space: str, label: str) -> int:
     return graph.driver.execute_query(
-        f"MATCH (n:{label}) WHERE n.space = $s RETURN count(n) AS n", s=space, database_=graph.database
+        "MATCH (n:$($label)) WHERE n.space = $s RETURN count(n) AS n", s=space, label=label, database_=graph.database
     ).records[0]["n"]
 
 
