@@ -301,8 +301,9 @@ class ConstraintViolation(DatabaseError):
 
 
 class TransactionMemoryExceeded(DatabaseError):
-    """One transaction needed more memory than the server allows a transaction
-    (``dbms.memory.transaction.total.max``, 70% of the heap by default); it was rolled back."""
+    """One transaction needed more memory than the server allows (``db.memory.transaction.max`` for
+    one transaction, ``dbms.memory.transaction.total.max`` for all together, 70% of the heap by
+    default); the server rolled it back."""
 
     def __init__(self, detail: str) -> None:
         self.detail = detail

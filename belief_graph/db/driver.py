@@ -173,24 +173,6 @@ class Graph:
         """Run a ``write`` registry query in its own managed write transaction."""
         return self._execute(name, params, routing=neo4j.RoutingControl.WRITE, expect="write")
 
-    def write_once(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
-        """Run a ``write`` registry query in one transaction, attempted once: no retry on transient
-        errors. For callers that change what they ask when it fails: a batch that ran the server out
-        of transaction memory (:class:`TransactionMemoryExceeded`) would fail the same way on every
-        one of the driver's retries for ``max_transaction_retry_time``, so the caller halves it."""
-        query, bound = self.registry.bind(name, **params)
-        if self.registry[name].mode != "write":
-            raise ValidationError(f"query {name!r} is a {self.registry[name].mode} query; use Graph.read")
-        with (
-            shielded(),
-            translated(self.settings),
-            self._session() as session,
-            session.begin_transaction(metadata=query.metadata) as tx,
-        ):
-            rows = [r.data() for r in tx.run(query.text, bound)]
-            tx.commit()
-        return rows
-
     def read_records(self, name: str, /, **params: Any) -> tuple[list[str], list[neo4j.Record]]:
         """Run a ``read`` registry query and return its keys and raw records (nodes, relationships
         and paths kept as graph objects, for views that draw them)."""

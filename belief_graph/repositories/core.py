@@ -11,10 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from neo4j import exceptions as neo4j_exc
-
 from ..db.driver import Graph, Tx
-from ..errors import DatabaseError, TransactionMemoryExceeded, ValidationError
+from ..errors import TransactionMemoryExceeded, ValidationError
 from ..models import Claim, Episode
 
 __all__ = [
@@ -217,23 +215,26 @@ class AdminRepository(Repo):
         for statement in ("admin.delete_space_batch", "admin.delete_space_agents", "admin.delete_space_rest"):
             while True:
                 try:
-                    rows = self.graph.write_once(statement, space=space, limit=batch)
+                    rows = self._delete_batch(statement, space, batch)
                 except TransactionMemoryExceeded:
                     if batch <= MIN_DELETE_BATCH:
                         raise
                     batch = max(MIN_DELETE_BATCH, batch // 2)
                     log.info("deleting space %r: a batch ran out of transaction memory; %d per batch now", space, batch)
                     continue
-                except DatabaseError as exc:
-                    if not isinstance(exc.__cause__, neo4j_exc.TransientError):
-                        raise
-                    # a deadlock with another writer: the driver's managed retries, as for any write
-                    rows = self.graph.write(statement, space=space, limit=batch)
                 n = int(rows[0]["deleted"]) if rows else 0
                 if n == 0:
                     break
                 total += n
         return total
+
+    def _delete_batch(self, statement: str, space: str, batch: int) -> list[dict[str, Any]]:
+        """One batch in one transaction function: deadlocks are retried, a memory refusal is not."""
+
+        def work(tx: Tx) -> list[dict[str, Any]]:
+            return self.graph.run(tx, statement, space=space, limit=batch)
+
+        return self.graph.write_tx(work, name=statement)
 
     def components(self) -> list[dict[str, Any]]:
         return self.graph.read("admin.server_components")

@@ -463,7 +463,7 @@ def test_a_transaction_over_the_memory_cap_is_a_typed_error_and_a_space_delete_h
                 g.driver.execute_query("MATCH (x) WHERE x.space = $s RETURN count(x) AS n", s=space).records[0]["n"]
             )
         with pytest.raises(TransactionMemoryExceeded):  # the first batch alone does not fit
-            g.write_once("admin.delete_space_batch", space="memcap", limit=1000)
+            g.write_tx(lambda tx: g.run(tx, "admin.delete_space_batch", space="memcap", limit=1000))
         assert AdminRepository(g, "memcap").delete_space_batched("memcap", 1000) == sizes["memcap"]
         left = g.driver.execute_query(
             "MATCH (x) WHERE x.space IN ['memcap', 'kept'] RETURN x.space AS s, count(x) AS n"
