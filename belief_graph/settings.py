@@ -232,8 +232,9 @@ class PolicySettings(BaseModel):
     key_candidates: int = Field(default=8, ge=1, le=100)
     """At most this many known keys are offered to a prompt (chosen by vector similarity)."""
     ground_extraction: bool = True
-    """``remember`` stores no fact whose value the turn does not state, and nothing from a turn
-    of questions or small talk (refusals recorded on the episode). Turn it off only to measure
+    """``remember`` stores no fact that the turn's asserting clauses do not state (a question's or a
+    hypothetical's content, another person's attribute), and makes no call for a turn of small talk
+    (refusals recorded on the episode). Turn it off only to measure
     what it prevents (``belief-graph bench llm-quality`` does, side by side)."""
 
 

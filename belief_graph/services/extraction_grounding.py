@@ -2,17 +2,21 @@
 
 A chat model that extracts facts from a turn may invent: a value from a question ("What's the
 weather like today?" -> ``weather = sunny``), a value copied from the prompt's own example, a
-normalised value the speaker never said. Memory must not *store* what the source does not say,
-whatever the model, so ``remember`` checks every extracted fact against the turn it came from
-before anything is written, and records each refusal with its reason:
+normalised value the speaker never said, the city of a hypothetical ("if I moved to Berlin..."),
+another person's attribute as the user's ("my boss is vegan" -> ``user.diet = vegan``). Memory must
+not *store* what the turn does not assert, whatever the model, so ``remember`` checks every
+extracted fact against the turn it came from before anything is written, and records each refusal
+with its reason. People also state facts inside questions and requests ("Can you suggest a gift for
+my sister, who turns 30 in May?"), so the check judges each **fact** against the parts of the turn
+that assert something, never the turn's punctuation:
 
-1. **The turn.** It is split into sentences; each is a ``question`` (ends with ``?``, or opens
-   like one: ``what``/``how``/... or an auxiliary followed by a subject, ``can you``/``do I``),
-   ``small_talk`` (nothing left once greetings, thanks, acknowledgements and fillers are taken
-   out: "Hi!", "Thanks, that's great", "ok cool") or a ``statement``. A turn without a statement
-   stores nothing (:func:`turn_kind`: ``question`` / ``small_talk``), and no model call is made.
-2. **The value.** A fact's value must be stated in the turn's *statements* (questions do not
-   state values):
+1. **The turn** is cut into clauses, each with a mood (``services/clauses.py``): ``assert``,
+   ``question``, ``hypothetical``, ``negated`` or ``small_talk``. What the turn *asserts* is its
+   ``assert`` clauses (subordinate clauses that presuppose their content included: "because I'm
+   vegetarian", ", who turns 30 in May") and the possessive phrases of its questions and requests
+   ("a good gym near my new flat in Porto"). Only a turn that is nothing but small talk skips the
+   model call (:func:`turn_kind`).
+2. **The value** must be stated in what the turn asserts:
 
    * a number: the same number is written there (``1,200`` = ``1200``, ``80k`` = ``80000``) or
      spelled out (``three`` = 3, up to ``twenty`` and the tens);
@@ -21,145 +25,46 @@ before anything is written, and records each refusal with its reason:
    * a string: each of its content words appears there, compared by a light stem (``stocks`` =
      ``stock``, ``aggressively`` = ``aggressive``); a value of four or more content words may
      miss a quarter of them (paraphrased lists); a value made only of common words (``May``,
-     ``no``) needs those words;
-   * a boolean: the key's own words appear there (``user.vegetarian`` in "I'm vegetarian"), and
-     ``false`` also needs a negation in that sentence ("I don't eat meat");
-   * no value: at least half the content words of the fact's text appear in the statements, and
-     a key's own words (its last segment) are not all missing from them.
+     ``no``) needs those words; a value that carries its own negation ("no meat", "non-smoker")
+     may come from a negated clause;
+   * a boolean: ``true`` needs the key's own words (``user.vegetarian`` in "I'm vegetarian") in an
+     asserting clause, ``false`` in a negated one ("I'm not vegetarian any more");
+   * no value: at least half the content words of the fact's text appear there, and a key's own
+     words (its last segment) are not all missing from them.
+3. **Whose fact**: a fact under a key about the speaker (``user.*``) whose value the turn states
+   only of a person of the speaker's life ("my brother lives in Lyon") is refused unless the key
+   names that person (``user.brother.city``).
 
-A value the model wrote as the string ``"true"``/``"false"`` is a boolean (:func:`as_value`).
+A value the model wrote as the string ``"true"``/``"false"`` is a boolean (:func:`as_value`). A
+refused value that the turn does say in a question, a hypothetical or a negation is refused with
+that reason ("'Berlin' is said only in a hypothetical: 'if I moved to Berlin I'd learn German'").
 
 The check is deliberately conservative: a fact whose value the model normalised
 (``America/New_York`` for "I'm on Eastern time") is refused — a false refusal loses one fact
 (recorded, with its reason, on the episode), a false acceptance would store something memory was
-never told. It does not judge polarity or truth beyond booleans ("I don't live in Lisbon" still
-states ``Lisbon``): that remains the model's job.
+never told.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .clauses import PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
 from .grounding import _figure_forms
 
-__all__ = [
-    "FactCheck",
-    "as_value",
-    "Sentence",
-    "SentenceKind",
-    "check_fact",
-    "split_sentences",
-    "turn_kind",
-]
+__all__ = ["FactCheck", "as_value", "check_fact", "turn_kind"]
 
-SentenceKind = Literal["statement", "question", "small_talk"]
+TurnKind = Literal["statement", "question", "small_talk"]
 
-_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
-_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_QUESTION_WORDS = frozenset(
-    "what what's whats when when's where where's who who's whom whose why why's how how's which".split()
-)
-_AUXILIARIES = frozenset(
-    """do does did is are was were am can could would will should shall may might must have has had
-    isn't aren't wasn't weren't don't doesn't didn't can't couldn't won't wouldn't shouldn't haven't hasn't""".split()
-)
-_SUBJECTS = frozenset("i you we they he she it there this that these those my your our the a an anyone someone".split())
-_QUESTION_OPENERS = ("i wonder", "tell me", "any idea", "do you know", "can you tell", "could you tell")
-
-# Whole phrases first (longest first), then single words: what greetings, thanks and
-# acknowledgements are made of. A sentence with nothing else is small talk.
-_SMALL_TALK_PHRASES = tuple(
-    sorted(
-        (
-            "good morning",
-            "good afternoon",
-            "good evening",
-            "good night",
-            "good day",
-            "how are you",
-            "how are you doing",
-            "how is it going",
-            "how's it going",
-            "how are things",
-            "what's up",
-            "whats up",
-            "nice to meet you",
-            "nice talking to you",
-            "thank you",
-            "thank you so much",
-            "thanks a lot",
-            "thanks so much",
-            "many thanks",
-            "have a nice day",
-            "have a good day",
-            "have a good one",
-            "have a great day",
-            "see you",
-            "see you later",
-            "see you soon",
-            "talk to you later",
-            "talk later",
-            "no worries",
-            "no problem",
-            "you're welcome",
-            "you are welcome",
-            "i'm fine",
-            "i am fine",
-            "i'm good",
-            "i am good",
-            "i'm doing well",
-            "doing well",
-            "not bad",
-            "that's great",
-            "that is great",
-            "that's nice",
-            "that's cool",
-            "that's awesome",
-            "that's fine",
-            "sounds good",
-            "sounds great",
-            "got it",
-            "all good",
-            "never mind",
-            "take care",
-            "my pleasure",
-            "long time no see",
-            "how have you been",
-            "appreciate it",
-            "much appreciated",
-            "same to you",
-            "you too",
-            "nice one",
-            "good one",
-            "fair enough",
-            "makes sense",
-            "of course",
-        ),
-        key=len,
-        reverse=True,
-    )
-)
-_SMALL_TALK_WORDS = frozenset(
-    """hi hello hey hiya howdy yo thanks thank thx ty cheers ok okay k kk cool great nice awesome perfect lovely
-    wonderful sure yes yeah yep yup no nope nah bye goodbye later lol haha hehe wow hmm hm um uh oh ah well alright
-    fine good morning afternoon evening night please sorry again so much very too you all everyone there guys
-    folks buddy mate friend again indeed right exactly absolutely totally agreed welcome bot assistant""".split()
-)
 _STOP = frozenset(
     """a an the and or but of to in on at for from by with about as is are was were be been being am i i'm im me my
     mine we our you your he she it its they them their this that these those there here has have had do does did
     not no so very really just also too than then now currently user user's users his her hers who which what
     s t will would can could should may might must into over under per each every some any all more most less
     like likes liked prefers prefer wants want kind type value""".split()
-)
-_NEGATIONS = frozenset(
-    """not no never none nothing neither nor without don't doesn't didn't isn't aren't wasn't weren't can't cannot
-    couldn't won't wouldn't shouldn't haven't hasn't hadn't dont doesnt didnt isnt arent wasnt werent cant wont
-    wouldnt shouldnt havent hasnt hadnt""".split()
 )
 _NUMBER_WORDS = {
     w: i
@@ -190,10 +95,7 @@ _NUMBER_WORDS = {
 _SUFFIXES = ("ingly", "edly", "ness", "ment", "ings", "ing", "ies", "ied", "ers", "est", "ed", "es", "er", "ly", "s")
 
 
-@dataclass(frozen=True)
-class Sentence:
-    text: str
-    kind: SentenceKind
+_NEGATION_IN_VALUE = frozenset("no not non never without none free".split())
 
 
 @dataclass(frozen=True)
@@ -202,16 +104,6 @@ class FactCheck:
 
     grounded: bool
     reason: str = ""
-
-
-def _norm(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return text.lower().replace("’", "'").replace("‘", "'")
-
-
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(_norm(text))
 
 
 def _stem(word: str) -> str:
@@ -225,46 +117,22 @@ def _stem(word: str) -> str:
     return w
 
 
-def _sentence_kind(sentence: str) -> SentenceKind:
-    s = _norm(sentence).strip().strip("\"'“”()[]*_ ")
-    if not s:
+def turn_kind(text: str) -> TurnKind:
+    """``small_talk`` when the turn is nothing but greetings, thanks and acknowledgements (no model
+    call is made for it); ``statement`` when a clause asserts or denies something; else
+    ``question`` (questions, requests and hypotheticals only: it still reaches extraction, since
+    their possessive phrases and subordinate clauses can state facts)."""
+    moods = {c.mood for c in clauses(text)}
+    if moods <= {"small_talk"}:
         return "small_talk"
-    core = s.rstrip(" …:;)\"'")
-    if core.rstrip(".!").endswith("?"):
-        return "question"
-    words = _tokens(s)
-    if words and not core.endswith((".", "!")):  # an opening like a question, without a full stop
-        first, second = words[0], words[1] if len(words) > 1 else ""
-        if first in _QUESTION_WORDS or (first in _AUXILIARIES and second in _SUBJECTS):
-            return "question"
-        if " ".join(words).startswith(_QUESTION_OPENERS):
-            return "question"
-    rest = " " + " ".join(words) + " "
-    for phrase in _SMALL_TALK_PHRASES:
-        rest = rest.replace(" " + " ".join(_tokens(phrase)) + " ", " ")
-    if all(w in _SMALL_TALK_WORDS for w in rest.split()):
-        return "small_talk"
-    return "statement"
-
-
-def split_sentences(text: str) -> list[Sentence]:
-    """The sentences of ``text`` with their kind (statement, question, small talk)."""
-    parts = [p.strip() for p in _SPLIT.split(text) if p and p.strip()]
-    return [Sentence(p, _sentence_kind(p)) for p in parts]
-
-
-def turn_kind(text: str) -> SentenceKind:
-    """``statement`` when the turn states anything; else ``question`` (at least one question)
-    or ``small_talk``."""
-    kinds = {s.kind for s in split_sentences(text)}
-    if "statement" in kinds:
+    if moods & {"assert", "negated"}:
         return "statement"
-    return "question" if "question" in kinds else "small_talk"
+    return "question"
 
 
-def _number_forms(tokens: Sequence[str], text: str) -> set[str]:
+def _number_forms(words: Sequence[str], text: str) -> set[str]:
     forms = set(_figure_forms(text))
-    joined = " ".join(tokens)
+    joined = " ".join(words)
     for word, n in _NUMBER_WORDS.items():
         if f" {word} " in f" {joined} ":
             forms.add(str(n))
@@ -275,10 +143,10 @@ def _num_form(value: float) -> str:
     return str(int(value)) if float(value) == int(value) else repr(float(value)).rstrip("0").rstrip(".")
 
 
-def _content(tokens: Iterable[str]) -> list[str]:
+def _content(words: Iterable[str]) -> list[str]:
     """Words that carry the meaning: no stop words, nothing with a digit (figures are compared
     as figures)."""
-    return [t for t in tokens if t not in _STOP and not any(c.isdigit() for c in t)]
+    return [t for t in words if t not in _STOP and not any(c.isdigit() for c in t)]
 
 
 def _word_hits(words: Sequence[str], stems: set[str]) -> list[str]:
@@ -289,7 +157,7 @@ def _word_hits(words: Sequence[str], stems: set[str]) -> list[str]:
 def _split_ident(text: str) -> list[str]:
     """Words of an identifier or value: ``growth_funds``, ``GrowthFunds``, ``new-york``."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
-    return _tokens(re.sub(r"[_./\-]+", " ", spaced))
+    return tokens(re.sub(r"[_./\-]+", " ", spaced))
 
 
 def as_value(value: Any) -> Any:
@@ -299,21 +167,86 @@ def as_value(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class _Part:
+    """A piece of the turn that asserts (or denies) something, with whose fact it states."""
+
+    text: str
+    mood: Mood
+    party: str | None
+    words: tuple[str, ...]
+
+    @property
+    def stems(self) -> set[str]:
+        return {_stem(t) for t in self.words}
+
+
+def _parts(source_text: str) -> tuple[list[_Part], list[Clause]]:
+    """The asserting and negated parts of the turn (clauses, and the possessive phrases of its
+    questions and hypotheticals), and every clause (for the reasons of refusals)."""
+    cls = clauses(source_text)
+    parts: list[_Part] = []
+    for c in cls:
+        if c.mood in ("assert", "negated"):
+            parts.append(_Part(c.text, c.mood, c.party, tuple(tokens(c.text))))
+        for span in c.presupposed:
+            words = tokens(span)
+            parts.append(_Part(span, "assert", party_of(words, predicate=False), tuple(words)))
+    return parts, cls
+
+
+_MOOD_NAMES = {
+    "question": "a question",
+    "request": "a request",
+    "hypothetical": "a hypothetical",
+    "negated": "a negation",
+    "small_talk": "small talk",
+}
+
+
+def _elsewhere(found: Callable[[Sequence[str], str], bool], cls: Sequence[Clause], shown: str) -> str:
+    """Why a value the asserting parts do not state was refused: where the turn does say it."""
+    for c in cls:
+        if c.mood != "assert" and found(tokens(c.text), c.text):
+            text = c.text if len(c.text) <= 80 else c.text[:77] + "..."
+            return f"value {shown} is said only in {_MOOD_NAMES[c.mood]}: {text!r}"
+    return ""
+
+
+def _key_names_party(key: str | None, party: str) -> bool:
+    if not key:
+        return False
+    words = {_stem(w) for w in _split_ident(key)}
+    group = next((g for g in PARTY_GROUPS if party in g), frozenset({party}))
+    return any(_stem(w) in words for w in group)
+
+
+def _about_speaker(key: str | None) -> bool:
+    return bool(key) and key.split(".", 1)[0].lower() in ("user", "me", "self", "i", "my")  # type: ignore[union-attr]
+
+
+def _whose(key: str | None, holding: Sequence[_Part], shown: str) -> FactCheck:
+    """Refuse a fact about the speaker that the turn states only of another person."""
+    if not holding or not _about_speaker(key):
+        return FactCheck(True)
+    parties = [p.party for p in holding]
+    if any(p is None or _key_names_party(key, p) for p in parties):
+        return FactCheck(True)
+    who = parties[0]
+    return FactCheck(False, f"value {shown}: the turn says it of the speaker's {who}, not of {key!r}")
+
+
 def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) -> FactCheck:
-    """Is the fact (``key``, ``value``, ``fact_text``) stated by ``source_text`` (the turn it was
+    """Is the fact (``key``, ``value``, ``fact_text``) asserted by ``source_text`` (the turn it was
     extracted from)? See the module docstring for the rules."""
     value = as_value(value)
-    sentences = split_sentences(source_text)
-    statements = [s.text for s in sentences if s.kind == "statement"]
-    if not statements:
-        kind = turn_kind(source_text)
-        return FactCheck(
-            False, f"the turn is {'a question' if kind == 'question' else 'small talk'}: it states no fact"
-        )
-    said = " ".join(statements)
-    tokens = _tokens(said)
-    stems = {_stem(t) for t in tokens}
-    shown = f"{value!r}" if not isinstance(value, str) else repr(value)
+    parts, cls = _parts(source_text)
+    shown = repr(value)
+    asserting = [p for p in parts if p.mood == "assert"]
+    if not parts:
+        moods = {c.mood for c in cls} - {"small_talk"}
+        what = " and ".join(sorted(_MOOD_NAMES[m] for m in moods)) or "small talk"
+        return FactCheck(False, f"the turn asserts nothing (it is {what})")
 
     if isinstance(value, bool):
         words = _content(_split_ident(key.rsplit(".", 1)[-1])) if key else []
@@ -321,51 +254,72 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
             return FactCheck(
                 False, f"boolean value {shown} under key {key!r}: the key names nothing to find in the turn"
             )
-        missing = _word_hits(words, stems)
-        if missing:
-            return FactCheck(False, f"value {shown}: the turn never mentions {' '.join(missing)!r}")
-        if value is False:
-            negated = any(_negated(s, words) for s in statements)
-            if not negated:
+        want = "assert" if value else "negated"
+        holding = [p for p in parts if p.mood == want and not _word_hits(words, p.stems)]
+        if not holding:
+            if value is False and any(not _word_hits(words, p.stems) for p in asserting):
                 return FactCheck(False, f"value {shown}: the turn mentions {' '.join(words)!r} without a negation")
-        return FactCheck(True)
+            if value is True and any(not _word_hits(words, p.stems) for p in parts):
+                return FactCheck(False, f"value {shown}: the turn mentions {' '.join(words)!r} only with a negation")
+            return FactCheck(False, f"value {shown}: the turn never asserts {' '.join(words)!r}")
+        return _whose(key, holding, shown)
 
     if isinstance(value, int | float):
-        if _num_form(value) in _number_forms(tokens, said):
-            return FactCheck(True)
-        return FactCheck(False, f"value {shown} is not stated in the turn (no such number in its statements)")
+        form = _num_form(value)
+        holding = [p for p in asserting if form in _number_forms(p.words, p.text)]
+        if holding:
+            return _whose(key, holding, shown)
+        why = _elsewhere(lambda w, t: form in _number_forms(w, t), cls, shown)
+        return FactCheck(False, why or f"value {shown} is not stated in the turn (no such number where it asserts)")
 
     if isinstance(value, str) and value.strip():
-        figures = _figure_forms(value)
-        if figures:
-            offered = _number_forms(tokens, said)
-            for written, forms in _figures_of(value):
-                if not forms & offered:
-                    return FactCheck(False, f"value {shown}: the figure {written!r} is not stated in the turn")
         words = _content(_split_ident(value)) or [t for t in _split_ident(value) if not any(c.isdigit() for c in t)]
-        if not words:
-            return FactCheck(True) if figures else FactCheck(False, f"value {shown} holds no word to find in the turn")
-        missing = _word_hits(words, stems)
-        allowed = len(words) // 4 if len(words) >= 4 else 0
-        if len(missing) > allowed:
-            return FactCheck(False, f"value {shown} is not stated in the turn (missing: {', '.join(missing)})")
-        return FactCheck(True)
+        figures = _figures_of(value) if _figure_forms(value) else []
+        negative = any(t in _NEGATION_IN_VALUE for t in tokens(value))
+        pool = [p for p in parts if p.mood == "assert" or negative]
 
-    # no value (or an empty one): the statement itself must come from the turn, and a key must
-    # name something the turn talks about (a model copying the prompt's example key, seen on a
-    # real model: `project.deadline` with no value for "We have two cats at home")
+        def stated(ws: Sequence[str], text: str) -> bool:
+            offered = _number_forms(ws, text)
+            if any(not forms & offered for _, forms in figures):
+                return False
+            if not words:
+                return bool(figures)
+            stems = {_stem(t) for t in ws}
+            allowed = len(words) // 4 if len(words) >= 4 else 0
+            return len(_word_hits(words, stems)) <= allowed
+
+        if not words and not figures:
+            return FactCheck(False, f"value {shown} holds no word to find in the turn")
+        joined_words = [w for p in pool for w in p.words]
+        joined_text = " ".join(p.text for p in pool)
+        if not stated(joined_words, joined_text):
+            why = _elsewhere(stated, cls, shown)
+            if why:
+                return FactCheck(False, why)
+            missing = _word_hits(words, {_stem(t) for t in joined_words})
+            if missing:
+                return FactCheck(False, f"value {shown} is not stated in the turn (missing: {', '.join(missing)})")
+            fig = next((w for w, forms in figures if not forms & _number_forms(joined_words, joined_text)), shown)
+            return FactCheck(False, f"value {shown}: the figure {fig!r} is not stated in the turn")
+        holding = [p for p in pool if set(map(_stem, words)) & p.stems or (not words)]
+        return _whose(key, holding, shown)
+
+    # no value (or an empty one): the statement itself must come from what the turn asserts, and a
+    # key must name something the turn talks about (a model copying the prompt's example key, seen
+    # on a real model: `project.deadline` with no value for "We have two cats at home")
+    stems = {_stem(t) for p in asserting for t in p.words}
     if key:
         kwords = _content(_split_ident(key.rsplit(".", 1)[-1]))
         if kwords and len(_word_hits(kwords, stems)) == len(kwords):
-            return FactCheck(False, f"key {key!r} without a value: the turn never mentions {' '.join(kwords)!r}")
-    words = list(dict.fromkeys(_content(_tokens(fact_text))))
+            return FactCheck(False, f"key {key!r} without a value: the turn never asserts {' '.join(kwords)!r}")
+    words = list(dict.fromkeys(_content(tokens(fact_text))))
     if not words:
         return FactCheck(False, "the fact's text holds no word to find in the turn")
     missing = _word_hits(words, stems)
     if len(missing) * 2 > len(words):
         return FactCheck(
             False,
-            f"the statement is not in the turn ({len(words) - len(missing)} of {len(words)} "
+            f"the statement is not in what the turn asserts ({len(words) - len(missing)} of {len(words)} "
             f"content words found; missing: {', '.join(missing[:6])})",
         )
     return FactCheck(True)
@@ -375,10 +329,3 @@ def _figures_of(value: str) -> list[tuple[str, set[str]]]:
     from .grounding import extract_figures
 
     return extract_figures(value)
-
-
-def _negated(sentence: str, words: Sequence[str]) -> bool:
-    toks = _tokens(sentence)
-    if not any(_stem(t) in {_stem(w) for w in words} for t in toks):
-        return False
-    return any(t in _NEGATIONS or t.endswith("n't") for t in toks)

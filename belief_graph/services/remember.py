@@ -5,8 +5,9 @@ The flow for one call (``docs/policies.md`` has the rationale):
 1. candidate keys for the prompt: the registry keys closest to the latest turn (vector index on
    ``Fact.embedding``), capped at ``policy.key_candidates`` — never the whole registry;
 2. **extract** (one LLM call): facts of the latest turn (earlier turns are context only);
-   **grounding** (``policy.ground_extraction``, on by default): a turn that is only questions or
-   small talk makes no call and stores no fact; an extracted fact whose value the turn does not
+   **grounding** (``policy.ground_extraction``, on by default): a turn of small talk only makes no
+   call and stores no fact; every other turn (questions and requests too: they state facts in
+   their clauses) is extracted, and an extracted fact that the turn's asserting clauses do not
    state is refused (``services/extraction_grounding.py``) — each refusal, with its reason, is
    returned in ``RememberResult.rejected`` and kept on the episode (``Episode.rejections``);
 3. **key resolution** for keys the space does not know yet: the closest active claim under another
@@ -63,6 +64,8 @@ class RememberResult(BaseModel):
     rejected: list[dict[str, Any]] = Field(default_factory=list)
     """Facts refused by grounding (text, key, value, reason): the turn does not state them."""
     warnings: list[str] = Field(default_factory=list)
+    extracted: bool = True
+    """Whether the turn reached extraction (False only for a turn of small talk)."""
 
 
 Message = str | Mapping[str, Any]
@@ -111,12 +114,10 @@ class RememberService:
         latest["agent"] = agent
         grounding = policy.ground_extraction
         rejected: list[dict[str, Any]] = []
-        if grounding:
-            kind = turn_kind(latest["text"])
-            if kind != "statement":  # nothing to extract: no call, no fact
-                reason = f"the turn is {'a question' if kind == 'question' else 'small talk'}: it states no fact"
-                rejected.append({"text": latest["text"], "key": None, "value": None, "reason": reason})
-                return self._store_only(latest["text"], agent, conversation, at, rejected)
+        if grounding and turn_kind(latest["text"]) == "small_talk":  # greetings and thanks only: no call
+            reason = "the turn is small talk: it states no fact"
+            rejected.append({"text": latest["text"], "key": None, "value": None, "reason": reason})
+            return self._store_only(latest["text"], agent, conversation, at, rejected)
         llm = self.llm()
 
         # 1. candidate keys by vector similarity, capped
@@ -298,7 +299,7 @@ class RememberService:
                 tx=tx,
                 rejections=[_rejection_json(r) for r in rejected],
             )
-            return RememberResult(episode=ep, rejected=rejected)
+            return RememberResult(episode=ep, rejected=rejected, extracted=False)
 
         return b.graph.write_tx(work, name="beliefs.remember")
 

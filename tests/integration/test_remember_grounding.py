@@ -52,21 +52,30 @@ def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]: 
         yield b
 
 
-def test_a_question_stores_no_fact_and_makes_no_call(mbg: BeliefGraph, model: ScriptedModel) -> None:
+def test_a_question_reaches_extraction_and_stores_only_what_it_asserts(mbg: BeliefGraph, model: ScriptedModel) -> None:
     model.respond("extract", _facts({"key": "weather.today", "value": "sunny", "text": "The weather is sunny"}))
     r = mbg.remember("What's the weather like today?", agent="user:alice")
+    assert r.extracted and len(model.calls_for("extract")) == 1  # read, not dropped for its punctuation
     assert r.results == [] and _claims(mbg) == []
-    assert model.calls == []  # the turn states nothing: no extraction call
-    assert r.rejected[0]["reason"] == "the turn is a question: it states no fact"
-    assert _episode_rejections(mbg, r.episode.id) == [
-        {
-            "text": "What's the weather like today?",
-            "key": None,
-            "value": None,
-            "reason": "the turn is a question: it states no fact",
-        }
-    ]
-    assert r.episode.rejections and mbg.llm_usage().llm.total.calls == 0
+    reason = "the turn asserts nothing (it is a question)"
+    assert r.rejected == [{"text": "The weather is sunny", "key": "weather.today", "value": "sunny", "reason": reason}]
+    assert _episode_rejections(mbg, r.episode.id) == r.rejected
+
+
+def test_a_fact_inside_a_question_is_stored_and_the_question_s_content_is_not(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    model.respond(
+        "extract",
+        _facts(
+            {"key": "user.city", "value": "Porto", "text": "The user moved to Porto"},
+            {"key": "user.gym", "value": "Bolhao", "text": "The user goes to a gym near Bolhao"},
+        ),
+    )
+    r = mbg.remember("I moved to Porto last week, what's a good gym near Bolhão?", agent="user:alice")
+    assert [(w.claim.key, w.claim.value) for w in r.results] == [("user.city", "Porto")]
+    assert [x["key"] for x in r.rejected] == ["user.gym"]
+    assert "only in a question" in r.rejected[0]["reason"]
 
 
 def test_small_talk_stores_no_fact(mbg: BeliefGraph, model: ScriptedModel) -> None:
@@ -99,7 +108,8 @@ def test_an_update_needs_its_new_value_stated(mbg: BeliefGraph, model: ScriptedM
     model.respond("extract", _facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto"}))
     r = mbg.remember("I'm not sure where I will live next year.", agent="user:alice")
     assert r.results == [] and mbg.belief("user.city").value == "Lisbon"  # type: ignore[union-attr]
-    assert "Porto" in r.rejected[0]["reason"] and model.calls_for("classify") == []
+    assert r.rejected[0]["value"] == "Porto" and model.calls_for("classify") == []
+    assert r.rejected[0]["reason"] == "the turn asserts nothing (it is a hypothetical)"
 
 
 def test_grounding_off_stores_what_the_model_says(

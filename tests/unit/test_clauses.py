@@ -1,0 +1,84 @@
+"""What a turn asserts: clauses and their moods, independent of any model."""
+
+from __future__ import annotations
+
+import pytest
+
+from belief_graph.services.clauses import clauses
+
+
+def moods(text: str) -> list[tuple[str, str]]:
+    return [(c.mood, c.text) for c in clauses(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Can you suggest a gift for my sister, who turns 30 in May?",
+            [("question", "Can you suggest a gift for my sister"), ("assert", "who turns 30 in May?")],
+        ),
+        (
+            "I moved to Porto last week, what's a good gym near Bolhão?",
+            [("assert", "I moved to Porto last week"), ("question", "what's a good gym near Bolhão?")],
+        ),
+        (
+            "Now that I'm in Porto, where can I buy a bike?",
+            [("assert", "Now that I'm in Porto"), ("question", "where can I buy a bike?")],
+        ),
+        ("If I moved to Berlin I'd learn German.", [("hypothetical", "If I moved to Berlin I'd learn German.")]),
+        ("I might switch to Android.", [("hypothetical", "I might switch to Android.")]),
+        ("I'd like a window seat please.", [("assert", "I'd like a window seat please.")]),
+        ("I'm not married.", [("negated", "I'm not married.")]),
+        ("Remind me to call the vet", [("request", "Remind me to call the vet")]),
+        ("Hi! Thanks so much.", [("small_talk", "Hi!"), ("small_talk", "Thanks so much.")]),
+        ("I love hiking, cycling and climbing.", [("assert", "I love hiking"), ("assert", "cycling and climbing.")]),
+        ("Rent is 1,200 a month, due at 9:30.", [("assert", "Rent is 1,200 a month"), ("assert", "due at 9:30.")]),
+        ("When does the train leave?", [("question", "When does the train leave?")]),
+        ("When I lived in Osaka I ate ramen daily.", [("assert", "When I lived in Osaka I ate ramen daily.")]),
+        (
+            "I'm a nurse, any tips for night shifts?",
+            [("assert", "I'm a nurse"), ("question", "any tips for night shifts?")],
+        ),
+    ],
+)
+def test_each_clause_has_its_mood(text: str, expected: list[tuple[str, str]]) -> None:
+    assert moods(text) == expected
+
+
+def test_questions_and_requests_presuppose_their_possessive_phrases() -> None:
+    (q,) = clauses("What's a good gym near my new flat in Porto?")
+    assert q.mood == "question" and q.presupposed == ("my new flat in porto",)
+    (r,) = clauses("Find flights for my trip to Tokyo")
+    assert r.mood == "request" and r.presupposed == ("my trip",)
+    (n,) = clauses("Please note that my passport expires in June.")
+    assert n.presupposed == ("my passport expires in june",)
+    (f,) = clauses("Did you know I got promoted to team lead?")
+    assert f.presupposed == ("i got promoted to team lead",)
+    (w,) = clauses("Do you know where I can buy a bike?")
+    assert w.presupposed == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "party"),
+    [
+        ("My boss is vegan.", "boss"),
+        ("My sister's birthday is May 3.", "sister"),
+        ("My wife Ana loves pottery.", "wife"),
+        ("My landlord raised the rent to 1400.", None),  # an action on the speaker's rent
+        ("My flat is in Porto.", None),
+        ("I live in Porto.", None),
+        ("Our twins just turned 4.", "twins"),
+    ],
+)
+def test_the_party_a_clause_speaks_of(text: str, party: str | None) -> None:
+    assert clauses(text)[0].party == party
+
+
+def test_a_relative_clause_and_a_pronoun_speak_of_the_person_named_before() -> None:
+    rel = clauses("Can you suggest a gift for my sister, who turns 30 in May?")
+    assert rel[1].party == "sister"
+    pro = clauses("What's a good gift for my wife Ana, she loves pottery?")
+    assert pro[1].mood == "assert" and pro[1].party == "wife"
+    split = clauses("I'm single and my sister is married.")
+    assert [(c.mood, c.party) for c in split] == [("assert", None), ("assert", "sister")]
