@@ -256,12 +256,12 @@ PARTY_GROUPS: tuple[frozenset[str], ...] = tuple(
         "sister sis",
         "brother bro",
         "sibling siblings",
-        "wife spouse",
-        "husband spouse hubby",
+        "wife spouse partner",
+        "husband spouse hubby partner",
         "partner",
-        "boyfriend bf",
-        "girlfriend gf",
-        "fiance fiancee",
+        "boyfriend bf partner",
+        "girlfriend gf partner",
+        "fiance fiancee partner",
         "son",
         "daughter",
         "kid kids child children",
@@ -364,7 +364,7 @@ def _hypothetical(words: list[str]) -> bool:
 def _relative(words: list[str]) -> bool:
     """ ", who turns 30", ", which is due Friday": a relative clause (not "where can I ...")."""
     w = _strip_fillers(words)
-    if not w or w[0] not in _RELATIVE:
+    if not w or w[0].split("'")[0] not in _RELATIVE:  # "who's 5": who is
         return False
     return not (len(w) > 2 and w[1] in _AUXILIARIES and w[2] in _SUBJECTS)
 
@@ -421,6 +421,10 @@ def _possessive_spans(words: list[str]) -> tuple[str, ...]:
         span = [w]
         j = i + 1
         while j < len(words) and j <= i + 4:
+            if words[j] == "and" and j + 1 < len(words) and words[j + 1] not in _STOPS_SPAN | _SUBJECTS:
+                span.append(words[j])  # "my Monday and Thursday mornings", not "my car and I"
+                j += 1
+                continue
             if words[j] in _STOPS_SPAN or words[j] in ("my", "our"):
                 break
             span.append(words[j])
@@ -451,6 +455,49 @@ def _factive_span(words: list[str]) -> tuple[str, ...]:
     if not rest or rest[0] in _QUESTION_WORDS or rest[0] in ("if", "whether", "how", "to"):
         return ()
     return (" ".join(rest),)
+
+
+_EMBEDDED_VERBS = frozenset(
+    """bought got made took moved had was left found met started began went saw paid sold built won lost chose
+    wrote ran drove adopted booked joined rented signed picked ordered switched live work have own use drive love
+    keep can go usually normally always""".split()
+)
+
+
+def _embedded_statement(words: list[str]) -> tuple[str, ...]:
+    """ "... to the iPhone 15 I caved and bought yesterday?": a clause of the speaker's embedded in a
+    question or request (a relative clause without "that") is asserted, with the phrase it describes."""
+    for i in range(3, len(words) - 1):
+        if words[i - 1] in _QUESTION_WORDS or words[i - 1] in ("if", "whether", "should", "could", "can"):
+            continue  # "do you know where I can buy ...": an embedded question, not a statement
+        if words[i] in ("i", "we") and any(t in _EMBEDDED_VERBS for t in words[i + 1 : i + 4]):
+            return (" ".join(words[i - 3 :]),)
+    return ()
+
+
+def _trailing_party(words: list[str]) -> str | None:
+    """The party a possessive phrase at the very end of a clause names ("... for my sister")."""
+    for i in range(len(words) - 1, max(-1, len(words) - 5), -1):
+        if words[i] in ("my", "our"):
+            return party_of(words[i:], predicate=False)
+    return None
+
+
+def _bare_possessive(words: list[str]) -> bool:
+    """ "my new manager": a possessive phrase with no verb of its own."""
+    w = _strip_fillers(words)
+    return bool(w) and w[0] in ("my", "our") and len(w) <= 5 and not any(t in _STATIVE for t in w)
+
+
+def _trailing_names(text: str) -> str:
+    """The capitalised words that end a clause ("... first 1:1 with Dana" -> "Dana")."""
+    names: list[str] = []
+    for word in reversed(text.strip(" .!?\"'").split()):
+        if word[:1].isupper() and word.isalpha():
+            names.insert(0, word)
+        else:
+            break
+    return " ".join(names)
 
 
 def _last_party(spans: tuple[str, ...]) -> str | None:
@@ -508,7 +555,9 @@ def clauses(text: str) -> list[Clause]:
             elif asks and last and not _has_own_subject_or_verb(words):
                 mood = "question"  # "..., any tips?"
             elif moods and not _has_own_subject_or_verb(words):
-                mood = moods[-1]  # a list item or an apposition continues its clause
+                # a list item or an apposition continues its clause; after a greeting, a fragment
+                # is a telegraphic statement ("hey, UX designer here, fully remote")
+                mood = moods[-1] if moods[-1] != "small_talk" else "assert"
             elif _negated(words):
                 mood = "negated"
             else:
@@ -521,8 +570,9 @@ def clauses(text: str) -> list[Clause]:
                     party = _last_party(before[-1].presupposed) or before[-1].party
             elif party is None and out and out[-1].sentence == si:
                 if words and pi > 0 and _relative(words):
-                    # ", who turns 30": about the antecedent, the last person the clause before named
-                    party = _last_party(_possessive_spans(tokens(out[-1].text))) or out[-1].party
+                    # ", who turns 30": about the antecedent, the phrase that ends the clause before
+                    # ("a gift for my sister, who ..."; not "my manager wants a case for Priyanka, who ...")
+                    party = _trailing_party(tokens(out[-1].text))
                 elif not _has_own_subject_or_verb(words):
                     party = out[-1].party  # the continuation of "my sister, ..." is still about her
             pre = (
@@ -530,6 +580,12 @@ def clauses(text: str) -> list[Clause]:
                 if mood in ("question", "request", "hypothetical")
                 else ()
             )
+            if pi > 0 and mood == "assert" and (_bare_possessive(words) or _relative(words)):
+                names = _trailing_names(pieces[pi - 1])
+                if names:  # "with Dana, my new manager", "for Priyanka, who reports to me": about Dana
+                    pre += (f"{names} {piece}",)
+            if mood in ("question", "request", "hypothetical"):
+                pre += _embedded_statement(words)
             if mood == "request" and "that" in words:  # "note that my passport expires in June"
                 pre = (" ".join(words[words.index("that") + 1 :]),)
             out.append(Clause(piece, mood, party, si, pre))

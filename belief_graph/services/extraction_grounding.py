@@ -255,11 +255,17 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
                 False, f"boolean value {shown} under key {key!r}: the key names nothing to find in the turn"
             )
         want = "assert" if value else "negated"
-        holding = [p for p in parts if p.mood == want and not _word_hits(words, p.stems)]
+        head = words[-1]
+
+        def says(p: _Part) -> bool:  # the key's last word and at least half of its words
+            missing = _word_hits(words, p.stems)
+            return head not in missing and len(missing) * 2 <= len(words)
+
+        holding = [p for p in parts if p.mood == want and says(p)]
         if not holding:
-            if value is False and any(not _word_hits(words, p.stems) for p in asserting):
+            if value is False and any(says(p) for p in asserting):
                 return FactCheck(False, f"value {shown}: the turn mentions {' '.join(words)!r} without a negation")
-            if value is True and any(not _word_hits(words, p.stems) for p in parts):
+            if value is True and any(says(p) for p in parts):
                 return FactCheck(False, f"value {shown}: the turn mentions {' '.join(words)!r} only with a negation")
             return FactCheck(False, f"value {shown}: the turn never asserts {' '.join(words)!r}")
         return _whose(key, holding, shown)
@@ -273,14 +279,18 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
         return FactCheck(False, why or f"value {shown} is not stated in the turn (no such number where it asserts)")
 
     if isinstance(value, str) and value.strip():
-        words = _content(_split_ident(value)) or [t for t in _split_ident(value) if not any(c.isdigit() for c in t)]
+        plain = tokens(re.sub(r"[_./\\-]+", " ", value))  # "iPhone 15" is one word and a figure
         figures = _figures_of(value) if _figure_forms(value) else []
+        # codes ("A2", "20GB", "BS3") are found as written, letters and digits together
+        codes = [t for t in plain if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)]
+        words = _content(plain) or [t for t in plain if not any(c.isdigit() for c in t)]
+        words += codes
         negative = any(t in _NEGATION_IN_VALUE for t in tokens(value))
         pool = [p for p in parts if p.mood == "assert" or negative]
 
         def stated(ws: Sequence[str], text: str) -> bool:
             offered = _number_forms(ws, text)
-            if any(not forms & offered for _, forms in figures):
+            if any(not forms & offered for written, forms in figures if written.lower() not in codes):
                 return False
             if not words:
                 return bool(figures)

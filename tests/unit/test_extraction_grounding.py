@@ -73,6 +73,13 @@ def test_turn_kind(text: str, kind: str) -> None:
         ("user.diet", "no meat", "I don't eat meat."),  # the value carries its own negation
         ("user.allergy", "peanuts", "I should mention I'm allergic to peanuts."),
         ("user.seat", "window seat", "I'd like a window seat please."),  # a preference, stated
+        ("user.job_title", "UX designer", "hey, UX designer here, fully remote, living in Leeds."),  # telegraphic
+        ("user.works_remotely", True, "hey, UX designer here, fully remote, living in Leeds."),
+        ("user.partner.name", "Sam", "My boyfriend Sam loves vinyl, any gift ideas?"),
+        ("user.daughter.age", 5, "Games to play with my daughter Mila, who's 5 and at Kita Sonnenschein?"),
+        ("user.report.name", "Priyanka", "My manager wants a promo case for Priyanka, who reports to me."),
+        ("user.manager.name", "Dana", "What should I bring to my first 1:1 with Dana, my new manager?"),
+        ("user.phone", "iPhone 15", "How do I move my chats over to the iPhone 15 I bought yesterday?"),
     ],
 )
 def test_stated_values_are_grounded(key: str, value: object, source: str) -> None:
