@@ -131,6 +131,10 @@ class FactRepository(Repo):
         )
         return [(Claim.from_record(r["claim"]), float(r["score"])) for r in rows]
 
+    def identity_candidates(self, prefixes: Sequence[str], limit: int, tx: Tx | None = None) -> list[dict[str, Any]]:
+        """Facts under ``prefixes`` with a current belief or a registry entry (fact identity's candidates)."""
+        return self._read(tx, "fact.identity_candidates", space=self.space, prefixes=list(prefixes), limit=limit)
+
     def similar(self, embedding: Sequence[float], k: int, tx: Tx | None = None) -> list[tuple[str, str | None, float]]:
         rows = self._read(
             tx, "fact.similar_keys", space=self.space, embedding=list(embedding), k=k, fetch=max(50, 10 * k)

@@ -10,10 +10,12 @@ The flow for one call (``docs/policies.md`` has the rationale):
    their clauses) is extracted, and an extracted fact that the turn's asserting clauses do not
    state is refused (``services/extraction_grounding.py``) — each refusal, with its reason, is
    returned in ``RememberResult.rejected`` and kept on the episode (``Episode.rejections``);
-3. **key resolution** for keys the space does not know yet: the closest active claim under another
-   key aligns the fact to that key above ``policy.key_align_threshold``; between
-   ``key_ask_threshold`` and that, **disambiguate** (one batched LLM call) decides; below, the new
-   key is kept;
+3. **fact identity** for keys the space does not hold yet (``services/identity.py``): each proposed
+   fact is matched to the space's facts of the same subject by attribute (key words, and the
+   statement with its value masked out); where the engine is sure it aligns without a call, where
+   it is not, **disambiguate** (one batched LLM call) chooses among the candidates shown; else the
+   key is new. A statement under another key of the same fact thus meets the belief it updates or
+   contradicts;
 4. **pass 1** (one batched **classify** call): facts whose value differs from the writer's own
    current belief (or, without a key, that are close to one of the writer's active claims) are
    classified NOOP / UPDATE / REPLACE / ADD;
@@ -40,17 +42,23 @@ from ..llm import LLMClient
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id
 from ..policies import Decision, judge, same_value
 from .beliefs import BeliefService, _iso
+from .clauses import tokens
 from .conflicts import ConflictService, PreJudge
 from .extraction_grounding import as_value, check_fact, turn_kind
+from .identity import CANDIDATE_LIMIT, Candidate, FactIdentity, Proposal
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
 
 
 class ResolvedKey(BaseModel):
+    """Where an extracted fact's key went (``services/identity.py``)."""
+
     proposed: str | None
     key: str | None
     how: str  # known | new | aligned | asked | kept | none | dropped
     score: float | None = None
+    relation: str | None = None
+    """The evidence: same_attribute / same_statement / restated (aligned), related (asked)."""
 
 
 class RememberResult(BaseModel):
@@ -120,9 +128,13 @@ class RememberService:
             return self._store_only(latest["text"], agent, conversation, at, rejected)
         llm = self.llm()
 
-        # 1. candidate keys by vector similarity, capped
-        candidates = [k for k, _, _ in b.similar_keys(latest["text"], k=policy.key_candidates)]
-        # 2. extract, then refuse what the turn does not state
+        # 1. candidate keys for the prompt: the registry's closest keys and the keys of the closest
+        # active claims (by the turn's text), capped
+        turn_vec = b.embed_many([latest["text"]])[0]
+        registry = [k for k, _, _ in b.similar_keys(latest["text"], k=policy.key_candidates)]
+        claimed = [c.key for c, _ in b.facts.similar_claims(turn_vec, k=policy.key_candidates) if c.key]
+        candidates = list(dict.fromkeys(registry + claimed))[: policy.key_candidates]
+        # 2. extract, then refuse what the turn does not assert
         extraction = llm.extract(turns, known_keys=candidates)
         prov: dict[str, Any] = extraction.provenance.as_properties()
         facts = []
@@ -135,53 +147,42 @@ class RememberService:
             else:
                 facts.append(f)
         warnings: list[str] = []
-        resolved: list[ResolvedKey] = []
         kept: list[dict[str, Any]] = []
+        dropped: list[ResolvedKey] = []
         for f in facts:
             key = f.key
             if key is not None and (len(key) > 256 or not KEY_RE.match(key)):
                 warnings.append(f"extracted key {key!r} is malformed; stored as a statement without a key")
-                resolved.append(ResolvedKey(proposed=key, key=None, how="dropped"))
+                dropped.append(ResolvedKey(proposed=key, key=None, how="dropped"))
                 key = None
             value = as_value(f.value) if key is not None else None
-            kept.append({"fact": f, "key": key, "value": value, "vector": b.embed_many([f.text])[0]})
-        # 3. key resolution for new keys
-        proposed = [k["key"] for k in kept if k["key"] is not None]
+            kept.append({"fact": f, "key": key, "value": value})
+        vectors = b.embed_many([k["fact"].text for k in kept]) if kept else []
+        for k, vec in zip(kept, vectors, strict=True):
+            k["vector"] = vec
+        # 3. fact identity: which fact each proposed key is about (services/identity.py)
+        proposals = [Proposal(k["key"], k["value"], k["fact"].text) for k in kept]
+        proposed = [p.key for p in proposals if p.key is not None]
         known = b.facts.existing(proposed) if proposed else set()
-        ask: list[tuple[dict[str, Any], list[str], float]] = []
-        for k in kept:
-            key = k["key"]
-            if key is None:
-                resolved.append(ResolvedKey(proposed=None, key=None, how="none"))
-                continue
-            if key in known:
-                resolved.append(ResolvedKey(proposed=key, key=key, how="known"))
-                continue
-            near = [(c, s) for c, s in b.facts.similar_claims(k["vector"], k=3) if c.key and c.key != key]
-            if not near:
-                resolved.append(ResolvedKey(proposed=key, key=key, how="new"))
-                continue
-            top, score = near[0]
-            if score >= policy.key_align_threshold:
-                resolved.append(ResolvedKey(proposed=key, key=top.key, how="aligned", score=score))
-                k["key"] = top.key
-            elif score >= policy.key_ask_threshold:
-                options = list(dict.fromkeys([c.key for c, _ in near if c.key] + candidates))[: policy.key_candidates]
-                ask.append((k, options, score))
-            else:
-                resolved.append(ResolvedKey(proposed=key, key=key, how="kept", score=score))
-        if ask:
-            known_keys = list(dict.fromkeys(o for _, opts, _ in ask for o in opts))[: policy.key_candidates]
-            choice = llm.disambiguate(
-                [{"id": f"f{i}", "text": k["fact"].text, "proposed_key": k["key"]} for i, (k, _, _) in enumerate(ask)],
-                known_keys=known_keys,
-            )
-            by_item = {ch.item: ch for ch in choice.output.items}
-            for i, (k, _, score) in enumerate(ask):
-                pick = by_item.get(f"f{i}")
-                chosen = pick.key if pick is not None and KEY_RE.match(pick.key) else k["key"]
-                resolved.append(ResolvedKey(proposed=k["key"], key=chosen, how="asked", score=score))
-                k["key"] = chosen
+        by_text = {k["fact"].text: k["vector"] for k in kept}
+
+        def near(p: Proposal) -> set[str]:
+            return {c.key for c, _ in b.facts.similar_claims(by_text[p.text], k=10) if c.key}
+
+        identity = FactIdentity(
+            lambda prefixes: b.facts.identity_candidates(prefixes, CANDIDATE_LIMIT),
+            b.embed_many,
+            policy,
+            near,
+            embedder=f"{b.embedder.name}/{b.dimension}",
+        )
+        resolutions = identity.resolve(proposals, known, choose=lambda unsure: _choose(llm, unsure))
+        resolved = dropped + [
+            ResolvedKey(proposed=r.proposed, key=r.key, how=r.how, score=r.score, relation=r.relation)
+            for r in resolutions
+        ]
+        for k, r in zip(kept, resolutions, strict=True):
+            k["key"] = r.key
         # value types follow the (possibly re-aligned) key: a value of another type than the key
         # holds is converted when it says the same ("1,350" for a number key), else refused
         typed = b.facts.value_types([k["key"] for k in kept if k["key"] is not None and k["value"] is not None])
@@ -206,6 +207,7 @@ class RememberService:
         kept = fitting
         # 4. pass 1: classify against the writer's own active claims
         items: list[dict[str, Any]] = []
+        own_of: dict[int, list[Claim]] = {}
         for i, k in enumerate(kept):
             f = k["fact"]
             own: list[Claim] = []
@@ -218,6 +220,7 @@ class RememberService:
                     c for c, s in b.facts.similar_claims(k["vector"], k=3, agent=agent) if s >= policy.key_ask_threshold
                 ]
             if own:
+                own_of[i] = own
                 items.append(
                     {
                         "id": f"n{i}",
@@ -236,7 +239,14 @@ class RememberService:
                 i = int(cl.item[1:]) if cl.item.startswith("n") and cl.item[1:].isdigit() else -1
                 if not 0 <= i < len(kept):
                     continue
-                if cl.action == "NOOP":
+                target = next((c for c in own_of.get(i, []) if c.id == cl.target_id), None)
+                if cl.action == "NOOP" and target is not None and not _may_say_the_same(target.value, kept[i]["value"]):
+                    # a model that calls "Porto" the same as "Lisbon" would lose an update: the values
+                    # share no word or number, so the write path decides (an update, by the same agent)
+                    warnings.append(
+                        f"classify called {kept[i]['value']!r} the same as {target.value!r}; written as a change"
+                    )
+                elif cl.action == "NOOP":
                     kept[i]["skip"] = cl
                     skipped.append({"text": kept[i]["fact"].text, "target": cl.target_id, "rationale": cl.rationale})
                 elif cl.action == "REPLACE":
@@ -302,6 +312,35 @@ class RememberService:
             return RememberResult(episode=ep, rejected=rejected, extracted=False)
 
         return b.graph.write_tx(work, name="beliefs.remember")
+
+
+def _choose(llm: LLMClient, unsure: list[tuple[Proposal, list[Candidate]]]) -> dict[int, str | None]:
+    """One batched ``disambiguate`` call: the model picks, for each fact, one of the candidates it is
+    shown or keeps its own key."""
+    known = list(dict.fromkeys(c.key for _, cands in unsure for c in cands))
+    items = [{"id": f"f{i}", "text": p.text, "proposed_key": p.key} for i, (p, _) in enumerate(unsure)]
+    choice = llm.disambiguate(items, known_keys=known)
+    picks: dict[int, str | None] = {}
+    for ch in choice.output.items:
+        if ch.item.startswith("f") and ch.item[1:].isdigit():
+            i = int(ch.item[1:])
+            if 0 <= i < len(unsure):
+                shown = {c.key for c in unsure[i][1]}
+                picks[i] = ch.key if ch.key in shown else None
+    return picks
+
+
+def _may_say_the_same(a: Any, b: Any) -> bool:
+    """Could two values be one value said twice ("NYC" / "New York" cannot be told without a model;
+    "Lisbon" / "Porto" can): the same, or sharing a word or a number."""
+    if a is None or b is None or same_value(a, b):
+        return True
+    if isinstance(a, bool) or isinstance(b, bool):
+        return False
+    ta, tb = set(tokens(str(a))), set(tokens(str(b)))
+    sa = {w[:5] for w in ta if len(w) > 2 or any(c.isdigit() for c in w)}
+    sb = {w[:5] for w in tb if len(w) > 2 or any(c.isdigit() for c in w)}
+    return bool(sa & sb) or not sa or not sb
 
 
 def _type_of(value: Any) -> str:

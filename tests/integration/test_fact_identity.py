@@ -1,0 +1,144 @@
+"""Fact identity through ``remember``: a fact said under another key meets the belief it updates or
+contradicts, against the real Neo4j with a scripted model (the model's keys drift on purpose)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from belief_graph import BeliefGraph, WriteOp
+from belief_graph.llm import ScriptedModel
+
+
+def _facts(*facts: dict[str, Any]):  # type: ignore[no-untyped-def]
+    def respond(inputs: Any) -> dict[str, Any]:
+        src = inputs["turns"][-1]["id"]
+        return {"facts": [{"source": src, "kind": "semantic", "confidence": 0.9, **f} for f in facts]}
+
+    return respond
+
+
+def _keep_own_key(inputs: Any) -> dict[str, Any]:
+    return {
+        "items": [
+            {"item": it["id"], "key": it["proposed_key"], "is_new": True, "rationale": "a different fact"}
+            for it in inputs["items"]
+        ]
+    }
+
+
+def _update(inputs: Any) -> dict[str, Any]:
+    return {
+        "items": [
+            {
+                "item": it["id"],
+                "action": "UPDATE",
+                "relation": "conflict",
+                "target_id": it["candidates"][0]["id"],
+                "rationale": "changed",
+            }
+            for it in inputs["items"]
+        ]
+    }
+
+
+@pytest.fixture()
+def model() -> ScriptedModel:
+    m = ScriptedModel()
+    m.respond("classify", _update)
+    m.respond("disambiguate", _keep_own_key)
+    return m
+
+
+@pytest.fixture()
+def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
+    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
+        yield b
+
+
+def _active(bg: BeliefGraph, prefix: str = "user.") -> dict[str, Any]:
+    return {k.key: k.value for k in bg.keys(prefix=prefix) if k.value is not None}
+
+
+def test_an_update_under_a_drifted_key_supersedes_the_belief_it_changes(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon.", agent="user:ana")
+    model.respond(
+        "extract", _facts({"key": "user.location.city", "value": "Porto", "text": "The user lives in Porto."})
+    )
+    r = mbg.remember("I moved to Porto, any gym tips?", agent="user:ana")
+    assert (r.keys[0].how, r.keys[0].key, r.keys[0].relation) == ("aligned", "user.city", "same_statement")
+    assert r.results[0].op == WriteOp.UPDATE and r.results[0].superseded.value == "Lisbon"  # type: ignore[union-attr]
+    assert _active(mbg) == {"user.city": "Porto"}  # one current belief, not two
+    assert model.calls_for("disambiguate") == []  # sure: no call
+
+
+def test_plural_and_nesting_variants_align_without_a_call(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.assert_claim("user.pets", "two cats", "The user has two cats.", agent="user:ana")
+    model.respond("extract", _facts({"key": "user.profile.pet", "value": "two cats", "text": "The user has 2 cats."}))
+    r = mbg.remember("We have two cats at home.", agent="user:ana")
+    assert (r.keys[0].key, r.keys[0].relation) == ("user.pets", "same_attribute")
+    assert r.results[0].op == WriteOp.NOOP and _active(mbg) == {"user.pets": "two cats"}
+
+
+def test_a_conflicting_statement_under_another_key_is_a_dispute_by_policy(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    mbg.beliefs.set_policy("user.*", "authority")
+    mbg.beliefs.set_authority("agent:hr", "*", 0.9)
+    mbg.beliefs.set_authority("agent:scraper", "*", 0.2)
+    mbg.assert_claim("user.employer", "Acme", "The user works at Acme.", agent="agent:hr")
+    model.respond("extract", _facts({"key": "user.company", "value": "Globex", "text": "The user works at Globex."}))
+    r = mbg.remember("Profile scrape: the user works at Globex.", agent="agent:scraper")
+    assert r.keys[0].key == "user.employer"
+    assert r.results[0].op == WriteOp.DISPUTED and r.results[0].dispute is not None
+    assert mbg.belief("user.employer").value == "Acme"  # type: ignore[union-attr]
+    assert [d.key for d in mbg.beliefs.disputes_list("open")] == ["user.employer"]
+    assert mbg.keys(prefix="user.company") == []  # never a second belief
+
+
+def test_another_person_s_fact_stays_that_person_s(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.assert_claim("user.sister.city", "Lyon", "The user's sister lives in Lyon.", agent="user:ana")
+    model.respond("extract", _facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."}))
+    r = mbg.remember("I live in Porto.", agent="user:ana")
+    assert (r.keys[0].how, r.keys[0].key) == ("new", "user.city")
+    assert _active(mbg) == {"user.city": "Porto", "user.sister.city": "Lyon"}
+
+
+def test_sibling_keys_are_asked_about_and_the_model_s_choice_holds(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.assert_claim("user.work_laptop", "ThinkPad X1", "The user's work laptop is a ThinkPad X1.", agent="user:ana")
+    model.respond(
+        "extract",
+        _facts(
+            {
+                "key": "user.personal_laptop",
+                "value": "MacBook Air",
+                "text": "The user's personal laptop is a MacBook Air.",
+            }
+        ),
+    )
+    r = mbg.remember("My personal laptop is a MacBook Air.", agent="user:ana")
+    (asked,) = model.calls_for("disambiguate")
+    assert asked.inputs["known_keys"] == ["user.work_laptop"]  # the candidate it is shown
+    assert (r.keys[0].how, r.keys[0].key) == ("kept", "user.personal_laptop")
+    assert _active(mbg) == {"user.work_laptop": "ThinkPad X1", "user.personal_laptop": "MacBook Air"}
+    # the same question answered the other way: the model recognises the fact
+    model.respond(
+        "disambiguate",
+        lambda inp: {
+            "items": [
+                {"item": it["id"], "key": "user.work_laptop", "is_new": False, "rationale": "same"}
+                for it in inp["items"]
+            ]
+        },
+    )
+    model.respond(
+        "extract",
+        _facts(
+            {"key": "user.job_laptop", "value": "ThinkPad T14", "text": "The user's work laptop is a ThinkPad T14."}
+        ),
+    )
+    r2 = mbg.remember("Work swapped my laptop for a ThinkPad T14.", agent="user:ana")
+    assert (r2.keys[0].how, r2.keys[0].key) == ("asked", "user.work_laptop")
+    assert mbg.belief("user.work_laptop").value == "ThinkPad T14"  # type: ignore[union-attr]

@@ -1,0 +1,94 @@
+"""Fact identity's reading of keys and its decision rules, with no model and no database."""
+
+from __future__ import annotations
+
+import pytest
+
+from belief_graph.services.identity import (
+    compatible,
+    duplicate_pairs,
+    mask_value,
+    relate,
+    shape,
+)
+from belief_graph.settings import PolicySettings
+
+POLICY = PolicySettings()  # align 0.86, ask 0.72
+
+
+def test_a_key_is_read_as_root_words_head_and_parties() -> None:
+    s = shape("me.Location.HomeCities")
+    assert (s.root, s.words, s.head) == ("user", ("location", "home", "city"), "city")
+    assert shape("user.profile.city").core == shape("user.city").core == frozenset({"city"})
+    assert shape("user.sister_age").core == shape("user.sister.age").core
+    assert shape("user.pets").core == shape("user.pet").core
+    assert shape("user.sister.city").parties and not shape("user.city").parties
+    assert shape("user.mom.city").parties == shape("user.mother.city").parties  # one party, two words
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "masked"),
+    [
+        ("The user lives in Porto.", "Porto", "The user lives in something ."),
+        ("The user's sister turns 30 in May.", 30, "The user's sister turns something in May."),
+        ("The user works at Lumen Labs.", "Lumen Labs", "The user works at something ."),
+        ("The user is vegetarian.", True, "The user is vegetarian."),
+        ("Budget: 1,200 euros a month", 1200, "Budget: something euros a month"),
+    ],
+)
+def test_the_value_is_masked_out_of_the_statement(text: str, value: object, masked: str) -> None:
+    assert mask_value(text, value) == masked
+
+
+@pytest.mark.parametrize(
+    ("proposed", "existing", "similarity", "same", "relation"),
+    [
+        ("user.pets", "user.pet", 0.1, False, "same_attribute"),  # plural, whatever the statements say
+        ("user.profile.city", "user.city", 0.1, False, "same_attribute"),  # a container word
+        ("user.sister_age", "user.sister.age", 0.1, False, "same_attribute"),  # a separator
+        ("user.company", "user.employer", 0.95, False, "same_statement"),  # a synonym, the same statement
+        ("user.location.city", "user.city", 0.9, False, "same_statement"),
+        ("user.location.city", "user.city", 0.75, False, "related"),  # not sure: asked
+        ("user.work_city", "user.home_city", 0.99, False, "related"),  # siblings: never sure
+        ("user.work_laptop", "user.personal_laptop", 0.95, True, "related"),
+        ("user.hometown", "user.city", 0.8, True, "restated"),  # the same value said again
+        ("user.pet_count", "user.kids", 0.3, True, "unrelated"),  # the same value alone proves nothing
+        ("user.car.price", "user.car_budget", 0.5, False, "unrelated"),
+    ],
+)
+def test_relations(proposed: str, existing: str, similarity: float, same: bool, relation: str) -> None:
+    assert relate(shape(proposed), shape(existing), similarity, same, POLICY) == relation
+
+
+def test_facts_of_other_people_other_roots_or_other_types_are_never_candidates() -> None:
+    assert not compatible(shape("user.city"), shape("user.sister.city"), "Lyon", "string")
+    assert not compatible(shape("user.age"), shape("user.daughter.age"), 7, "number")
+    assert not compatible(shape("user.deadline"), shape("project.deadline"), "Friday", "string")
+    assert not compatible(shape("user.age"), shape("user.age_group"), 30, "string")
+    assert compatible(shape("me.city"), shape("user.city"), "Porto", "string")
+    assert compatible(shape("user.mom.city"), shape("user.mother.city"), "Cardiff", None)
+
+
+def test_likely_duplicates_are_pairs_of_current_beliefs_the_rules_call_one_fact() -> None:
+    def rows(*facts: tuple[str, object, str]) -> list[dict[str, object]]:
+        return [{"key": k, "current": {"value": v, "text": t}} for k, v, t in facts]
+
+    def embed(texts: list[str]) -> list[list[float]]:  # one direction per distinct masked statement
+        kinds = sorted(set(texts))
+        return [[1.0 if kinds.index(t) == i else 0.0 for i in range(len(kinds))] for t in texts]
+
+    found = duplicate_pairs(
+        rows(
+            ("user.city", "Porto", "The user lives in Porto."),
+            ("user.location.city", "Lisbon", "The user lives in Lisbon."),
+            ("user.sister.city", "Lyon", "The user lives in Lyon."),  # a party of its own: not a duplicate
+            ("user.pets", "cat", "The user has a cat."),
+            ("user.pet", "dog", "The user owns a dog."),
+        ),
+        embed,
+        POLICY,
+    )
+    assert found == [
+        ("user.city", "user.location.city", "same_statement", 1.0),
+        ("user.pet", "user.pets", "same_attribute", 0.0),
+    ]
