@@ -55,8 +55,8 @@ def _print_result(r: MergeResult) -> None:
         )
     if r.staled:
         console.print(f"  stale: {', '.join(r.staled)} (see `support stale`)", markup=False, highlight=False)
-    for c in r.rederived:
-        console.print(f"  re-derived {c.key} = {c.value!r} ({c.agent})", markup=False, highlight=False)
+    for d in r.rederived:
+        console.print(f"  re-derived {d.key} = {d.value!r} ({d.agent})", markup=False, highlight=False)
     console.print(f"  audit {r.audit}", markup=False, highlight=False)
 
 
