@@ -11,6 +11,8 @@
 // Versioned like Rule: every version stays (status replaced or dropped, with who and when), the
 // active one is the schema.
 OPTIONAL MATCH (old:KeySchema {space: $space})
+USING INDEX old:KeySchema(space, version)
+WHERE old.version IS NOT NULL
 WITH max(old.version) AS last
 CALL () {
   OPTIONAL MATCH (prev:KeySchema {space: $space, status: 'active'})
