@@ -12,6 +12,13 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   ├── EmbeddingDimensionError vector length differs from settings.embedding.dimension
     │   ├── UnknownAgent(agent)     strict agents: the writer was never registered
     │   ├── DerivedKeyConflict(key, rule)  a direct write to a key that a derivation rule derives
+    │   ├── MergeRefused(source, into)  ``bg.keys.merge`` cannot merge these keys (nothing was written)
+    │   │   ├── MergeSameKey            source and target are one fact
+    │   │   ├── MergeSourceIsAlias(target)  the source was already merged into another key
+    │   │   ├── MergeDerivedKey(key, rule)  an active derivation rule derives one of the keys
+    │   │   └── MergeTypeMismatch(source_type, into_type)  the two facts hold values of different types
+    │   ├── KeySchemaError(problems)    a malformed key schema (keys, types, duplicates, size)
+    │   ├── KeyTypeConflict(key, declared, stored)  a declared type differs from the values stored
     │   ├── FormatError(path, line, expected)  a malformed input file (ICCMA, perspectives, replay)
     │   │   └── ImportLineError(line, import_name, committed)  a bulk-import line that cannot be written
     │   ├── ImportStateError(import_name, done)  the source or another process disagrees with an import's progress
@@ -20,6 +27,8 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   ├── ClaimNotFound(claim_id)
     │   ├── EpisodeNotFound(episode_id)
     │   ├── DisputeNotFound(dispute_id)
+    │   ├── UnknownKey(key)             no fact with that key (``bg.keys.merge`` of an unknown source)
+    │   ├── KeySchemaNotFound           the space has no key schema (``bg.keys.drop_schema``)
     │   ├── AuditNotFound(audit_id)
     │   ├── FrameworkNotFound(name)
     │   ├── RuleNotFound(name)
@@ -78,7 +87,15 @@ __all__ = [
     "LLMUnavailable",
     "JavaNotFound",
     "LimitExceeded",
+    "KeySchemaError",
+    "KeySchemaNotFound",
+    "KeyTypeConflict",
     "MavenNotFound",
+    "MergeDerivedKey",
+    "MergeRefused",
+    "MergeSameKey",
+    "MergeSourceIsAlias",
+    "MergeTypeMismatch",
     "NotFoundError",
     "NothingToShow",
     "PortInUse",
@@ -91,6 +108,7 @@ __all__ = [
     "ServerNotRunning",
     "ServerStartFailed",
     "UnknownAgent",
+    "UnknownKey",
     "ValidationError",
 ]
 
@@ -203,6 +221,80 @@ class DerivedKeyConflict(ValidationError):
         )
 
 
+class MergeRefused(ValidationError):
+    """``bg.keys.merge(source, into)`` refused: nothing was written."""
+
+    def __init__(self, source: str, into: str, message: str) -> None:
+        self.source = source
+        self.into = into
+        super().__init__(message)
+
+
+class MergeSameKey(MergeRefused):
+    def __init__(self, source: str, into: str) -> None:
+        what = "is" if source == into else f"resolves to {into!r}, which is"
+        super().__init__(
+            source, into, f"cannot merge {source!r} into itself: the target {what} the source; name another key"
+        )
+
+
+class MergeSourceIsAlias(MergeRefused):
+    def __init__(self, source: str, into: str, target: str) -> None:
+        self.target = target
+        super().__init__(
+            source,
+            into,
+            f"{source!r} was already merged into {target!r} and holds no versions: merge {target!r} instead",
+        )
+
+
+class MergeDerivedKey(MergeRefused):
+    def __init__(self, source: str, into: str, key: str, rule: str) -> None:
+        self.key = key
+        self.rule = rule
+        super().__init__(
+            source,
+            into,
+            f"fact {key!r} is derived by rule {rule!r}: remove or change the rule before merging its key",
+        )
+
+
+class MergeTypeMismatch(MergeRefused):
+    def __init__(self, source: str, into: str, source_type: str, into_type: str) -> None:
+        self.source_type = source_type
+        self.into_type = into_type
+        super().__init__(
+            source,
+            into,
+            f"{source!r} holds {source_type} values and {into!r} {into_type} values: "
+            "only facts of one value type merge; write the values again under one key instead",
+        )
+
+
+class KeySchemaError(ValidationError):
+    """A key schema that cannot be stored (nothing was written)."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        more = f" (and {len(self.problems) - 3} more)" if len(self.problems) > 3 else ""
+        super().__init__(
+            f"invalid key schema: {'; '.join(self.problems[:3])}{more}; fix the schema and declare it again"
+        )
+
+
+class KeyTypeConflict(ValidationError):
+    """A declared key type differs from the type of the values the fact already holds."""
+
+    def __init__(self, key: str, declared: str, stored: str) -> None:
+        self.key = key
+        self.declared = declared
+        self.stored = stored
+        super().__init__(
+            f"key {key!r} is declared {declared} but already holds {stored} values: "
+            f"declare it {stored}, or merge or rename the fact first"
+        )
+
+
 class NotFoundError(BeliefGraphError):
     """Something named does not exist in this memory space."""
 
@@ -229,6 +321,21 @@ class DisputeNotFound(NotFoundError):
         self.space = space
         where = f" in space {space!r}" if space else ""
         super().__init__(f"no dispute with id {dispute_id!r}{where}")
+
+
+class UnknownKey(NotFoundError):
+    def __init__(self, key: str, space: str | None = None) -> None:
+        self.key = key
+        self.space = space
+        where = f" in space {space!r}" if space else ""
+        super().__init__(f"no fact with key {key!r}{where}: check the key with `belief-graph memory keys`")
+
+
+class KeySchemaNotFound(NotFoundError):
+    def __init__(self, space: str | None = None) -> None:
+        self.space = space
+        where = f" space {space!r}" if space else " this space"
+        super().__init__(f"{where.strip().capitalize()} has no key schema: declare one with `memory schema set FILE`")
 
 
 class AuditNotFound(NotFoundError):

@@ -31,6 +31,7 @@ from .services.deliberation import DeliberationService
 from .services.explanations import support_hooks
 from .services.explore import ExploreService
 from .services.importer import ImportService
+from .services.keys import KeyService
 from .services.perspectives import PerspectiveService
 from .services.remember import RememberResult, RememberService, llm_prejudge
 from .services.retrieval import RetrievalService
@@ -84,6 +85,11 @@ class BeliefGraph(FacadeAliases):
         b.conflicts.grounder = conflict_grounder(self.graph, self.space)  # the argumentation strategy's labelling
         b.explain_hooks += support_hooks(lambda: self.support)  # explain shows audits and dependents
         return b
+
+    @cached_property
+    def keys(self) -> KeyService:
+        """Fact keys: merge drifted keys, resolve aliases, the key schema (services/keys.py); ``bg.keys()`` lists."""
+        return KeyService(self.beliefs)
 
     @cached_property
     def support(self) -> SupportService:
@@ -146,14 +152,11 @@ class BeliefGraph(FacadeAliases):
                     at: datetime | None = None) -> Episode:
         return self.beliefs.add_episode(text, agent, conversation=conversation, at=at)
 
-    def assert_claim(
-        self, key: str | None, value: Value, text: str, agent: str, evidence: list[str] | None = None,
-        confidence: float | None = None, valid_from: datetime | None = None, kind: str = "semantic",
-    ) -> WriteResult:
+    def assert_claim(self, key: str | None, value: Value, text: str, agent: str, evidence: list[str] | None = None,
+                     confidence: float | None = None, valid_from: datetime | None = None, kind: str = "semantic") -> WriteResult:
         """Write a belief (``key`` + ``value``) through the conflict policy of its key, in one transaction."""
-        return self.beliefs.assert_claim(claim_input(
-            key=key, value=value, text=text, agent=agent, evidence=evidence or [], confidence=confidence,
-            valid_from=valid_from, kind=kind))
+        return self.beliefs.assert_claim(claim_input(key=key, value=value, text=text, agent=agent, evidence=evidence or [],
+                                                     confidence=confidence, valid_from=valid_from, kind=kind))
 
     def remember(self, messages_or_text: str | Sequence[str | dict[str, Any]], agent: str,
                  conversation: str | None = None, at: datetime | None = None) -> RememberResult:
@@ -168,18 +171,15 @@ class BeliefGraph(FacadeAliases):
                as_of: datetime | None = None, include_inactive: bool = False, *, key_prefix: str | None = None,
                include_interpretations: bool = False) -> list[RetrievalHit]:
         """Hybrid recall over active claims, each hit with score parts, provenance and certificate."""
-        return self.retrieval.recall(query, k, perspective=perspective, keys=keys, as_of=as_of,
-                                     include_inactive=include_inactive, key_prefix=key_prefix,
-                                     include_interpretations=include_interpretations)
+        return self.retrieval.recall(query, k, perspective=perspective, keys=keys, as_of=as_of, include_inactive=include_inactive,
+                                     key_prefix=key_prefix, include_interpretations=include_interpretations)
 
-    def answer(self, query: str, *, k: int = 8, budget_tokens: int = 1000,
-               threshold: float | None = None) -> AnswerResult:
+    def answer(self, query: str, *, k: int = 8, budget_tokens: int = 1000, threshold: float | None = None) -> AnswerResult:
         """Answer from active beliefs only, cited and checked; ``unknown`` with the reason otherwise."""
         return self.answers.answer(query, k=k, budget_tokens=budget_tokens, threshold=threshold)
 
-    def derive(self, text: str, premises: Sequence[str], key: str | None = None, *, agent: str,
-               rule: str | None = None, kind: str = "derived", confidence: float | None = None,
-               at: datetime | None = None) -> Claim:
+    def derive(self, text: str, premises: Sequence[str], key: str | None = None, *, agent: str, rule: str | None = None,
+               kind: str = "derived", confidence: float | None = None, at: datetime | None = None) -> Claim:
         """Add one AND-justification ``premises -> text``; the same statement again adds an OR alternative."""
         return self.support.derive(text, premises, key, agent=agent, rule=rule, kind=kind, confidence=confidence, at=at)
 
@@ -193,7 +193,6 @@ class BeliefGraph(FacadeAliases):
         """Lift a retraction; reinstate the withdrawn claims whose support is intact again (one audit)."""
         return self.support.restore(root_ids, reason, mode, agent=agent)
 
-    def context(self, query: str | None = None, keys: Sequence[str] | None = None, budget_tokens: int = 1000,
-                limit: int = 50) -> WorkingContext:
+    def context(self, query: str | None = None, keys: Sequence[str] | None = None, budget_tokens: int = 1000, limit: int = 50) -> WorkingContext:
         """The working context: active beliefs with support certificates, ranked and cut to the budget."""
         return self.support.context(query=query, keys=keys, budget_tokens=budget_tokens, limit=limit)

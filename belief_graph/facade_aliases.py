@@ -5,7 +5,8 @@ calls its namespace; new code calls the namespace (``bg.beliefs.set_policy(...)`
 
 | namespace | kept flat names |
 |---|---|
-| ``bg.beliefs`` | claim, explain, history, revert, as_of, set_policy, set_authority, policies, policy_for, disputes, resolve_dispute, auto_resolve, add_agent, agents, register_key, keys |
+| ``bg.beliefs`` | claim, explain, history, revert, as_of, set_policy, set_authority, policies, policy_for, disputes, resolve_dispute, auto_resolve, add_agent, agents, register_key |
+| ``bg.keys`` | ``bg.keys(prefix)`` lists the key registry (``KeyService.__call__``) |
 | ``bg.support`` | supports, audits, audit, audits_for_claim, dependents, stale, rederive |
 | ``bg.rules`` (``rule_service``) | add_rule, rule, rule_instances, derive_by_rule, remove_rule; ``bg.rules()`` lists |
 | ``bg.argumentation`` | import_framework, framework, frameworks, delete_framework, export_framework, grounded, ground_framework, explain_label, explain_framework_label, solve_framework_file, store_attacks |
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from .services.beliefs import BeliefService
     from .services.deliberation import DeliberationService
     from .services.importer import ImportService
+    from .services.keys import KeyService
     from .services.perspectives import PerspectiveService
     from .services.retrieval import RetrievalService
     from .services.rules import RuleService
@@ -80,6 +82,8 @@ class FacadeAliases:
         def beliefs(self) -> BeliefService: ...
         @property
         def support(self) -> SupportService: ...
+        @property
+        def keys(self) -> KeyService: ...
         @property
         def rules(self) -> RuleService: ...
         @property
@@ -181,9 +185,6 @@ class FacadeAliases:
 
     def register_key(self, key: str, description: str) -> KeyInfo:
         return self.beliefs.register_key(key, description)
-
-    def keys(self, prefix: str | None = None) -> list[KeyInfo]:
-        return self.beliefs.facts.find(prefix)
 
     # -- bg.support -----------------------------------------------------------------------------------
     def supports(self, claim_id: str) -> ClaimSupport:

@@ -277,14 +277,13 @@ def explain(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False,
 def keys(
     ctx: typer.Context, prefix: str = typer.Option(None, "--prefix"), json_: bool = typer.Option(False, "--json")
 ) -> None:
-    """Known fact keys with description and current value."""
+    """Known fact keys with description and current value; an alias (a merged key) names its target."""
     ks = state(ctx).engine().keys(prefix)
     if json_:
         print_json([k.model_dump(mode="json") for k in ks])
     else:
-        table(
-            "keys", ["key", "value", "type", "description"], [[k.key, k.value, k.value_type, k.description] for k in ks]
-        )
+        rows = [[k.key, k.value, k.value_type, k.description, k.merged_into or ""] for k in ks]
+        table("keys", ["key", "value", "type", "description", "merged into"], rows)
 
 
 @app.command("register-key")
@@ -325,3 +324,8 @@ from . import memory_import  # noqa: E402  (bulk import: its own module)
 
 app.command("import")(memory_import.import_file)
 app.command("imports")(memory_import.imports)
+
+from . import memory_keys  # noqa: E402  (fact keys: merge and the key schema, bg.keys)
+
+app.command("merge-keys")(memory_keys.merge_keys)
+app.add_typer(memory_keys.schema_app, name="schema")

@@ -56,6 +56,7 @@ LABELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "Framework": ("name", ("name", "ns", "status", "arguments", "attacks", "format", "space")),
     "Rule": ("name", ("name", "version", "spec", "space")),
     "RuleInstance": ("id", ("id", "rule", "space")),
+    "KeySchema": ("version", ("version", "status", "unknown", "size", "agent", "created_at", "space")),
     "AuthorityRule": ("pattern", ("agent", "pattern", "weight", "space")),
     "PolicyRule": ("pattern", ("pattern", "strategy", "space")),
     "FactLock": ("key", ("key", "space")),
@@ -64,7 +65,7 @@ LABELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "BenchProbe": ("id", ("id", "space")),
 }
 """Every label the statements of ``cypher/`` create (tested), plus Rule / RuleInstance (derivation
-rules); Import is a bulk import's progress, BenchProbe the benches' commit-floor node.
+rules); KeySchema is a version of a space's key schema (``bg.keys``); Import is a bulk import's progress, BenchProbe the benches' commit-floor node.
 ``RcFrontier`` is a transient label of the reconsolidation worklist, never left on a node."""
 
 _RELATIONSHIPS = (
@@ -89,6 +90,7 @@ _RELATIONSHIPS = (
     "INCUMBENT",
     "CHALLENGER",
     "ASSERTED",
+    "MERGED_INTO",
 )
 
 _LABEL_COLOURS = {"IN": "#2E7D32", "OUT": "#C62828", "UNDEC": "#F9A825"}

@@ -106,6 +106,7 @@ _PALETTE = {
     "Agent": "#78909C",
     "Rule": "#00838F",
     "RuleInstance": "#80DEEA",
+    "KeySchema": "#4DB6AC",
 }
 
 
@@ -205,6 +206,7 @@ def style_grass() -> str:
         node("Agent", "{id}", 35),
         node("Rule", "{name}", 45),
         node("RuleInstance", "{id}", 20, "#37474F"),
+        node("KeySchema", "{version}", 35),
     ]
     for mark in GROUNDED_LABELS.values():
         color = _PALETTE[mark]

@@ -189,6 +189,8 @@ class KeyInfo(BaseModel):
     value_type: str | None = None
     value: Value = None
     current: str | None = None
+    merged_into: str | None = None
+    """Set on an alias: a key merged into another (``bg.keys.merge``); its versions live there."""
 
 
 class Revision(BaseModel):

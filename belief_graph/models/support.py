@@ -39,10 +39,11 @@ everything reachable (over-revises), ``justification`` (default) is the exact le
 OUT_STATUSES = frozenset({"withdrawn", "retracted"})
 """Statuses of a claim that does not hold (support): every other status holds."""
 
-AuditOp = Literal["retract", "restore", "derive", "update", "rule"]
+AuditOp = Literal["retract", "restore", "derive", "update", "rule", "merge"]
 """``retract``/``restore``: reconsolidation; ``derive``: a withdrawn or stale claim gained a
 justification; ``update``: a write superseded premises (assert, derive with a key, a settled
-dispute, a revert); ``rule``: a derivation rule was added, changed, removed or run by hand."""
+dispute, a revert); ``rule``: a derivation rule was added, changed, removed or run by hand;
+``merge``: two fact keys were merged (``bg.keys.merge``: ``source_key`` into ``into_key``)."""
 
 AuditAction = Literal["ROOT", "WITHDREW", "RETAINED", "REINSTATED", "STALED", "REFRESHED", "REDERIVED"]
 
@@ -195,6 +196,9 @@ class AuditSummary(BaseModel):
     staled: int | None = None
     refreshed: int | None = None
     rederived: int | None = None
+    source_key: str | None = None
+    into_key: str | None = None
+    """A ``merge`` audit: the key merged and the key it was merged into."""
     roots: list[str] = Field(default_factory=list)
 
 

@@ -5,6 +5,7 @@ services receive a :class:`~belief_graph.db.driver.Graph` and use these, never `
 """
 
 from .core import AdminRepository, ClaimRepository, EpisodeRepository, Repo
+from .keys import KeyRepository
 from .policy import AgentRepository, DisputeRepository, FactRepository, PolicyRepository, VersionRepository
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "DisputeRepository",
     "EpisodeRepository",
     "FactRepository",
+    "KeyRepository",
     "PolicyRepository",
     "Repo",
     "VersionRepository",

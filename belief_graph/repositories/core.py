@@ -47,6 +47,8 @@ class LockedFact:
     """``{name, version, direct_writes}`` of the active rule that derives this key, if any."""
     rules: int = 0
     """How many active derivation rules the space has."""
+    alias: str | None = None
+    """The key this fact was merged into (``bg.keys.merge``): writes to it land there."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,7 @@ class ClaimRepository(Repo):
                 value_type=r["value_type"],
                 rule=r["rule"],
                 rules=int(r["rules"] or 0),
+                alias=r["alias"],
             )
             for r in rows
         }
@@ -118,6 +121,18 @@ class ClaimRepository(Repo):
     def lock_fact(self, key: str, tx: Tx) -> LockedFact:
         """Take one fact's write lock (inside ``tx``); see :meth:`lock_facts`."""
         return self.lock_facts([key], tx)[key]
+
+    def follow_alias(self, locked: LockedFact, tx: Tx) -> LockedFact:
+        """The lock of the fact an alias was merged into (``bg.keys.merge``), taken in ``tx`` after
+        the alias's own: a normal write costs no statement for this (``claim.lock_facts`` returns
+        the alias with the lock)."""
+        seen = {locked.key}
+        while locked.alias is not None:
+            if locked.alias in seen or len(seen) > 32:
+                raise ValidationError(f"fact key {locked.key!r} is an alias in a loop of merged keys: {sorted(seen)}")
+            seen.add(locked.alias)
+            locked = self.lock_fact(locked.alias, tx)
+        return locked
 
     def find_premises(self, ids: Sequence[str], tx: Tx | None = None) -> dict[str, dict[str, Any]]:
         """``{id: {"kind": "episode"|"claim", "status": ...}}`` for the ids found in this space."""

@@ -52,6 +52,7 @@ from ..repositories import (
     ClaimRepository,
     EpisodeRepository,
     FactRepository,
+    KeyRepository,
     VersionRepository,
 )
 from ..settings import PolicySettings
@@ -106,6 +107,8 @@ class BeliefService:
         self.agent_repo = AgentRepository(graph, space)
         self.facts = FactRepository(graph, space)
         self.versions = VersionRepository(graph, space)
+        self.keys_repo = KeyRepository(graph, space)
+        """Aliases of merged keys (``bg.keys``): reads of an alias answer for its target."""
         self.consequences = Consequences(graph, space, embedder, dimension)
         """Settles each write: rule re-derivation and currency of the conclusions resting on it."""
         self.conflicts = ConflictService(
@@ -224,7 +227,7 @@ class BeliefService:
             )
 
         def work(tx: Tx) -> WriteResult:
-            nonlocal now
+            nonlocal now, data
             self._check_writer(data.agent, tx)
             if data.evidence:
                 self._check_evidence(data.evidence, tx)
@@ -232,8 +235,11 @@ class BeliefService:
                 return WriteResult(
                     op=WriteOp.ADD, claim=create(tx, "active", "asserted"), reason="claim without a fact key"
                 )
-            key = data.key
-            locked = self.claims.lock_fact(key, tx)
+            locked = self.claims.lock_fact(data.key, tx)
+            if locked.alias is not None:  # a key merged into another (bg.keys.merge): the write lands there
+                locked = self.claims.follow_alias(locked, tx)
+                data = data.model_copy(update={"key": locked.key})
+            key = locked.key
             current = locked.current
             now = time_after(current.created_at if current is not None else None)
             self._check_value_type(key, data.value, locked.value_type, tx)
@@ -449,7 +455,12 @@ class BeliefService:
 
     # -- versions ----------------------------------------------------------------------------------
     def history(self, key: str) -> list[Version]:
-        return self.versions.history(checked_key(key))
+        """Every version of ``key``, oldest first (an alias of a merged key answers for its target)."""
+        got = self.versions.history(checked_key(key))
+        if got:
+            return got
+        target = self.keys_repo.resolve(key)
+        return self.versions.history(target) if target is not None else []
 
     def revert(self, key: str, *, agent: str, to: str | None = None, agent_kind: str = "user") -> WriteResult:
         """Write an earlier version's value and text again, as a **new** version by ``agent`` (through
@@ -483,7 +494,11 @@ class BeliefService:
             raise ValidationError("as_of needs a datetime")
         if at.tzinfo is None:
             raise ValidationError("as_of needs a timezone-aware datetime (e.g. datetime.now(UTC))")
-        return self.versions.as_of(checked_key(key), at.isoformat())
+        found = self.versions.as_of(checked_key(key), at.isoformat())
+        if found is not None:
+            return found
+        target = self.keys_repo.resolve(key)  # an alias holds no versions: its target answers
+        return self.versions.as_of(target, at.isoformat()) if target is not None else None
 
     def explain(self, claim_id: str) -> Explanation:
         ex = self.versions.explain(claim_id)
@@ -508,7 +523,13 @@ class BeliefService:
         return c
 
     def belief(self, key: str) -> Claim | None:
-        return self.claims.belief(key)
+        """The current belief for ``key``; an alias of a merged key answers for its target (one more
+        read, only when ``key`` itself has no belief)."""
+        found = self.claims.belief(key)
+        if found is not None:
+            return found
+        target = self.keys_repo.resolve(key)
+        return self.claims.belief(target) if target is not None else None
 
     def recall(self, query: str, k: int = 5) -> list[RecallHit]:
         if not query.strip():

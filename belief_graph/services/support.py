@@ -199,7 +199,11 @@ class SupportService:
         def work(tx: Tx) -> Claim:
             self._check_agent(agent, tx)
             # with a key, the fact's lock first: derivations of one fact serialize on it
+            nonlocal key, sig
             locked = self.claims.lock_fact(key, tx) if key is not None else None
+            if locked is not None and locked.alias is not None:  # a merged key: the conclusion lands on its target
+                locked = self.claims.follow_alias(locked, tx)
+                key, sig = locked.key, statement_signature(locked.key, text)
             if locked is not None and locked.rule is not None:
                 raise DerivedKeyConflict(key or "", f"{locked.rule['name']}@{locked.rule['version']}", self.space)
             current = locked.current if locked is not None else None

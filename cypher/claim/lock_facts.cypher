@@ -1,7 +1,7 @@
 // name: claim.lock_facts
 // mode: write
 // params: space, keys
-// description: take the write lock on facts (creating them), in the given order, and return each one's current belief, value type and the active rule that derives it, if any
+// description: take the write lock on facts (creating them), in the given order, and return each one's current belief, value type, the active rule that derives it, if any, and the key it was merged into, if it is an alias
 // :param space => 'default'
 // :param keys => ['user.risk_tolerance']
 // Concurrent writers to one key serialize on the exclusive lock of the fact's FactLock node (the
@@ -14,7 +14,8 @@
 // Callers pass several keys sorted, so two transactions take their locks in the same order.
 // A key that an active derivation rule derives is protected (direct writes are refused or
 // disputed, per the rule); rules are few per space, each match is one anchored regex. rules: how
-// many active rules the space has (none: the write's settling skips the rule engine).
+// many active rules the space has (none: the write's settling skips the rule engine). alias: a fact
+// merged into another (bg.keys.merge) holds no versions; the caller locks the target and writes there.
 UNWIND $keys AS key
 OPTIONAL MATCH (existing:FactLock {space: $space, key: key})
 CALL (existing, key) {
@@ -37,7 +38,7 @@ CALL (key) {
   RETURN r {.name, .version, .direct_writes} AS rule
   LIMIT 1
 }
-RETURN key, l.writes AS writes, f.value_type AS value_type, rule,
+RETURN key, l.writes AS writes, f.value_type AS value_type, rule, f.merged_into AS alias,
        COUNT { (:Rule {space: $space, status: 'active'}) } AS rules,
        c {.id, .key, .value, .text, .kind, .agent, .status, .confidence,
           created_at: toString(c.created_at), valid_from: toString(c.valid_from)} AS current

@@ -13,7 +13,10 @@ USING INDEX SEEK f:Fact(space, key)
 MATCH (new:Claim {space: $space, id: row.new_id})
 DELETE cur
 MERGE (f)-[:CURRENT]->(new)
-CREATE (new)-[:SUPERSEDES]->(old)
+// The chain is in creation order: an older claim that becomes current (a disputed challenger that
+// wins against a newer version, e.g. after bg.keys.merge) displaces the current one without a
+// SUPERSEDES edge, so the chain stays linear and ordered by time.
+FOREACH (_ IN CASE WHEN new.created_at > old.created_at THEN [1] ELSE [] END | CREATE (new)-[:SUPERSEDES]->(old))
 // A current claim that already lost its support (withdrawn/retracted) keeps that status; an active
 // or stale one is superseded (a stale version that a newer one replaces is history, not pending).
 WITH f, old, new, row, CASE WHEN old.status IN ['active', 'stale'] THEN 'superseded' ELSE old.status END AS old_status

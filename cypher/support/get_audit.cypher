@@ -14,4 +14,4 @@ CALL (a) {
                   rule: r.rule, superseded: r.superseded}) AS entries
 }
 RETURN a {.id, .op, .mode, .reason, .agent, .region, .waves, .withdrew, .retained, .reinstated, .staled, .refreshed,
-          .rederived, at: toString(a.at)} AS audit, entries
+          .rederived, .source_key, .into_key, at: toString(a.at)} AS audit, entries

@@ -8,5 +8,5 @@ MATCH (a:Audit {space: $space})
 WHERE a.at IS NOT NULL
 WITH a ORDER BY a.at DESC, a.id DESC LIMIT $limit
 RETURN a {.id, .op, .mode, .reason, .agent, .region, .waves, .withdrew, .retained, .reinstated, .staled, .refreshed,
-          .rederived, at: toString(a.at),
+          .rederived, .source_key, .into_key, at: toString(a.at),
           roots: [(a)-[:ROOT]->(n) | n.id]} AS audit

@@ -119,6 +119,30 @@ def test_authority_dispute_and_recency_on_unconfigured_key(bg: BeliefGraph) -> N
     assert len(bg.disputes("open")) == 1
 
 
+def test_a_challenger_older_than_the_current_belief_wins_its_dispute_and_the_chain_stays_in_time_order(
+    bg: BeliefGraph,
+) -> None:
+    """agent-b's challenge is parked; agent-a updates its own belief; the dispute is then settled for
+    agent-b's claim, which is older than the current one: it displaces the current claim without a
+    SUPERSEDES edge (an edge from the older claim would run against time and fail db check)."""
+    bg.set_policy("user.timezone", "authority")
+    bg.set_authority("agent-a", "user.timezone", 0.9)
+    bg.set_authority("agent-b", "user.timezone", 0.2)
+    bg.assert_claim("user.timezone", "PST", "The user is on Pacific time", agent="agent-a")
+    b = bg.assert_claim("user.timezone", "EST", "The user is on Eastern time", agent="agent-b")
+    a2 = bg.assert_claim("user.timezone", "MST", "The user is on Mountain time", agent="agent-a")
+    assert b.dispute is not None and a2.op == WriteOp.UPDATE
+    bg.resolve_dispute(b.dispute.id, b.claim.id, by="user:admin", reason="asked the user")
+    assert bg.belief("user.timezone").id == b.claim.id  # type: ignore[union-attr]
+    assert bg.claim(a2.claim.id).status.value == "superseded"
+    report = bg.check()
+    assert report.ok, report.summary()
+    c = bg.assert_claim("user.timezone", "CET", "The user is on Central European time", agent="agent-b")
+    assert c.op == WriteOp.UPDATE and c.superseded is not None and c.superseded.id == b.claim.id
+    report = bg.check()
+    assert report.ok, report.summary()
+
+
 def test_two_os_processes_one_store(bg: BeliefGraph) -> None:
     """agent-a and agent-b are separate processes writing to one Neo4j."""
     bg.set_policy("user.timezone", "authority")

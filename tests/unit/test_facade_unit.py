@@ -20,6 +20,7 @@ NAMESPACES = [
     "beliefs",
     "support",
     "rules",
+    "keys",
     "argumentation",
     "perspectives",
     "deliberations",

@@ -1,0 +1,83 @@
+"""Fact keys as a namespace of their own (``bg.keys``): identity that can be repaired and declared.
+
+A model names each fact's key from free text, and models drift. Two tools make a fact's identity
+repairable and declarable:
+
+* :meth:`KeyService.merge` repairs drift after the fact: two keys become one fact, one current
+  belief (a dispute when two writers disagree), one audit (:mod:`.key_merge`);
+  :meth:`KeyService.resolve` names the key a fact is stored under (an alias follows its merge);
+* :meth:`KeyService.declare_schema` declares the facts a space expects, versioned in the graph
+  (:mod:`.key_schema`).
+
+Registering a key stays ``bg.beliefs.register_key``; ``bg.keys()`` lists the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..models import KeyInfo
+from ..models.keys import KeySchema, KeySpec, MergePlan, MergeResult
+from ..repositories.keys import KeyRepository
+from .beliefs import BeliefService
+from .conflicts import checked_key
+from .key_merge import KeyMerge
+from .key_schema import KeySchemas
+
+__all__ = ["KeyService"]
+
+
+class KeyService:
+    """Fact keys of one memory space: merge, resolve, and the optional key schema."""
+
+    def __init__(self, beliefs: BeliefService) -> None:
+        self.beliefs = beliefs
+        self.space = beliefs.space
+        self.repo = KeyRepository(beliefs.graph, beliefs.space)
+        self.merger = KeyMerge(beliefs, self.repo)
+        self.schemas = KeySchemas(beliefs, self.repo)
+
+    def __call__(self, prefix: str | None = None) -> list[KeyInfo]:
+        """``bg.keys()``: the key registry (known keys with description and current value; an alias
+        of a merged key carries ``merged_into``)."""
+        return self.beliefs.facts.find(prefix)
+
+    # -- identity ---------------------------------------------------------------------------------
+    def resolve(self, key: str) -> str:
+        """The key the fact ``key`` is stored under: ``key`` itself, or the key it was merged into
+        (following chains of merges). A key no fact has resolves to itself."""
+        return self.repo.resolve(checked_key(key)) or key
+
+    def merge(self, source: str, into: str, *, agent: str, reason: str) -> MergeResult:
+        """Make ``source`` and ``into`` one fact (one write transaction): every version of ``source``
+        becomes a version of ``into``, one current belief remains (an open dispute when two agents'
+        current values differ), conclusions follow, one audit records it, and ``source`` stays as an
+        alias of ``into``. Refusals (:class:`~belief_graph.errors.MergeRefused`,
+        :class:`~belief_graph.errors.UnknownKey`) write nothing."""
+        return self.merger.merge(source, into, agent=agent, reason=reason)
+
+    def plan_merge(self, source: str, into: str) -> MergePlan:
+        """What :meth:`merge` would do now, without writing (the same refusals)."""
+        return self.merger.plan(source, into)
+
+    # -- the key schema -----------------------------------------------------------------------------
+    def declare_schema(
+        self, keys: Sequence[KeySpec | Mapping[str, Any]], *, unknown: str = "other", agent: str
+    ) -> KeySchema:
+        """Store a new version of the space's key schema: each key ``{key, description, type,
+        examples}`` (type ``string``, ``number``, ``boolean`` or None); ``unknown``: ``other`` or
+        ``refuse``. Registers every key and sets each declared type as its fact's value type."""
+        return self.schemas.declare(keys, unknown=unknown, agent=agent)
+
+    def schema(self) -> KeySchema | None:
+        """The space's key schema (its active version), or None."""
+        return self.schemas.current()
+
+    def schema_history(self) -> list[KeySchema]:
+        """Every version of the space's key schema, oldest first."""
+        return self.schemas.history()
+
+    def drop_schema(self, agent: str) -> KeySchema:
+        """Drop the space's key schema (the version stays in the history as ``dropped``)."""
+        return self.schemas.drop(agent)
