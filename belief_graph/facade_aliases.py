@@ -128,10 +128,16 @@ class FacadeAliases:
 
     def check(self, limit: int = 100) -> CheckReport:
         """The invariants of this space, checked read-only in Cypher (services/check.py)."""
-        return run_check(self.graph, self.space, limit=limit)
+        return run_check(self.graph, self.space, limit=limit, duplicates=self.keys.duplicates)
 
     def doctor(self, sample: int = 200) -> DoctorReport:
-        return run_doctor(self.graph, self.embedder, dimension=self.settings.embedding.dimension, sample=sample)
+        return run_doctor(
+            self.graph,
+            self.embedder,
+            dimension=self.settings.embedding.dimension,
+            sample=sample,
+            duplicates=(self.space, self.keys.duplicates),
+        )
 
     def ogm(self) -> SimpleNamespace:
         """neomodel classes bound to this instance's driver (exploration from Python)."""

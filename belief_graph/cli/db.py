@@ -125,6 +125,12 @@ def check(
             console.print(f"[red]{i.name}[/red]: {i.description}", highlight=False)
             for item in i.offending:
                 typer.echo(f"  {item}")
+        for d in report.duplicates or []:
+            console.print(
+                f"[yellow]likely duplicate keys[/yellow] {d.keys[0]} = {d.values[0]!r} / {d.keys[1]} = "
+                f"{d.values[1]!r} ({d.relation.replace('_', ' ')}, {d.similarity}): {d.merge_command}",
+                highlight=False,
+            )
         console.print(report.summary(), highlight=False, markup=False)
     if not report.ok:
         raise typer.Exit(1)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .beliefs import Claim, Dispute, Value
 
-__all__ = ["KeySchema", "KeySpec", "MergeOutcome", "MergePlan", "MergeResult", "StatusChange"]
+__all__ = ["DuplicateKeys", "KeySchema", "KeySpec", "MergeOutcome", "MergePlan", "MergeResult", "StatusChange"]
 
 KeyType = Literal["string", "number", "boolean"]
 UnknownKeys = Literal["other", "refuse"]
@@ -97,3 +97,20 @@ class MergeResult(BaseModel):
     audit: str
     """The ``Audit`` (op ``merge``) that records the merge: ``bg.support.audit(id)``."""
     reason: str = ""
+
+
+class DuplicateKeys(BaseModel):
+    """Two current beliefs of one space that fact identity calls the same fact (services/identity.py):
+    likely drift, repaired with ``bg.keys.merge``."""
+
+    model_config = ConfigDict(frozen=True)
+    keys: tuple[str, str]
+    values: tuple[Value, Value]
+    relation: Literal["same_attribute", "same_statement", "restated"]
+    """The evidence: the same attribute words, the same statement with values masked, or the same value."""
+    similarity: float
+    """Of the two statements with their values masked out (embedding cosine)."""
+
+    @property
+    def merge_command(self) -> str:
+        return f"belief-graph memory merge-keys {self.keys[1]} {self.keys[0]} --reason 'one fact'"

@@ -33,6 +33,10 @@ invariant                     what must hold
                               property (``state``, ``undefeated``, ``frontier``, ``link``) is left
 ============================  ====================================================================
 
+Besides the invariants, ``db check`` lists **likely duplicate keys** (``bg.keys.duplicates``): current
+beliefs of one subject whose keys or statements say the same attribute (the rules of fact identity,
+``services/identity.py``), for ``bg.keys.merge``. They are drift a model left, not a broken invariant.
+
 No withdrawn, stale, superseded or disputed claim can be a fact's belief: ``belief()`` and the
 context read the CURRENT claim only when it is active, ``current_beliefs`` keeps superseded and
 disputed claims off CURRENT and puts CURRENT on the active version whenever there is one.
@@ -53,11 +57,13 @@ commits; run it on a quiet space, or run it twice, before acting on a violation.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..db.driver import Graph
 from ..errors import ValidationError
+from ..models.keys import DuplicateKeys
 from ..repositories.check import CheckRepository
 
 __all__ = ["INVARIANTS", "CheckReport", "InvariantResult", "run_check"]
@@ -102,6 +108,9 @@ class InvariantResult:
 class CheckReport:
     space: str
     invariants: list[InvariantResult] = field(default_factory=list)
+    duplicates: list[DuplicateKeys] | None = None
+    """Likely duplicate keys (drift, not a broken invariant: they do not make the report fail);
+    ``None`` when not looked for."""
 
     @property
     def ok(self) -> bool:
@@ -112,7 +121,10 @@ class CheckReport:
         return [i for i in self.invariants if not i.ok]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"space": self.space, "ok": self.ok, "invariants": [i.to_dict() for i in self.invariants]}
+        out: dict[str, Any] = {"space": self.space, "ok": self.ok, "invariants": [i.to_dict() for i in self.invariants]}
+        if self.duplicates is not None:
+            out["likely_duplicate_keys"] = [d.model_dump(mode="json") for d in self.duplicates]
+        return out
 
     def summary(self) -> str:
         """One line: ``ok`` or the broken invariants with their counts."""
@@ -122,9 +134,17 @@ class CheckReport:
         return f"space {self.space!r}: {len(self.failed)} invariant(s) broken: {broken}"
 
 
-def run_check(graph: Graph, space: str, *, limit: int = 100, only: list[str] | None = None) -> CheckReport:
+def run_check(
+    graph: Graph,
+    space: str,
+    *,
+    limit: int = 100,
+    only: list[str] | None = None,
+    duplicates: Callable[[], list[DuplicateKeys]] | None = None,
+) -> CheckReport:
     """Check the invariants of ``space`` (all, or the names in ``only``); at most ``limit`` offending
-    items are listed per invariant (the count is always complete).
+    items are listed per invariant (the count is always complete). ``duplicates``: also list likely
+    duplicate keys (``bg.keys.duplicates``; a warning, not an invariant).
 
     Raises:
         ValidationError: ``limit`` outside 1..100000, or an unknown invariant name.
@@ -144,4 +164,6 @@ def run_check(graph: Graph, space: str, *, limit: int = 100, only: list[str] | N
         t0 = time.perf_counter()
         count, offending = repo.violations(name, limit)
         report.invariants.append(InvariantResult(name, description, count, offending, time.perf_counter() - t0))
+    if duplicates is not None and only is None:
+        report.duplicates = duplicates()
     return report

@@ -40,6 +40,7 @@ Checks, in order (later checks are skipped, and say so, when the database cannot
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +49,7 @@ from ..db.schema import expected_vector_config, vector_config_drift, verify_sche
 from ..embeddings import Embedder
 from ..errors import BeliefGraphError
 from ..models import ClaimInput, new_id
+from ..models.keys import DuplicateKeys
 from ..repositories import AdminRepository
 from ..repositories.retrieval import RetrievalRepository
 from .beliefs import BeliefService
@@ -99,8 +101,16 @@ class DoctorReport:
 
 
 def run_doctor(
-    graph: Graph, embedder: Embedder, *, dimension: int, sample: int = 200, wait_seconds: float = 30.0
+    graph: Graph,
+    embedder: Embedder,
+    *,
+    dimension: int,
+    sample: int = 200,
+    wait_seconds: float = 30.0,
+    duplicates: tuple[str, Callable[[], list[DuplicateKeys]]] | None = None,
 ) -> DoctorReport:
+    """The store's health; ``duplicates`` (a space and ``bg.keys.duplicates``): also list likely
+    duplicate keys of that space (a warning: they never make the doctor fail)."""
     checks: list[Check] = []
     admin = AdminRepository(graph, "__doctor__")
 
@@ -317,7 +327,27 @@ def run_doctor(
         checks.append(Check("paraphrase_probe", False, f"probe failed: {exc}"))
     finally:
         AdminRepository(graph, scratch).delete_space(scratch)
+    if duplicates is not None:
+        checks.append(_duplicates_check(*duplicates))
     return DoctorReport(checks)
+
+
+def _duplicates_check(space: str, find: Callable[[], list[DuplicateKeys]]) -> Check:
+    try:
+        found = find()
+    except BeliefGraphError as exc:
+        return Check("duplicate_keys", None, f"skipped: {exc}")
+    if not found:
+        return Check("duplicate_keys", True, f"space {space!r}: no likely duplicate keys")
+    shown = "; ".join(f"{d.keys[0]} ~ {d.keys[1]} ({d.relation.replace('_', ' ')})" for d in found[:_LIST_MAX])
+    more = f" and {len(found) - _LIST_MAX} more" if len(found) > _LIST_MAX else ""
+    return Check(
+        "duplicate_keys",
+        True,
+        f"space {space!r}: {len(found)} likely duplicate key pair(s): {shown}{more} "
+        "(a warning: `belief-graph db check` lists them with the merge-keys command)",
+        {"space": space, "pairs": [d.model_dump(mode="json") for d in found]},
+    )
 
 
 @dataclass

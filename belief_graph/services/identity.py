@@ -44,6 +44,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..models import Value
 from ..policies import same_value
 from ..settings import PolicySettings
@@ -359,22 +361,38 @@ def duplicate_pairs(
 ) -> list[tuple[str, str, str, float]]:
     """Pairs of current beliefs of one space that the identity rules call the same fact (``sure``):
     ``(key_a, key_b, relation, similarity)``, ``key_a < key_b``. ``rows`` as ``fact.identity_candidates``
-    returns them (only rows with a current belief count)."""
+    returns them (only rows with a current belief count). Facts are compared within their subject
+    root and parties; statements by one matrix product per group."""
     facts = [(r["key"], r["current"]) for r in rows if r.get("current") and r["current"].get("text")]
     if len(facts) < 2:
         return []
-    vecs = embed([mask_value(c["text"], c.get("value")) for _, c in facts])
+    vecs = np.asarray(embed([mask_value(c["text"], c.get("value")) for _, c in facts]), dtype=float)
+    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+    vecs = vecs / np.where(norms == 0, 1.0, norms)
     shapes = [shape(k) for k, _ in facts]
-    out = []
-    for a in range(len(facts)):
-        for b in range(a + 1, len(facts)):
-            (ka, ca), (kb, cb) = facts[a], facts[b]
-            sa, sb = shapes[a], shapes[b]
-            if not compatible(sa, sb, cb.get("value"), _type_of(ca.get("value"))):
+    groups: dict[tuple[str, frozenset[int]], list[int]] = {}
+    for i, s in enumerate(shapes):
+        groups.setdefault((s.root, s.parties), []).append(i)
+    out: set[tuple[str, str, str, float]] = set()
+    for idxs in groups.values():
+        if len(idxs) < 2:
+            continue
+        sims = vecs[idxs] @ vecs[idxs].T
+        pairs = {
+            (a, b) for a in range(len(idxs)) for b in range(a + 1, len(idxs)) if sims[a, b] >= policy.key_ask_threshold
+        }
+        by_core: dict[frozenset[str], list[int]] = {}
+        for n, i in enumerate(idxs):
+            by_core.setdefault(shapes[i].core, []).append(n)
+        pairs |= {(a, b) for ns in by_core.values() for x, a in enumerate(ns) for b in ns[x + 1 :]}
+        for a, b in pairs:
+            (ka, ca), (kb, cb) = facts[idxs[a]], facts[idxs[b]]
+            if not compatible(shapes[idxs[a]], shapes[idxs[b]], cb.get("value"), _type_of(ca.get("value"))):
                 continue
-            sim = _cos(vecs[a], vecs[b])
+            sim = float(sims[a, b])
             same = ca.get("value") is not None and same_value(ca.get("value"), cb.get("value"))
-            rel = relate(sa, sb, sim, same, policy)
+            rel = relate(shapes[idxs[a]], shapes[idxs[b]], sim, same, policy)
             if rel in ("same_attribute", "same_statement", "restated"):
-                out.append((*sorted((ka, kb)), rel, round(sim, 4)))
+                lo, hi = sorted((ka, kb))
+                out.add((lo, hi, rel, round(sim, 4)))
     return sorted(out)

@@ -18,10 +18,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..models import KeyInfo
-from ..models.keys import KeySchema, KeySpec, MergePlan, MergeResult
+from ..models.keys import DuplicateKeys, KeySchema, KeySpec, MergePlan, MergeResult
 from ..repositories.keys import KeyRepository
 from .beliefs import BeliefService
 from .conflicts import checked_key
+from .identity import CANDIDATE_LIMIT, duplicate_pairs
 from .key_merge import KeyMerge
 from .key_schema import KeySchemas
 
@@ -81,3 +82,26 @@ class KeyService:
     def drop_schema(self, agent: str) -> KeySchema:
         """Drop the space's key schema (the version stays in the history as ``dropped``)."""
         return self.schemas.drop(agent)
+
+    # -- drift ----------------------------------------------------------------------------------------
+    def duplicates(self, limit: int = CANDIDATE_LIMIT) -> list[DuplicateKeys]:
+        """Likely duplicate keys: pairs of current beliefs whose keys or statements say the same
+        attribute of the same subject (the rules of fact identity, services/identity.py). At most
+        ``limit`` facts are read (in key order)."""
+        b = self.beliefs
+        rows = [
+            r
+            for r in b.facts.identity_candidates([""], limit)
+            if r.get("current") and r["current"].get("status") == "active"
+        ]
+        current = {r["key"]: r["current"] for r in rows}
+        pairs = duplicate_pairs(rows, b.embed_many, b.policy)
+        return [
+            DuplicateKeys(
+                keys=(ka, kb),
+                values=(current[ka].get("value"), current[kb].get("value")),
+                relation=rel,  # type: ignore[arg-type]
+                similarity=sim,
+            )
+            for ka, kb, rel, sim in pairs
+        ]

@@ -40,6 +40,7 @@ from ..db.driver import Tx
 from ..errors import ValidationError
 from ..llm import LLMClient
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id
+from ..models.keys import KeySchema
 from ..policies import Decision, judge, same_value
 from .beliefs import BeliefService, _iso
 from .clauses import tokens
@@ -55,7 +56,7 @@ class ResolvedKey(BaseModel):
 
     proposed: str | None
     key: str | None
-    how: str  # known | new | aligned | asked | kept | none | dropped
+    how: str  # known | new | aligned | asked | kept | none | dropped | other | refused
     score: float | None = None
     relation: str | None = None
     """The evidence: same_attribute / same_statement / restated (aligned), related (asked)."""
@@ -102,9 +103,16 @@ def _turns(messages_or_text: str | Sequence[Message], agent: str) -> list[dict[s
 
 
 class RememberService:
-    def __init__(self, beliefs: BeliefService, llm: Callable[[], LLMClient]) -> None:
+    def __init__(
+        self,
+        beliefs: BeliefService,
+        llm: Callable[[], LLMClient],
+        schema: Callable[[], KeySchema | None] | None = None,
+    ) -> None:
         self.beliefs = beliefs
         self.llm = llm
+        self.schema = schema
+        """The space's key schema, read once per call (``bg.keys.schema``); None: no schema."""
 
     def remember(
         self,
@@ -127,13 +135,19 @@ class RememberService:
             rejected.append({"text": latest["text"], "key": None, "value": None, "reason": reason})
             return self._store_only(latest["text"], agent, conversation, at, rejected)
         llm = self.llm()
+        schema = self.schema() if self.schema is not None else None
+        declared = {k.key for k in schema.keys} if schema is not None else None
 
         # 1. candidate keys for the prompt: the registry's closest keys and the keys of the closest
-        # active claims (by the turn's text), capped
+        # active claims (by the turn's text), capped; with a key schema, its keys only
         turn_vec = b.embed_many([latest["text"]])[0]
         registry = [k for k, _, _ in b.similar_keys(latest["text"], k=policy.key_candidates)]
-        claimed = [c.key for c, _ in b.facts.similar_claims(turn_vec, k=policy.key_candidates) if c.key]
-        candidates = list(dict.fromkeys(registry + claimed))[: policy.key_candidates]
+        if declared is not None:
+            ranked = [k for k in registry if k in declared] + sorted(declared)
+            candidates = list(dict.fromkeys(ranked))[: policy.key_candidates]
+        else:
+            claimed = [c.key for c, _ in b.facts.similar_claims(turn_vec, k=policy.key_candidates) if c.key]
+            candidates = list(dict.fromkeys(registry + claimed))[: policy.key_candidates]
         # 2. extract, then refuse what the turn does not assert
         extraction = llm.extract(turns, known_keys=candidates)
         prov: dict[str, Any] = extraction.provenance.as_properties()
@@ -164,13 +178,19 @@ class RememberService:
         proposals = [Proposal(k["key"], k["value"], k["fact"].text) for k in kept]
         proposed = [p.key for p in proposals if p.key is not None]
         known = b.facts.existing(proposed) if proposed else set()
+        if declared is not None:  # with a schema, only its keys are known facts and candidates
+            known = {k for k in proposed if k in declared}
         by_text = {k["fact"].text: k["vector"] for k in kept}
 
         def near(p: Proposal) -> set[str]:
             return {c.key for c, _ in b.facts.similar_claims(by_text[p.text], k=10) if c.key}
 
+        def candidate_rows(prefixes: Sequence[str]) -> list[dict[str, Any]]:
+            rows = b.facts.identity_candidates(prefixes, CANDIDATE_LIMIT)
+            return rows if declared is None else [r for r in rows if r["key"] in declared]
+
         identity = FactIdentity(
-            lambda prefixes: b.facts.identity_candidates(prefixes, CANDIDATE_LIMIT),
+            candidate_rows,
             b.embed_many,
             policy,
             near,
@@ -183,6 +203,8 @@ class RememberService:
         ]
         for k, r in zip(kept, resolutions, strict=True):
             k["key"] = r.key
+        if schema is not None and declared is not None:
+            kept = self._outside_schema(kept, resolved, schema, declared, rejected)
         # value types follow the (possibly re-aligned) key: a value of another type than the key
         # holds is converted when it says the same ("1,350" for a number key), else refused
         typed = b.facts.value_types([k["key"] for k in kept if k["key"] is not None and k["value"] is not None])
@@ -291,6 +313,41 @@ class RememberService:
             )
 
         return b.graph.write_tx(work, name="beliefs.remember")
+
+    @staticmethod
+    def _outside_schema(
+        kept: list[dict[str, Any]],
+        resolved: list[ResolvedKey],
+        schema: KeySchema,
+        declared: set[str],
+        rejected: list[dict[str, Any]],
+    ) -> list[dict[str, Any]]:
+        """A fact no declared key holds goes under a reviewed ``other.`` key (``unknown: other``) or
+        is refused (``unknown: refuse``)."""
+        out = []
+        for k in kept:
+            key = k["key"]
+            if key is None or key in declared:
+                out.append(k)
+                continue
+            f = k["fact"]
+            where = next((r for r in resolved if r.key == key), None)
+            if schema.unknown == "refuse":
+                reason = (
+                    f"key {key!r} is not in the space's key schema (version {schema.version}), which refuses others"
+                )
+                rejected.append({"text": f.text, "key": key, "value": k["value"], "reason": reason})
+                if where is not None:
+                    where.how, where.key = "refused", None
+                continue
+            other = key if key.startswith("other.") else f"other.{key}"
+            if len(other) > 256:
+                other = other[:256].rstrip(".")
+            k["key"] = other
+            if where is not None:
+                where.how, where.key = "other", other
+            out.append(k)
+        return out
 
     def _store_only(
         self, text: str, agent: str, conversation: str | None, at: datetime | None, rejected: list[dict[str, Any]]

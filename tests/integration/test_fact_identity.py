@@ -3,6 +3,7 @@ contradicts, against the real Neo4j with a scripted model (the model's keys drif
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -142,3 +143,77 @@ def test_sibling_keys_are_asked_about_and_the_model_s_choice_holds(mbg: BeliefGr
     r2 = mbg.remember("Work swapped my laptop for a ThinkPad T14.", agent="user:ana")
     assert (r2.keys[0].how, r2.keys[0].key) == ("asked", "user.work_laptop")
     assert mbg.belief("user.work_laptop").value == "ThinkPad T14"  # type: ignore[union-attr]
+
+
+def test_with_a_key_schema_facts_land_on_declared_keys_or_under_other(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.beliefs.register_key("user.hobby", "a pastime the user enjoys")  # registered, not declared
+    mbg.keys.declare_schema(
+        [
+            {"key": "user.city", "description": "the city the user lives in", "type": "string"},
+            {"key": "user.employer", "description": "the company the user works for", "type": "string"},
+        ],
+        agent="user:admin",
+    )
+    model.respond(
+        "extract",
+        _facts(
+            {"key": "user.profile.city", "value": "Porto", "text": "The user lives in Porto."},
+            {"key": "user.employer", "value": "Acme", "text": "The user works at Acme."},
+            {"key": "user.favorite_tea", "value": "oolong", "text": "The user's favourite tea is oolong."},
+        ),
+    )
+    r = mbg.remember("I live in Porto, work at Acme, and oolong is my favourite tea.", agent="user:ana")
+    (extract,) = model.calls_for("extract")
+    assert set(extract.inputs["known_keys"]) == {"user.city", "user.employer"}  # the schema's keys only
+    assert [(k.how, k.key) for k in r.keys] == [
+        ("aligned", "user.city"),
+        ("known", "user.employer"),
+        ("other", "other.user.favorite_tea"),
+    ]
+    assert _active(mbg) == {"user.city": "Porto", "user.employer": "Acme"}
+    assert _active(mbg, "other.") == {"other.user.favorite_tea": "oolong"}  # kept for review
+
+
+def test_a_schema_that_refuses_unknown_facts_refuses_them(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.keys.declare_schema(
+        [{"key": "user.city", "description": "the city the user lives in", "type": "string"}],
+        unknown="refuse",
+        agent="user:admin",
+    )
+    model.respond(
+        "extract",
+        _facts(
+            {"key": "user.city", "value": "Porto", "text": "The user lives in Porto."},
+            {"key": "user.favorite_tea", "value": "oolong", "text": "The user's favourite tea is oolong."},
+        ),
+    )
+    r = mbg.remember("I live in Porto and oolong is my favourite tea.", agent="user:ana")
+    assert [w.claim.key for w in r.results] == ["user.city"]
+    assert r.rejected[0]["key"] == "user.favorite_tea" and "not in the space's key schema" in r.rejected[0]["reason"]
+    assert _active(mbg, "other.") == {}
+
+
+def test_db_check_and_doctor_report_likely_duplicate_keys_until_they_are_merged(mbg: BeliefGraph, run_cli: Any) -> None:
+    mbg.assert_claim("user.city", "Porto", "The user lives in Porto.", agent="user:ana")
+    mbg.assert_claim("user.location.city", "Lisbon", "The user lives in Lisbon.", agent="user:ana")
+    mbg.assert_claim("user.sister.city", "Lyon", "The user's sister lives in Lyon.", agent="user:ana")
+    mbg.assert_claim("user.pets", "a cat", "The user has a cat.", agent="user:ana")
+    mbg.assert_claim("user.pet", "a cat", "The user owns a cat.", agent="user:ana")
+    found = {(d.keys, d.relation) for d in mbg.keys.duplicates()}
+    assert found == {
+        (("user.city", "user.location.city"), "same_statement"),
+        (("user.pet", "user.pets"), "same_attribute"),
+    }
+    report = mbg.check()
+    assert report.ok and report.duplicates is not None and len(report.duplicates) == 2  # a warning, not broken
+    out = run_cli(["--space", mbg.space, "db", "check"])
+    assert (
+        out.returncode == 0
+        and "likely duplicate keys user.city = 'Porto' / user.location.city = 'Lisbon'" in out.stdout
+    )
+    assert "belief-graph memory merge-keys user.location.city user.city" in out.stdout
+    doctor = {c.name: c for c in mbg.doctor(sample=5).checks}["duplicate_keys"]
+    assert doctor.ok is True and "2 likely duplicate key pair(s)" in doctor.detail
+    mbg.keys.merge("user.location.city", "user.city", agent="user:ana", reason="one fact")
+    mbg.keys.merge("user.pets", "user.pet", agent="user:ana", reason="one fact")
+    assert mbg.keys.duplicates() == [] and mbg.check().duplicates == []
