@@ -16,6 +16,7 @@ from . import (
     grounded as bench_grounded,
     llm as bench_llm,
     llm_quality as bench_llm_quality,
+    memory as bench_memory,
     perspectives as bench_perspectives,
     recall as bench_recall,
     recall_quality as bench_recall_quality,
@@ -40,4 +41,5 @@ app.command("writes")(with_activity("bench writes")(bench_writes.bench_writes))
 app.command("tenants")(with_activity("bench tenants")(bench_tenants.bench_tenants))
 app.command("recall-quality")(with_activity("bench recall-quality")(bench_recall_quality.bench_recall_quality))
 app.command("llm-quality")(with_activity("bench llm-quality")(bench_llm_quality.bench_llm_quality))
+app.command("memory")(with_activity("bench memory")(bench_memory.bench_memory))
 app.command("all")(with_activity("bench all")(bench_all.bench_all))
