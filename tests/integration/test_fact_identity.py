@@ -206,12 +206,15 @@ def test_db_check_and_doctor_report_likely_duplicate_keys_until_they_are_merged(
     }
     report = mbg.check()
     assert report.ok and report.duplicates is not None and len(report.duplicates) == 2  # a warning, not broken
-    out = run_cli(["--space", mbg.space, "db", "check"])
-    assert (
-        out.returncode == 0
-        and "likely duplicate keys user.city = 'Porto' / user.location.city = 'Lisbon'" in out.stdout
-    )
-    assert "belief-graph memory merge-keys user.location.city user.city" in out.stdout
+    out = run_cli(["--space", mbg.space, "db", "check", "--json"])
+    assert out.returncode == 0, out.stderr
+    listed = json.loads(out.stdout)["likely_duplicate_keys"]
+    assert [(d["keys"], d["values"]) for d in listed] == [
+        (["user.city", "user.location.city"], ["Porto", "Lisbon"]),
+        (["user.pet", "user.pets"], ["a cat", "a cat"]),
+    ]
+    text = run_cli(["--space", mbg.space, "db", "check"], COLUMNS="200").stdout
+    assert "belief-graph memory merge-keys user.location.city user.city" in text
     doctor = {c.name: c for c in mbg.doctor(sample=5).checks}["duplicate_keys"]
     assert doctor.ok is True and "2 likely duplicate key pair(s)" in doctor.detail
     mbg.keys.merge("user.location.city", "user.city", agent="user:ana", reason="one fact")

@@ -35,7 +35,7 @@ def _extractions(noise: Noise | None) -> list[list[tuple[str | None, object]]]:
 def test_the_gold_model_says_each_turn_s_gold_facts_under_their_keys() -> None:
     item = load_suite(categories=["update"])[0]
     client = LLMClient(gold_model(item))
-    _, _, _, turn = next((x for x in item.turns() if x[3].states))
+    _, _, _, turn = next(x for x in item.turns() if x[3].states)
     facts = client.extract([Turn(id="t1", agent=turn.agent, text=turn.text)]).output.facts
     assert [(f.key, f.value) for f in facts] == [(item.facts[s.fact].key, s.value) for s in turn.states]
 
