@@ -176,6 +176,10 @@ class ClaimRepository(Repo):
         rows = self.graph.run(tx, "claim.supersede_current", space=self.space, changes=list(changes))
         return [Superseded(Claim.from_record(r["superseded"]), bool(r["dependents"])) for r in rows]
 
+    def unlink_version(self, new_id: str, old_id: str, tx: Tx) -> None:
+        """Remove the SUPERSEDES edge ``new_id -> old_id`` (a contradicted version leaving the chain)."""
+        self.graph.run(tx, "claim.unlink_version", space=self.space, new_id=new_id, old_id=old_id)
+
     def supersede_keyless(self, old_id: str, new_id: str, at: str, reason: str, tx: Tx) -> None:
         """A claim without a fact key replaced by a newer one (SUPERSEDES, the old one superseded)."""
         rows = self.graph.run(

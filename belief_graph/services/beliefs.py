@@ -276,18 +276,14 @@ class BeliefService:
                 if op_hint is WriteOp.REPLACE:
                     reason = "the same agent contradicted its earlier value"
                 old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
+                result = WriteResult(
+                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE,
+                    claim=new,
+                    superseded=old.claim,
+                    reason=reason,
+                )
                 return self._settled(
-                    tx,
-                    key,
-                    now,
-                    locked.rules,
-                    old.has_dependents,
-                    WriteResult(
-                        op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE,
-                        claim=new,
-                        superseded=old.claim,
-                        reason=reason,
-                    ),
+                    tx, key, now, locked.rules, old.has_dependents, self._contradiction(tx, key, result, op_hint, now)
                 )
             if active is None:
                 new = create(tx, "active", "asserted")
@@ -314,20 +310,16 @@ class BeliefService:
                 new = create(tx, "active", "asserted")
                 reason = f"{strategy.value}: {decision.reason}"
                 old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
+                result = WriteResult(
+                    op=WriteOp.SUPERSEDED,
+                    claim=new,
+                    superseded=old.claim,
+                    reason=reason,
+                    strategy=strategy.value,
+                    warnings=decision.warnings,
+                )
                 return self._settled(
-                    tx,
-                    key,
-                    now,
-                    locked.rules,
-                    old.has_dependents,
-                    WriteResult(
-                        op=WriteOp.SUPERSEDED,
-                        claim=new,
-                        superseded=old.claim,
-                        reason=reason,
-                        strategy=strategy.value,
-                        warnings=decision.warnings,
-                    ),
+                    tx, key, now, locked.rules, old.has_dependents, self._contradiction(tx, key, result, op_hint, now)
                 )
             reason = f"{strategy.value}: {decision.reason}"
             create(tx, "disputed", reason)
@@ -351,6 +343,17 @@ class BeliefService:
             )
 
         return work(tx)
+
+    def _contradiction(self, tx: Tx, key: str, result: WriteResult, op_hint: WriteOp | None, now: str) -> WriteResult:
+        """A write classified as contradicting the belief it replaces (``REPLACE``: the two cannot
+        both hold and nothing says which is right) keeps the newer value current and records the
+        contradiction as an open dispute, the older version its challenger: surfaced, resolvable."""
+        if op_hint is not WriteOp.REPLACE or result.superseded is None:
+            return result
+        dispute = self.conflicts.record_contradiction(
+            tx, key=key, old_id=result.superseded.id, new_id=result.claim.id, reason=result.reason, at=now
+        )
+        return result.model_copy(update={"dispute": dispute, "superseded": self._get(result.superseded.id, tx)})
 
     def _settled(self, tx: Tx, key: str, now: str, rules: int, dependents: bool, result: WriteResult) -> WriteResult:
         """Settle a write that changed ``key``'s belief: rules re-derive, conclusions go stale.

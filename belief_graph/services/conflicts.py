@@ -215,6 +215,20 @@ class ConflictService:
         )
         return self._dispute(dispute_id, tx)
 
+    def record_contradiction(self, tx: Tx, *, key: str, old_id: str, new_id: str, reason: str, at: str) -> Dispute:
+        """The newer claim, just made current over ``old_id``, contradicts it (the two cannot both
+        hold and nothing says which is right): the older version leaves the chain as the challenger
+        of an open dispute, so the contradiction is surfaced and resolvable (``resolve_dispute``
+        with the challenger brings it back)."""
+        self.claims.unlink_version(new_id, old_id, tx)
+        why = f"contradicted by {new_id}: {reason}"
+        self.versions.change_status(
+            tx, id=old_id, status="disputed", at=at, reason=why, by=new_id, revision_id=new_id + ":c:" + old_id
+        )
+        return self.open_dispute(
+            tx, key=key, incumbent=new_id, challenger=old_id, strategy="contradiction", reason=reason, at=at
+        )
+
     # -- disputes ----------------------------------------------------------------------------------
     def resolve_dispute(self, dispute_id: str, winner: str, by: str, reason: str) -> Dispute:
         """Settle a dispute by hand: the winner becomes current, the loser superseded, all recorded."""

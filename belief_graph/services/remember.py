@@ -16,9 +16,12 @@ The flow for one call (``docs/policies.md`` has the rationale):
    it is not, **disambiguate** (one batched LLM call) chooses among the candidates shown; else the
    key is new. A statement under another key of the same fact thus meets the belief it updates or
    contradicts;
-4. **pass 1** (one batched **classify** call): facts whose value differs from the writer's own
-   current belief (or, without a key, that are close to one of the writer's active claims) are
-   classified NOOP / UPDATE / REPLACE / ADD;
+4. **classify** (one batched call): facts whose value differs from the fact's current belief
+   (or, without a key, that are close to one of the writer's active claims) are classified NOOP /
+   UPDATE / REPLACE / ADD; a NOOP between values that share no word is not trusted (the write
+   path decides); a REPLACE ("the two cannot both hold, nothing says which is right") keeps the
+   newer value current and records the contradiction as an open dispute, whoever wrote the
+   belief it contradicts;
 5. one write transaction: the episode, then every surviving fact through
    :meth:`BeliefService.write_prepared` (pass 2 against other agents by the key's strategy), each
    claim carrying the provenance of the prompts and model that produced it.
@@ -227,7 +230,8 @@ class RememberService:
                 k["value"] = fitted
             fitting.append(k)
         kept = fitting
-        # 4. pass 1: classify against the writer's own active claims
+        # 4. classify against the current belief (the writer's own, or another agent's: a REPLACE,
+        # "the two cannot both hold", is recorded as a contradiction whoever wrote the belief)
         items: list[dict[str, Any]] = []
         own_of: dict[int, list[Claim]] = {}
         for i, k in enumerate(kept):
@@ -235,7 +239,7 @@ class RememberService:
             own: list[Claim] = []
             if k["key"] is not None:
                 cur = b.belief(k["key"])
-                if cur is not None and cur.agent == agent and not same_value(cur.value, k["value"]):
+                if cur is not None and not same_value(cur.value, k["value"]):
                     own = [cur]
             else:
                 own = [

@@ -137,6 +137,21 @@ def test_a_value_of_another_type_than_the_key_holds_is_converted_or_refused(
     fail; now it is converted when it says the number, refused (recorded) when it does not."""
     mbg.assert_claim("user.monthly_rent", 1200, "The user's rent is 1,200 a month", agent="agent:finance")
     model.respond("extract", _facts({"key": "user.monthly_rent", "value": "1,350", "text": "The rent is 1,350"}))
+    model.respond(  # another agent's belief with another value: classified (an update here)
+        "classify",
+        lambda inp: {
+            "items": [
+                {
+                    "item": it["id"],
+                    "action": "UPDATE",
+                    "relation": "conflict",
+                    "target_id": it["candidates"][0]["id"],
+                    "rationale": "raised",
+                }
+                for it in inp["items"]
+            ]
+        },
+    )
     r = mbg.remember("My rent is 1,350 a month.", agent="user:alice")
     assert [(w.claim.key, w.claim.value) for w in r.results] == [("user.monthly_rent", 1350)]
     assert mbg.belief("user.monthly_rent").value == 1350  # type: ignore[union-attr]

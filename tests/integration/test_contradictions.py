@@ -1,0 +1,106 @@
+"""A statement classified as contradicting the current belief (REPLACE: the two cannot both hold and
+nothing says which is right) is surfaced as an open dispute, whoever wrote the belief, against the
+real Neo4j with a scripted model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from belief_graph import BeliefGraph, WriteOp
+from belief_graph.llm import ScriptedModel
+
+
+def _facts(*facts: dict[str, Any]):  # type: ignore[no-untyped-def]
+    def respond(inputs: Any) -> dict[str, Any]:
+        src = inputs["turns"][-1]["id"]
+        return {"facts": [{"source": src, "kind": "semantic", "confidence": 0.9, **f} for f in facts]}
+
+    return respond
+
+
+def _classify(action: str):  # type: ignore[no-untyped-def]
+    relation = {"UPDATE": "conflict", "REPLACE": "conflict"}[action]
+    return lambda inp: {
+        "items": [
+            {
+                "item": it["id"],
+                "action": action,
+                "relation": relation,
+                "target_id": it["candidates"][0]["id"],
+                "rationale": "x",
+            }
+            for it in inp["items"]
+        ]
+    }
+
+
+@pytest.fixture()
+def model() -> ScriptedModel:
+    return ScriptedModel()
+
+
+@pytest.fixture()
+def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
+    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
+        yield b
+
+
+def test_a_speaker_contradicting_itself_keeps_the_new_value_and_opens_a_dispute(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    first = mbg.assert_claim(
+        "user.sister.birthday", "May 3", "The user's sister's birthday is May 3.", agent="user:ana"
+    )
+    plan = mbg.derive("Send the sister's card by April 28.", [first.claim.id], agent="agent:planner")
+    model.respond(
+        "extract",
+        _facts({"key": "user.sister.birthday", "value": "June 3", "text": "The user's sister's birthday is June 3."}),
+    )
+    model.respond("classify", _classify("REPLACE"))
+    r = mbg.remember("My sister's birthday is June 3, what should I get her?", agent="user:ana")
+    (w,) = r.results
+    assert w.op == WriteOp.REPLACE and w.dispute is not None and w.dispute.status == "open"
+    assert (w.dispute.strategy, w.dispute.incumbent.id, w.dispute.challenger.id) == (
+        "contradiction",
+        w.claim.id,
+        first.claim.id,
+    )
+    assert mbg.belief("user.sister.birthday").value == "June 3"  # type: ignore[union-attr]
+    assert mbg.claim(first.claim.id).status.value == "disputed"
+    assert mbg.claim(plan.id).status.value == "stale"  # the conclusion no longer rests on a current belief
+    assert mbg.check().ok
+    # asking the user settles it: the earlier statement was right
+    mbg.beliefs.resolve_dispute(w.dispute.id, "challenger", by="user:ana", reason="asked her: May 3")
+    assert mbg.belief("user.sister.birthday").value == "May 3"  # type: ignore[union-attr]
+    assert mbg.check().ok
+
+
+def test_an_update_is_not_a_dispute(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    mbg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon.", agent="user:ana")
+    model.respond("extract", _facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."}))
+    model.respond("classify", _classify("UPDATE"))
+    r = mbg.remember("I moved to Porto.", agent="user:ana")
+    assert r.results[0].op == WriteOp.UPDATE and r.results[0].dispute is None
+    assert mbg.beliefs.disputes_list("open") == []
+
+
+def test_two_agents_contradicting_each_other_are_surfaced_whatever_the_recency_policy_says(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    crm = mbg.assert_claim(
+        "user.billing_email", "dana@x.io", "The user's billing email is dana@x.io.", agent="agent:crm"
+    )
+    model.respond(
+        "extract",
+        _facts({"key": "user.billing_email", "value": "dana@y.io", "text": "The user's billing email is dana@y.io."}),
+    )
+    model.respond("classify", _classify("REPLACE"))
+    r = mbg.remember("Support ticket: billing email is dana@y.io.", agent="agent:support")
+    (w,) = r.results
+    assert w.op == WriteOp.SUPERSEDED and w.strategy == "recency"  # the policy still decides what is current
+    assert w.dispute is not None and w.dispute.challenger.id == crm.claim.id
+    assert [d.key for d in mbg.beliefs.disputes_list("open")] == ["user.billing_email"]
+    assert mbg.check().ok
