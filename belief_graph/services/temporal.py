@@ -107,12 +107,13 @@ from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from typing import Literal
 
 from ..errors import ValidationError
+from ..limits import EARLIEST_TIME
 
 __all__ = ["EARLIEST_YEAR", "Granularity", "TimeRef", "find_times", "resolve_since", "when_from_text"]
 
 Granularity = Literal["minute", "day", "week", "month", "year"]
 
-EARLIEST_YEAR = 1900
+EARLIEST_YEAR = EARLIEST_TIME.year
 """Times before January 1 of this year are not resolved (nor storable as ``valid_from``)."""
 
 

@@ -405,3 +405,31 @@ def test_the_docstring_says_what_the_code_does() -> None:
     assert len(examples) > 12
     for phrase in examples:
         assert when_from_text(phrase, SAID) is None, phrase
+
+
+# -- valid_from as written: the limits every write checks -------------------------------------------------
+def test_valid_from_is_aware_not_ahead_and_not_before_1900() -> None:
+    from belief_graph.limits import EARLIEST_TIME, check_past
+    from belief_graph.models import ClaimInput
+
+    now = datetime(2026, 3, 18, 12, 0, tzinfo=UTC)
+    assert check_past(None, "valid_from") is None
+    assert check_past(now, "valid_from", now=now) == now
+    assert check_past(EARLIEST_TIME, "valid_from", now=now) == EARLIEST_TIME
+    with pytest.raises(ValidationError, match="in the future"):
+        check_past(now + timedelta(microseconds=1), "valid_from", now=now)
+    with pytest.raises(ValidationError, match="before 1900-01-01"):
+        check_past(EARLIEST_TIME - timedelta(seconds=1), "valid_from", now=now)
+    with pytest.raises(ValidationError, match="timezone-aware"):
+        check_past(datetime(2026, 1, 1), "valid_from", now=now)
+    with pytest.raises(ValidationError, match="must be a datetime"):
+        check_past("2026-01-01", "valid_from", now=now)
+    # ClaimInput checks against the clock: a resolved past time passes, a plan does not
+    said = datetime.now(UTC)
+    last_week = when_from_text("we moved last week", said)
+    assert last_week is not None
+    assert ClaimInput(text="t", agent="a", valid_from=last_week.at).valid_from == last_week.at
+    plan = when_from_text("we move next week", said)
+    assert plan is not None and plan.future
+    with pytest.raises(ValidationError, match="in the future"):
+        ClaimInput(text="t", agent="a", valid_from=plan.at)
