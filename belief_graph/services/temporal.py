@@ -87,8 +87,9 @@ not a date); short month names (``Jan``, ``Sept.``) only with a day or a year ("
 is not January). The tense is read from the words of the sentence (auxiliaries "will", "'ll",
 "going to", "plan to", "am/are/is ...ing" in the expression's clause or sentence; past forms
 "-ed", "was", "had", "went", ... in its clause, which split at commas, "and", "but"): a light
-heuristic, never a parser. The perfect ("I've been") is not a past cue: "I've got a meeting on
-Friday" is about this week.
+heuristic, never a parser. The present tense is no cue either way: "I have a meeting on Friday"
+reads like "on Friday" alone (the latest Friday); such a sentence needs a future cue ("I'll have",
+"next Friday") to be read as a plan.
 
 **Several expressions in one text.** :func:`find_times` returns every one, in text order (where
 two overlap, the one starting first, then the longer). :func:`when_from_text` picks the first

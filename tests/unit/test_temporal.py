@@ -142,6 +142,8 @@ TABLE: list[tuple[str, datetime, str, bool]] = [
     ("I'm moving to Lisbon in June, I decided yesterday", _d(2026, 6, 1), "month", True),
     ("In 2019 I was in Lisbon, but I've lived in Porto since March", _d(2026, 3, 1), "month", False),
     ("I started working from home starting Monday", _d(2026, 3, 16), "day", False),
+    # the present tense is no cue (a known limit): the default, the latest Friday
+    ("I have a meeting on Friday", _d(2026, 3, 13), "day", False),
 ]
 
 NONE = [
@@ -311,8 +313,8 @@ def _past_phrases() -> st.SearchStrategy[str]:
 @given(SAID_AT, _past_phrases())
 def test_a_past_expression_is_never_after_it_was_said(said_at: datetime, phrase: str) -> None:
     got = when_from_text(f"I moved to Porto {phrase}.", said_at)
-    if got is None:  # only when the day falls before 1900
-        assert said_at.year < 1900 + 401
+    if got is None:  # only "N units ago" reaching before 1900
+        assert phrase.endswith(" ago") and said_at.year - 400 < 1900, phrase
         return
     assert not got.future, got
     assert got.at <= said_at, (got, said_at)
