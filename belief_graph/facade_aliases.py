@@ -46,6 +46,7 @@ from .models.perspectives import DeliberationRecord, EncodeResult, Interpretatio
 from .models.retrieval import RetrievalHit
 from .models.rules import RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec
 from .models.support import AuditRecord, AuditSummary, ClaimAudit, ClaimSupport, Dependent, StaleClaim
+from .services.beliefs import Basis
 from .services.check import CheckReport, run_check
 from .services.doctor import DoctorReport, run_doctor
 from .services.perspectives import make_spec, read_perspectives
@@ -159,8 +160,8 @@ class FacadeAliases:
     def revert(self, key: str, *, agent: str, to: str | None = None) -> WriteResult:
         return self.beliefs.revert(key, agent=agent, to=to)
 
-    def as_of(self, key: str, at: datetime) -> Claim | None:
-        return self.beliefs.as_of(key, at)
+    def as_of(self, key: str, at: datetime, basis: Basis = "recorded") -> Claim | None:
+        return self.beliefs.as_of(key, at, basis)
 
     def set_policy(self, pattern: str, strategy: str, **auto_rules: Any) -> PolicyRule:
         return self.beliefs.set_policy(pattern, strategy, **auto_rules)

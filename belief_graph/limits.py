@@ -19,18 +19,21 @@ integer values                -2**63 .. 2**63-1      Neo4j stores 64-bit integer
 float values                  finite                 NaN and infinity are refused
 texts                         valid Unicode          a lone surrogate cannot be stored as UTF-8
 datetimes                     timezone-aware         a naive datetime is refused, never taken as UTC
+valid_from                    1900-01-01 UTC ..      when a fact became true: not after the time it
+                              the time of writing    is written (a plan is not a fact yet)
 ============================  =====================  ============================================
 """
 
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .errors import ValidationError
 
 __all__ = [
+    "EARLIEST_TIME",
     "INT64_MAX",
     "INT64_MIN",
     "MAX_CLAIM_TEXT",
@@ -38,6 +41,7 @@ __all__ = [
     "MAX_NAME",
     "MAX_QUERY_TEXT",
     "check_aware",
+    "check_past",
     "check_name",
     "check_number",
     "check_text",
@@ -50,6 +54,8 @@ MAX_QUERY_TEXT = 10_000
 MAX_NAME = 256
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
+EARLIEST_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+"""The earliest time a fact can be valid from."""
 
 
 def unicode_problem(text: str) -> str | None:
@@ -108,3 +114,20 @@ def check_aware(value: Any, what: str) -> datetime | None:
             "a naive datetime is refused, not taken as UTC"
         )
     return value
+
+
+def check_past(value: Any, what: str, *, now: datetime | None = None) -> datetime | None:
+    """``value`` (None allowed) if it is a timezone-aware datetime from :data:`EARLIEST_TIME` up to
+    ``now`` (default: this machine's clock). A time ahead is a plan, not when something became true."""
+    checked = check_aware(value, what)
+    if checked is None:
+        return None
+    if checked < EARLIEST_TIME:
+        raise ValidationError(f"{what} {checked.isoformat()} is before {EARLIEST_TIME.date().isoformat()}")
+    limit = now if now is not None else datetime.now(UTC)
+    if checked > limit:
+        raise ValidationError(
+            f"{what} {checked.isoformat()} is in the future (now: {limit.isoformat(timespec='seconds')}); "
+            "a fact is valid from a time it already holds"
+        )
+    return checked

@@ -189,22 +189,13 @@ def _says(text: str, values: Iterable[Any]) -> bool:
 
 
 def _resolve(bg: BeliefGraph, key: str) -> str:
-    keys = getattr(bg, "keys", None)
-    resolve = getattr(keys, "resolve", None)
-    if callable(resolve):
-        try:
-            got = resolve(key)
-            return str(got) if got else key
-        except BeliefGraphError:
-            return key
-    return key
+    """The key the fact is stored under: an alias followed (``bg.keys.resolve``)."""
+    return bg.keys.resolve(key)
 
 
 def _as_of(bg: BeliefGraph, key: str, at: datetime) -> Any:
-    try:
-        return bg.beliefs.as_of(key, at, basis="valid")  # type: ignore[call-arg]
-    except TypeError:  # an engine without valid time answers by recorded time
-        return bg.beliefs.as_of(key, at)
+    """What was true at ``at`` (valid time: when the turns said facts became true)."""
+    return bg.beliefs.as_of(key, at, basis="valid")
 
 
 def run_item(

@@ -48,10 +48,19 @@ def assert_(
     agent: str = typer.Option(..., "--agent", help="Who asserts it."),
     evidence: list[str] = typer.Option([], "--evidence", help="Episode or claim ids (repeatable)."),
     confidence: float = typer.Option(None, "--confidence"),
+    valid_from: str = typer.Option(
+        None, "--valid-from", help="When it became true: an ISO time with offset, not ahead (default: now)."
+    ),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Structured write: one current belief per fact, decided without an LLM."""
-    r = state(ctx).engine().assert_claim(key, _value(value), text, agent, evidence=evidence, confidence=confidence)
+    r = (
+        state(ctx)
+        .engine()
+        .assert_claim(
+            key, _value(value), text, agent, evidence=evidence, confidence=confidence, valid_from=_when(valid_from)
+        )
+    )
     _print_write(r, json_)
 
 
@@ -236,10 +245,15 @@ def history(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--j
                 v.claim.status.value,
                 v.claim.agent,
                 v.claim.created_at,
+                v.claim.valid_from,
                 last.reason if last else "",
             ]
         )
-    table(f"history {key}", ["id (* = current)", "value", "status", "agent", "created", "why (last change)"], rows)
+    table(
+        f"history {key}",
+        ["id (* = current)", "value", "status", "agent", "recorded", "valid from", "why (last change)"],
+        rows,
+    )
 
 
 @app.command("as-of")
@@ -247,20 +261,17 @@ def as_of(
     ctx: typer.Context,
     key: str,
     at: str = typer.Argument(..., help="ISO time with offset, e.g. 2026-11-30T12:00:00+00:00"),
+    valid: bool = typer.Option(
+        False,
+        "--valid",
+        help="What was true at that time by what memory knows now (valid time), not what it believed then.",
+    ),
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
-    """What memory believed about a fact at a given time (exit 1 when nothing)."""
-    from datetime import datetime
-
-    from ..errors import ValidationError
-
-    try:
-        t = datetime.fromisoformat(at.replace("Z", "+00:00"))
-    except ValueError:
-        raise ValidationError(f"not an ISO time: {at!r} (e.g. 2026-11-30T12:00:00+00:00)") from None
-    _one_or_exit(
-        state(ctx).engine().as_of(key, t), f"{key} as of {at}", "status now", f"no belief for {key} at {at}", json_
-    )
+    """What memory believed about a fact at a given time; with --valid, what was true then (exit 1 when nothing)."""
+    c = state(ctx).engine().as_of(key, _when(at), "valid" if valid else "recorded")
+    title = f"{key} {'true at' if valid else 'as of'} {at}"
+    _one_or_exit(c, title, "status now", f"no belief for {key} {'true at' if valid else 'at'} {at}", json_)
 
 
 @app.command("explain")

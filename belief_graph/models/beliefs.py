@@ -306,9 +306,9 @@ class ClaimInput(BaseModel):
     @field_validator("valid_from")
     @classmethod
     def _valid_from(cls, v: datetime | None) -> datetime | None:
-        from ..limits import check_aware
+        from ..limits import check_past
 
-        return check_aware(v, "valid_from")
+        return check_past(v, "valid_from")
 
     @field_validator("evidence")
     @classmethod

@@ -170,6 +170,10 @@ class VersionRepository(Repo):
         rows = self._read(tx, "claim.belief_as_of", space=self.space, key=key, at=at)
         return Claim.from_record(rows[0]["claim"]) if rows else None
 
+    def valid_at(self, key: str, at: str, tx: Tx | None = None) -> Claim | None:
+        rows = self._read(tx, "claim.belief_valid_at", space=self.space, key=key, at=at)
+        return Claim.from_record(rows[0]["claim"]) if rows else None
+
     def explain(self, claim_id: str, tx: Tx | None = None) -> Explanation | None:
         rows = self._read(tx, "claim.explain_claim", space=self.space, id=claim_id)
         if not rows:

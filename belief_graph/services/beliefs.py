@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError as PydanticValidationError
 
@@ -59,7 +59,10 @@ from ..settings import PolicySettings
 from .conflicts import ConflictService, checked_key
 from .currency import Change, Consequences
 
-__all__ = ["BeliefService", "claim_input"]
+__all__ = ["Basis", "BeliefService", "claim_input"]
+
+Basis = Literal["recorded", "valid"]
+"""The time axis of ``as_of``: when memory recorded a belief, or when the fact was true."""
 
 
 def claim_input(**fields: Any) -> ClaimInput:
@@ -492,16 +495,31 @@ class BeliefService:
         result = self.assert_claim(data, props={"reverts": target.id})
         return result.model_copy(update={"reason": f"reverted to version {target.id}: {result.reason}"})
 
-    def as_of(self, key: str, at: datetime) -> Claim | None:
+    def as_of(self, key: str, at: datetime, basis: Basis = "recorded") -> Claim | None:
+        """The belief about ``key`` at time ``at`` (timezone-aware), on one of two time axes:
+
+        - ``basis="recorded"`` (the default): what memory *believed* at ``at``: the version whose
+          latest revision at or before ``at`` is ``active`` (from the immutable revisions; a stale or
+          retracted claim answers for the time it was believed);
+        - ``basis="valid"``: what *was true* at ``at``, by what memory knows now: among the versions
+          that held (ever active; not retracted, withdrawn or disputed now; superseded and stale ones
+          count in their time), the one recorded last whose ``valid_from`` is at or before ``at``
+          and that had not ended by then (``valid_to``, or the time a stale conclusion went stale).
+          A late report ("I moved to Porto two weeks ago", recorded today) answers for ten days
+          ago; a correction with an earlier ``valid_from`` covers the period it claims.
+        """
         if not isinstance(at, datetime):
             raise ValidationError("as_of needs a datetime")
         if at.tzinfo is None:
             raise ValidationError("as_of needs a timezone-aware datetime (e.g. datetime.now(UTC))")
-        found = self.versions.as_of(checked_key(key), at.isoformat())
+        if basis not in ("recorded", "valid"):
+            raise ValidationError(f"as_of basis is 'recorded' or 'valid', got {basis!r}")
+        read = self.versions.as_of if basis == "recorded" else self.versions.valid_at
+        found = read(checked_key(key), at.isoformat())
         if found is not None:
             return found
         target = self.keys_repo.resolve(key)  # an alias holds no versions: its target answers
-        return self.versions.as_of(target, at.isoformat()) if target is not None else None
+        return read(target, at.isoformat()) if target is not None else None
 
     def explain(self, claim_id: str) -> Explanation:
         ex = self.versions.explain(claim_id)

@@ -149,6 +149,8 @@ def parse_item(raw: bytes, item: Mapping[str, Any] | ClaimInput | None, agent: s
             data = ClaimInput.model_validate(dict(obj))
         except PydanticValidationError as exc:
             raise _BadLine(f"invalid claim: {_messages(exc)}") from None
+        except ValidationError as exc:  # a field check of ours (a naive or future valid_from)
+            raise _BadLine(f"invalid claim: {exc}") from None
     if data.key is not None and data.value is not None:
         try:
             _value_type(data.value)

@@ -21,7 +21,8 @@ FOREACH (_ IN CASE WHEN new.created_at > old.created_at THEN [1] ELSE [] END | C
 // or stale one is superseded (a stale version that a newer one replaces is history, not pending).
 WITH f, old, new, row, CASE WHEN old.status IN ['active', 'stale'] THEN 'superseded' ELSE old.status END AS old_status
 REMOVE old.active_key, old:Active:Superseded:Disputed:Withdrawn:Retracted:Stale, new:Active:Superseded:Disputed:Withdrawn:Retracted:Stale
-// valid_to never precedes valid_from (a version written with a valid_from in the future).
+// valid_to never precedes valid_from (a version written with a valid_from in the future, which writes
+// have refused since; the data of before may hold one).
 SET old.status = old_status,
     old.valid_to = CASE WHEN old.valid_from > datetime(row.at) THEN old.valid_from ELSE datetime(row.at) END,
     new.status = 'active', new.active_key = f.key, new:Active, old:$(toUpper(left(old_status, 1)) + substring(old_status, 1))

@@ -24,7 +24,8 @@ BIN = str(Path(sys.executable).with_name("belief-graph"))
 
 def _world(bg: BeliefGraph) -> dict[str, str]:
     """A small space that exercises every write path: versions, corroboration, a dispute, a derived
-    claim, retract and restore, a future valid_from, a grounded attack graph."""
+    claim, retract and restore, a valid_from before the previous version was written (a late report),
+    a grounded attack graph."""
     ep = bg.add_episode("I moved to Porto", agent="user:a")
     ep2 = bg.add_episode("I like cats", agent="user:a")
     lisbon = bg.assert_claim("user.city", "Lisbon", "lives in Lisbon", agent="user:a").claim.id
@@ -37,8 +38,8 @@ def _world(bg: BeliefGraph) -> dict[str, str]:
     coast = bg.derive("the user lives near the sea", [porto], "user.coast", agent="agent:x").id
     bg.retract([ep2.id], "wrong")
     bg.restore([ep2.id], "right")
-    bg.assert_claim("user.tz", "CET", "tz CET", agent="u", valid_from=datetime.now(UTC) + timedelta(days=3))
-    bg.assert_claim("user.tz", "WET", "tz WET", agent="u")
+    bg.assert_claim("user.tz", "CET", "tz CET", agent="u")
+    bg.assert_claim("user.tz", "WET", "tz WET", agent="u", valid_from=datetime.now(UTC) - timedelta(days=3))
     bg.store_attacks("x:ns", ["a", "b", "c"], [("a", "b"), ("b", "c")])
     bg.grounded("x:ns")
     return {"ep": ep.id, "ep2": ep2.id, "lisbon": lisbon, "porto": porto, "cat": cat, "dog": dog, "coast": coast}

@@ -186,8 +186,17 @@ API: list[Case] = [
         lambda bg, w: bg.assert_claim(
             "user.x", "v", "t", agent="a", valid_from=datetime.now(UTC) + timedelta(days=36500)
         ),
-        None,
-        _active_value("user.x", "v"),
+        ValidationError,
+    ),
+    Case(
+        "valid-from-tomorrow",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", valid_from=datetime.now(UTC) + timedelta(days=1)),
+        ValidationError,
+    ),
+    Case(
+        "valid-from-1899",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", valid_from=datetime(1899, 12, 31, tzinfo=UTC)),
+        ValidationError,
     ),
     Case("episode-at-naive", lambda bg, w: bg.add_episode("t", agent="a", at=NAIVE), ValidationError),
     Case("as-of-naive", lambda bg, w: bg.as_of("user.seed", NAIVE), ValidationError),

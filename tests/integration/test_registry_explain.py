@@ -52,6 +52,7 @@ INDEXED = [
     "claim.set_current",
     "claim.supersede_current",
     "claim.find_premises",
+    "claim.belief_valid_at",
     "episode.create_episode",
 ]
 

@@ -59,6 +59,13 @@ def test_items_may_be_mappings_or_claim_inputs() -> None:
         (b'{"text": "t", "agent": "a", "confidence": 2}', "confidence: "),
         (b'{"text": "t", "agent": "a", "evidence": "ep-1"}', "evidence: "),
         (b'\xff{"text": "t"}', "not UTF-8 (byte 1)"),
+        # checks of ours inside ClaimInput: the line is rejected, the import goes on
+        (b'{"text": "t", "agent": "a", "valid_from": "2026-01-02T00:00:00"}', "valid_from must be a timezone-aware"),
+        (
+            b'{"text": "t", "agent": "a", "valid_from": "2999-01-02T00:00:00Z"}',
+            "valid_from 2999-01-02T00:00:00+00:00 is in",
+        ),
+        (b'{"text": "t", "agent": "a", "valid_from": "1899-12-31T23:59:59Z"}', "is before 1900-01-01"),
     ],
 )
 def test_bad_lines_say_what_is_wrong(raw: bytes, message: str) -> None:
