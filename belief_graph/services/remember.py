@@ -50,6 +50,7 @@ from .clauses import tokens
 from .conflicts import ConflictService, PreJudge
 from .extraction_grounding import as_value, check_fact, turn_kind
 from .identity import CANDIDATE_LIMIT, Candidate, FactIdentity, Proposal
+from .temporal import fact_time
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
 
@@ -292,6 +293,7 @@ class RememberService:
                 kind=f.kind,
                 evidence=[episode_id],
                 confidence=f.confidence,
+                valid_from=fact_time(latest["text"], f.value, at),
             )
             prepared.append((i, b.prepare(data)))
         verdicts: dict[str, Decision] = {}

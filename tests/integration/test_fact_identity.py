@@ -220,3 +220,22 @@ def test_db_check_and_doctor_report_likely_duplicate_keys_until_they_are_merged(
     mbg.keys.merge("user.location.city", "user.city", agent="user:ana", reason="one fact")
     mbg.keys.merge("user.pets", "user.pet", agent="user:ana", reason="one fact")
     assert mbg.keys.duplicates() == [] and mbg.check().duplicates == []
+
+
+def test_remember_records_when_a_fact_became_true_and_as_of_follows_it(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    from datetime import UTC, datetime
+
+    model.respond("extract", _facts({"key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon."}))
+    mbg.remember("I live in Lisbon.", agent="user:ana", at=datetime(2026, 1, 10, 9, 0, tzinfo=UTC))
+    model.respond("extract", _facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."}))
+    r = mbg.remember(
+        "By the way, I moved to Porto two weeks ago, any tips?",
+        agent="user:ana",
+        at=datetime(2026, 3, 15, 9, 0, tzinfo=UTC),
+    )
+    assert r.results[0].claim.valid_from.startswith("2026-03-01")  # type: ignore[union-attr]
+    assert mbg.beliefs.as_of("user.city", datetime(2026, 2, 1, tzinfo=UTC), basis="valid").value == "Lisbon"  # type: ignore[union-attr]
+    assert mbg.beliefs.as_of("user.city", datetime(2026, 3, 5, tzinfo=UTC), basis="valid").value == "Porto"  # type: ignore[union-attr]
+    assert (
+        mbg.beliefs.as_of("user.city", datetime(2026, 1, 5, tzinfo=UTC), basis="valid") is None
+    )  # before anything was said
