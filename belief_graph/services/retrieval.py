@@ -36,6 +36,7 @@ from ..errors import ConfigurationError, EmbeddingDimensionError, ValidationErro
 from ..limits import MAX_QUERY_TEXT, check_text
 from ..models import KEY_RE
 from ..models.retrieval import RecallStats, RetrievalHit
+from ..repositories import AgentRepository
 from ..repositories.retrieval import Filters, HitDetail, RetrievalRepository
 from ..settings import RetrievalSettings
 from .recall_steps import KeyVectors, key_phrase, llm_hypothesis, llm_rerank, mean_direction, rewrite_query
@@ -430,6 +431,18 @@ class RetrievalService:
         ]
 
     # -- helpers -----------------------------------------------------------------------------------
+    def user_names(self) -> list[str]:
+        """The names of the space's users, from their agent ids (``user:amara`` -> ``amara``, and
+        ``user:maya_lopez`` -> ``maya lopez``, ``maya``, ``lopez``): how questions name them."""
+        names: list[str] = []
+        for a in AgentRepository(self.graph, self.space).all():
+            if not a.id.lower().startswith("user:"):
+                continue
+            parts = [w for w in re.split(r"[^A-Za-z]+", a.id[5:]) if len(w) >= 2]
+            if parts:
+                names += [" ".join(parts), *parts]
+        return list(dict.fromkeys(names))
+
     def _embed(self, text: str) -> list[float]:
         vec = self.embedder.embed_query(text)
         if len(vec) != self.dimension:
