@@ -88,6 +88,9 @@ class ItemResult:
     errors: list[str] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     """Per question: what was asked, what came back, and the verdict (for reading a run)."""
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    """Per turn: the facts written (key, value, op, gold fact), refused (with the reason) and how
+    their keys were resolved (for reading a run)."""
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -248,15 +251,20 @@ def _play(bg: BeliefGraph, item: Item, res: ItemResult) -> None:
             continue
         if turn.states and not r.extracted:
             res.dropped += 1
+        step: dict[str, Any] = {"turn": f"s{si}t{ti}", "written": [], "refused": [], "keys": []}
         for wr in r.results:
             c = wr.claim
             w = _Written(c.id, c.key, c.value, c.text, wr.op.value, (si, ti))
             w.fact = _match(item, turn.states, w)
             written.append(w)
+            step["written"].append([c.key, c.value, wr.op.value, w.fact])
             if wr.op is not WriteOp.NOOP:
                 res.written += 1
                 if w.fact is None:
                     res.false_stored += 1
+        step["refused"] = [[x["key"], x["value"], x["reason"]] for x in r.rejected]
+        step["keys"] = [[k.proposed, k.key, k.how, k.relation] for k in r.keys if k.how not in ("known", "new", "none")]
+        res.trace.append(step)
         history.append(msg)
     _identity(item, written, res)
     _questions(bg, item, written, res)
@@ -339,11 +347,17 @@ def _ask_text(bg: BeliefGraph, q: Question, res: ItemResult, note: dict[str, Any
         return q.unknown
     if q.unknown:
         return False
+    cited = [c.value for c in a.cited if c.value is not None]
+
+    def gives(values: list[Any]) -> bool:  # said in the text, or the value of a cited belief (a boolean)
+        return _says(a.text, values) or any(value_matches(v, c) for v in values for c in cited)
+
     if q.conflict:
-        given = [v for v in q.expect if _says(a.text, [v])]
+        given = [v for v in q.expect if gives([v])]
         note["conflict_in_answer"] = len({str(v).lower() for v in given}) > 1 or len(a.citations) > 1
         return bool(given)
-    return _says(a.text, q.expect) and not _says(a.text, [v for v in q.stale if not _says(str(v), q.expect)])
+    earlier = [v for v in q.stale if not _says(str(v), q.expect)]  # not a part of an expected answer
+    return gives(list(q.expect)) and not gives(earlier)
 
 
 def _ask_key(bg: BeliefGraph, item: Item, q: Question, note: dict[str, Any]) -> bool:
@@ -426,7 +440,7 @@ def summarize(results: Sequence[ItemResult]) -> list[dict[str, Any]]:
             tot = {
                 k: sum(getattr(r, k) for r in rs)
                 for k in ItemResult.__dataclass_fields__
-                if k not in ("item", "category", "model", "errors", "notes", "seconds")
+                if k not in ("item", "category", "model", "errors", "notes", "trace", "seconds")
             }
             rows.append(
                 {

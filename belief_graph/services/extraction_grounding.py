@@ -55,7 +55,7 @@ from typing import Any, Literal
 from .clauses import PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
 from .grounding import _figure_forms
 
-__all__ = ["FactCheck", "as_value", "check_fact", "turn_kind"]
+__all__ = ["NUMBER_WORDS", "FactCheck", "as_value", "check_fact", "turn_kind"]
 
 TurnKind = Literal["statement", "question", "small_talk"]
 
@@ -66,7 +66,7 @@ _STOP = frozenset(
     s t will would can could should may might must into over under per each every some any all more most less
     like likes liked prefers prefer wants want kind type value""".split()
 )
-_NUMBER_WORDS = {
+NUMBER_WORDS: dict[str, int | float] = {
     w: i
     for i, w in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -133,7 +133,7 @@ def turn_kind(text: str) -> TurnKind:
 def _number_forms(words: Sequence[str], text: str) -> set[str]:
     forms = set(_figure_forms(text))
     joined = " ".join(words)
-    for word, n in _NUMBER_WORDS.items():
+    for word, n in NUMBER_WORDS.items():
         if f" {word} " in f" {joined} ":
             forms.add(str(n))
     return forms
@@ -287,6 +287,11 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
         words += codes
         negative = any(t in _NEGATION_IN_VALUE for t in tokens(value))
         pool = [p for p in parts if p.mood == "assert" or negative]
+
+        # a value may carry the key's own words: "day shifts" for user.shift when the turn says
+        # "I'm on days", "Mercy General" needs its words, "Mercy General Hospital" its third too
+        named = {_stem(w) for w in _split_ident(key)} if key else set()
+        words = [w for w in words if _stem(w) not in named] or words
 
         def stated(ws: Sequence[str], text: str) -> bool:
             offered = _number_forms(ws, text)

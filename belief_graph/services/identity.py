@@ -89,6 +89,27 @@ def _singular(word: str) -> str:
 
 
 _PARTY_INDEX = {w: i for i, g in enumerate(PARTY_GROUPS) for w in g}
+_HYPERNYMS = {
+    _PARTY_INDEX[general]: frozenset(_PARTY_INDEX[w] for w in specific.split())
+    for general, specific in (
+        ("kid", "son daughter baby twins"),
+        ("partner", "wife husband boyfriend girlfriend fiance"),
+        ("parent", "mom dad"),
+        ("sibling", "sister brother"),
+        ("pet", "dog cat"),
+    )
+}
+"""A party named in general terms may be one named precisely (``user.kid.name`` / ``user.daughter.name``):
+candidates for each other, never sure (the model is asked)."""
+
+
+def _parties_fit(a: frozenset[int], b: frozenset[int]) -> bool:
+    if a == b:
+        return True
+    if len(a) != 1 or len(b) != 1:
+        return False
+    (x,), (y,) = a, b
+    return y in _HYPERNYMS.get(x, ()) or x in _HYPERNYMS.get(y, ())
 
 
 @dataclass(frozen=True)
@@ -193,6 +214,8 @@ def _siblings(a: KeyShape, b: KeyShape) -> bool:
 
 def relate(p: KeyShape, c: KeyShape, similarity: float, same: bool, policy: PolicySettings) -> str:
     """The relation between a proposed key and a compatible candidate (module docstring, 3.)."""
+    if p.parties != c.parties:  # a kid and a daughter may be one party: only the model can tell
+        return "related" if similarity >= policy.key_ask_threshold or p.head == c.head else "unrelated"
     if p.core == c.core:
         return "same_attribute"
     sib = _siblings(p, c)
@@ -206,7 +229,7 @@ def relate(p: KeyShape, c: KeyShape, similarity: float, same: bool, policy: Poli
 
 
 def compatible(p: KeyShape, c: KeyShape, value: Any, held: str | None) -> bool:
-    if p.root != c.root or p.parties != c.parties:
+    if p.root != c.root or not _parties_fit(p.parties, c.parties):
         return False
     vt = _type_of(value)
     return held is None or vt is None or held == vt

@@ -48,7 +48,7 @@ from ..policies import Decision, judge, same_value
 from .beliefs import BeliefService, _iso
 from .clauses import tokens
 from .conflicts import ConflictService, PreJudge
-from .extraction_grounding import as_value, check_fact, turn_kind
+from .extraction_grounding import NUMBER_WORDS, as_value, check_fact, turn_kind
 from .identity import CANDIDATE_LIMIT, Candidate, FactIdentity, Proposal
 from .temporal import fact_time
 
@@ -413,12 +413,14 @@ def _type_of(value: Any) -> str:
 
 
 def _fit(value: Any, known: str) -> Any:
-    """``value`` as the type a key holds, when it says exactly that ("1,350" -> 1350, "yes" -> True,
-    7 -> "7"); ``None`` when it does not."""
+    """``value`` as the type a key holds, when it says exactly that ("1,350" -> 1350, "six" -> 6,
+    "yes" -> True, 7 -> "7"); ``None`` when it does not."""
     if known == "string":
         return str(value).lower() if isinstance(value, bool) else str(value)
     if known == "number" and isinstance(value, str):
         text = value.strip().replace(",", "").replace("_", "")
+        if text.lower() in NUMBER_WORDS:
+            return NUMBER_WORDS[text.lower()]
         try:
             n = float(text)
         except ValueError:

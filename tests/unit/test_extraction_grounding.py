@@ -80,6 +80,7 @@ def test_turn_kind(text: str, kind: str) -> None:
         ("user.report.name", "Priyanka", "My manager wants a promo case for Priyanka, who reports to me."),
         ("user.manager.name", "Dana", "What should I bring to my first 1:1 with Dana, my new manager?"),
         ("user.phone", "iPhone 15", "How do I move my chats over to the iPhone 15 I bought yesterday?"),
+        ("user.shift", "day shifts", "Finally on days as of Monday!"),  # the key's own word in the value
     ],
 )
 def test_stated_values_are_grounded(key: str, value: object, source: str) -> None:
@@ -110,6 +111,7 @@ def test_stated_values_are_grounded(key: str, value: object, source: str) -> Non
         ("user.married", True, "I'm single and my sister is married.", "of the speaker's sister"),
         ("user.city", "Lyon", "Did I tell you my sister moved to Lyon?", "of the speaker's sister"),
         ("user.restaurant", "Nopal", "Book a table for four at Nopal on Friday.", "a request"),
+        ("user.employer", "Mercy General Hospital", "Just off a night shift at Mercy General.", "missing: hospital"),
         ("user.timezone", "America/New_York", "I'm on Eastern time.", "missing: america, new, york"),
         ("user.timezone", "UTC", "My timezone is what the example says.", "missing: utc"),
         ("user.salary", 90000, "I earn 80k a year.", "no such number"),

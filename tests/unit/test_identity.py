@@ -69,6 +69,13 @@ def test_facts_of_other_people_other_roots_or_other_types_are_never_candidates()
     assert compatible(shape("user.mom.city"), shape("user.mother.city"), "Cardiff", None)
 
 
+def test_a_party_named_in_general_terms_may_be_the_precise_one_but_only_the_model_can_tell() -> None:
+    kid, daughter = shape("user.kid.name"), shape("user.daughter.name")
+    assert compatible(kid, daughter, "Mila", "string")
+    assert relate(kid, daughter, 0.99, True, POLICY) == "related"  # asked, never aligned by itself
+    assert not compatible(shape("user.son.name"), daughter, "Mila", "string")
+
+
 def test_likely_duplicates_are_pairs_of_current_beliefs_the_rules_call_one_fact() -> None:
     def rows(*facts: tuple[str, object, str]) -> list[dict[str, object]]:
         return [{"key": k, "current": {"value": v, "text": t}} for k, v, t in facts]
