@@ -53,7 +53,7 @@ from ..settings import Settings
 
 __all__ = ["load_labels", "run_quality"]
 
-CATEGORIES = ("new_fact", "update", "replace", "contradiction", "several_facts", "question", "small_talk")
+CATEGORIES = ("new_fact", "update", "change", "contradiction", "several_facts", "question", "small_talk")
 _DEFAULT_AGENT = "user:alice"
 _TOKEN = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("a an the of in at on to for and or is are my our".split())
@@ -381,7 +381,7 @@ def _unfence(text: str) -> str:
 
 def _classify_scores(client: LLMClient, memo: _Memo, utterances: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
-    for cat in ("update", "replace", "contradiction"):
+    for cat in ("update", "change", "contradiction"):
         us = [u for u in utterances if u["category"] == cat and u.get("action")]
         if not us:
             continue

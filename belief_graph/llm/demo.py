@@ -145,7 +145,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
             "items": [
                 {
                     "item": "n0",
-                    "action": "REPLACE",
+                    "action": "UPDATE",
                     "relation": "conflict",
                     "target_id": "c1",
                     "rationale": "The user changed their mind: aggressive contradicts cautious.",
@@ -221,7 +221,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
             "items": [
                 {
                     "item": "n1",
-                    "action": "REPLACE",
+                    "action": "UPDATE",
                     "relation": "conflict",
                     "target_id": "c1",
                     "rationale": "The user changed their mind: aggressive contradicts cautious.",

@@ -27,7 +27,7 @@ def test_the_labelled_set_is_big_enough_and_well_formed() -> None:
     for u in us:
         quiet = u["category"] in ("question", "small_talk")
         assert bool(u.get("expect")) != quiet, u["id"]
-        if u["category"] in ("update", "replace", "contradiction"):
+        if u["category"] in ("update", "change", "contradiction"):
             assert u["prior"] and u["action"] in ("UPDATE", "REPLACE")
             assert all(f["key"] == u["prior"][0]["key"] for f in u["expect"])
         if u["category"] == "contradiction":

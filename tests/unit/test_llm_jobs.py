@@ -237,7 +237,7 @@ def test_valid_answer_gives_typed_output_with_real_ids_and_provenance(job: str) 
     assert result.provenance.prompt_ref == f"{job}@{client.prompts[job].version}"
     assert result.provenance.model == "scripted"
     assert result.provenance.calls == 1 and len(result.provenance.prompt_hashes) == 1
-    assert result.provenance.as_properties()["llm_prompt"] == f"{job}@1"
+    assert result.provenance.as_properties()["llm_prompt"] == f"{job}@{client.prompts[job].version}"
     # the model saw aliases, never the real ids
     prompt = "\n".join(m.content for m in model.calls[0].messages)
     for real in model.calls[0].aliases:
