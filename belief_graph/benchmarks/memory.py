@@ -42,12 +42,13 @@ from ..llm import ChatModel
 from ..models import WriteOp
 from ..models.support import WorkingContext
 from ..repositories import AdminRepository
+from ..services.extraction_grounding import check_fact
 from ..settings import Settings
 from .llm_quality import value_matches
 from .memory_models import Noise, gold_model, matches_any
 from .memory_suite import CATEGORIES, Item, Question, Statement
 
-__all__ = ["GOALS", "MODELS", "ItemResult", "run_item", "run_memory", "summarize"]
+__all__ = ["GOALS", "MODELS", "ItemResult", "grounding_on_suite", "run_item", "run_memory", "summarize"]
 
 MODELS = ("scripted", "noisy", "live")
 GOALS: dict[str, tuple[str, float, str]] = {
@@ -421,6 +422,40 @@ def run_memory(
             if journal is not None:
                 with journal.open("a", encoding="utf-8") as fh:
                     fh.write(json.dumps(r.as_dict(), default=str) + "\n")
+    return out
+
+
+def grounding_on_suite(items: Sequence[Item]) -> dict[str, dict[str, Any]]:
+    """Extraction grounding alone, no model: of the suite's gold statements, how many it refuses
+    (each checked against its own turn under its gold key); of its traps (and of the assistant's
+    suggestions, offered as the next user turn's facts), how many it lets through. Split into the
+    items with odd numbers (the half the clause rules were developed on) and even ones (held out)."""
+    out: dict[str, dict[str, Any]] = {}
+    for half, odd in (("odd", 1), ("even", 0)):
+        gold = refused = traps = accepted = 0
+        for item in items:
+            if int(item.id[-3:]) % 2 != odd:
+                continue
+            turns = [t for _, _, _, t in item.turns()]
+            for i, t in enumerate(turns):
+                if t.agent == "assistant" or t.derive is not None:
+                    continue
+                user = t.agent.startswith("user")
+                for st in t.states:
+                    gold += 1
+                    refused += not check_fact(
+                        item.facts[st.fact].key, st.value, st.text, t.text, speaker_is_user=user
+                    ).grounded
+                offered = list(t.traps) + (list(turns[i - 1].traps) if i and turns[i - 1].agent == "assistant" else [])
+                for tr in offered:
+                    traps += 1
+                    accepted += check_fact(tr.key, tr.value, tr.text, t.text, speaker_is_user=user).grounded
+        out[half] = {
+            "gold": gold,
+            "gold_refused": _rate(refused, gold),
+            "traps": traps,
+            "traps_accepted": _rate(accepted, traps),
+        }
     return out
 
 

@@ -25,6 +25,7 @@ than from any model:
    * ``request`` — it opens with a verb asking the assistant to act ("remind me to call the vet",
      "book a table for four"); what follows "that" in it is asserted ("note that my passport
      expires in June");
+   * ``quoted`` — somebody else's words in quotes ("Dad: 'your cousin got a job at Panasonic'");
    * ``negated`` — a statement with a negation ("I don't live in Lisbon any more"): it asserts
      that something is *not* so;
    * ``small_talk`` — greetings, thanks and acknowledgements only;
@@ -52,9 +53,19 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["PARTY_GROUPS", "Clause", "Mood", "clauses", "is_small_talk", "party_of", "split_sentences", "tokens"]
+__all__ = [
+    "NAMED",
+    "PARTY_GROUPS",
+    "Clause",
+    "Mood",
+    "clauses",
+    "is_small_talk",
+    "party_of",
+    "split_sentences",
+    "tokens",
+]
 
-Mood = Literal["assert", "question", "request", "hypothetical", "negated", "small_talk"]
+Mood = Literal["assert", "question", "request", "hypothetical", "negated", "quoted", "small_talk"]
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -85,7 +96,7 @@ _QUESTION_OPENERS = (
     "how about",
 )
 _LEADING_FILLERS = frozenset(
-    """and but so also oh ok okay well anyway anyways actually plus then now hey hi btw yeah yes no right
+    """and but or so also oh ok okay well anyway anyways actually plus then now hey hi btw yeah yes no right
     honestly basically though also too just""".split()
 )
 # Words that open a subordinate clause; the clause they open is asserted (presupposed true).
@@ -103,6 +114,8 @@ _PRESUPPOSING = (
     "after",
     "when",
     "once",
+    "until",
+    "before",
 )
 # Words that open a clause whose content is not asserted.
 _HYPOTHETICAL_OPENERS = (
@@ -119,7 +132,8 @@ _HYPOTHETICAL_OPENERS = (
 )
 _CUT_BEFORE = re.compile(
     r"\s+(?=(?:because|since|now that|given that|ever since|although|though|whereas|if|unless|whether|in case)\b)"
-    r"|\s+(?=(?:and|but|or|so|then)\s+(?:i|i'm|i've|i'd|i'll|my|our|we|we're|she|he|they|it|it's|there)\b)",
+    r"|\s+(?=(?:and|but|or|so|then)\s+(?:i|i'm|i've|i'd|i'll|my|our|we|we're|she|he|they|it|it's|there|the)\b)"
+    r"|\s+(?=(?:when|once|until|after|before|while)\s+(?:i|i'm|my|our|we|she|he|they|it|the|his|her|their)\b)",
     re.IGNORECASE,
 )
 _RELATIVE = frozenset("who which where whose whom".split())
@@ -131,6 +145,8 @@ _STATIVE = frozenset(
     needs wants is't isn't wasn't doesn't don't didn't can't won't will would just""".split()
 )
 _ADVERBS = frozenset("just also still now really recently finally always never already actually currently".split())
+_SUBORDINATORS = frozenset("because since as although though while when once whereas after before until that".split())
+_NOT_A_PERSON_AFTER = frozenset("tongue language nature land country board side figure ship".split())
 _PRONOUNS_3RD = frozenset("he she they he's she's they're his her their".split())
 _REQUEST_VERBS = frozenset(
     """remind book find suggest recommend help tell show give send add set schedule plan write draft check look
@@ -262,8 +278,8 @@ PARTY_GROUPS: tuple[frozenset[str], ...] = tuple(
         "boyfriend bf partner",
         "girlfriend gf partner",
         "fiance fiancee partner",
-        "son",
-        "daughter",
+        "son boy",
+        "daughter girl",
         "kid kids child children",
         "baby",
         "twins twin",
@@ -304,6 +320,13 @@ class Clause:
     sentence: int = 0
     presupposed: tuple[str, ...] = ()
     """Possessive spans of a non-asserting clause that still assert ("my new flat in Porto")."""
+    subject: str | None = None
+    """When :attr:`party` is :data:`NAMED`: the name the clause opens with ("ollie")."""
+
+
+NAMED = "*named*"
+"""The party of a clause whose subject is a name ("Ollie moved to Glasgow", "Finn's birthday is in
+May"): somebody or something other than the speaker."""
 
 
 def _norm(text: str) -> str:
@@ -361,12 +384,30 @@ def _hypothetical(words: list[str]) -> bool:
     return False
 
 
+def _is_request(piece: str, words: list[str]) -> bool:
+    """ "Remind me to ...", "book a table": a verb asking the assistant to act, followed by what to
+    act on; not a record's label ("Order #88213 confirmed", "Plan: Pro", "plan Basic")."""
+    w = _strip_fillers(words)
+    if not w or w[0] not in _REQUEST_VERBS:
+        return False
+    raw = piece.split()
+    at = next((i for i, t in enumerate(raw) if t.lower().strip(",.!?:;") == w[0]), None)
+    nxt = raw[at + 1] if at is not None and at + 1 < len(raw) else ""
+    return not nxt or not (nxt[:1].isupper() or nxt[:1].isdigit() or nxt[:1] == "#")
+
+
 def _relative(words: list[str]) -> bool:
     """ ", who turns 30", ", which is due Friday": a relative clause (not "where can I ...")."""
     w = _strip_fillers(words)
     if not w or w[0].split("'")[0] not in _RELATIVE:  # "who's 5": who is
         return False
     return not (len(w) > 2 and w[1] in _AUXILIARIES and w[2] in _SUBJECTS)
+
+
+def _aux_first(words: list[str]) -> bool:
+    """ "is amoxicillin ok", "does Hoka run small": an auxiliary opens it (the subject may be a name)."""
+    w = _strip_fillers(words)
+    return len(w) > 1 and w[0] in _AUXILIARIES
 
 
 def _wh_aux(words: list[str]) -> bool:
@@ -379,12 +420,21 @@ def _negated(words: list[str]) -> bool:
     return any(w in _NEGATIONS or w.endswith("n't") for w in words)
 
 
+def _strip_lead(words: list[str]) -> list[str]:
+    """Fillers and subordinators before a clause's subject ("because my roommate works nights")."""
+    i = 0
+    while i < len(words) - 1 and (words[i] in _LEADING_FILLERS or words[i] in _SUBORDINATORS):
+        i += 1
+    return words[i:]
+
+
 def party_of(words: list[str], *, predicate: bool = True) -> str | None:
     """The party a clause's subject names when the clause says something *of* them: "my sister is
-    30", "my boss's a vegan", "my wife Ana loves pottery" (a stative verb follows the party); not
-    "my landlord raised the rent" (an action, whose object may be the speaker's). ``predicate``
-    False: any possessive phrase naming a party ("my wife Ana")."""
-    w = _strip_fillers(words)
+    30", "my wife Ana loves pottery", "my sister just moved to Hamburg", "my sister Anjali's
+    birthday is ..." (a verb or a possessive follows the party). ``predicate`` False: any
+    possessive phrase naming a party ("my wife Ana"). Whether an action's object is the speaker's
+    ("my landlord raised the rent") is decided by the grounding check, which knows the key."""
+    w = _strip_lead(words)
     if len(w) < 2 or w[0] not in ("my", "our"):
         return None
     for i, cand in enumerate(w[1:4], start=1):
@@ -392,13 +442,20 @@ def party_of(words: list[str], *, predicate: bool = True) -> str | None:
         party = (
             base if base in _PARTY_WORDS else (base[:-1] if base.endswith("s") and base[:-1] in _PARTY_WORDS else None)
         )
+        if party is not None and i + 1 < len(w) and w[i + 1] in _NOT_A_PERSON_AFTER:
+            return None  # "my mother tongue", "my father's side"
         if party is not None:
             if not predicate or cand.endswith("'s") and cand not in ("it's", "that's"):
                 return party  # "my sister's birthday": of the sister either way
-            rest = [t for t in w[i + 1 : i + 5] if t not in _ADVERBS]
-            if rest and rest[0] not in _STATIVE and len(rest) > 1:
-                rest = rest[1:]  # a name after the noun: "my wife Ana loves ..."
-            return party if rest and rest[0] in _STATIVE else None
+            rest = [t for t in w[i + 1 : i + 6] if t not in _ADVERBS]
+            for _ in range(
+                2
+            ):  # a name after the noun ("my wife Ana loves"), or a role's second word ("my team lead Priyanka swears")
+                if rest and rest[0].endswith("'s"):
+                    return party  # "my sister Anjali's birthday"
+                if rest and not _verb_like(rest[0]) and len(rest) > 1:
+                    rest = rest[1:]
+            return party if rest and (_verb_like(rest[0]) or rest[0].endswith("'s")) else None
         if cand in _STOPS_SPAN:
             break
     return None
@@ -464,29 +521,131 @@ _EMBEDDED_VERBS = frozenset(
 )
 
 
+_IRREALIS_MODALS = frozenset("might could would should may will shall must i'd we'd i'll we'll".split())
+
+
 def _embedded_statement(words: list[str]) -> tuple[str, ...]:
     """ "... to the iPhone 15 I caved and bought yesterday?": a clause of the speaker's embedded in a
     question or request (a relative clause without "that") is asserted, with the phrase it describes."""
     for i in range(3, len(words) - 1):
         if words[i - 1] in _QUESTION_WORDS or words[i - 1] in ("if", "whether", "should", "could", "can"):
             continue  # "do you know where I can buy ...": an embedded question, not a statement
+        if words[i + 1] in _IRREALIS_MODALS:
+            continue  # "... I might go to $110": not a statement
         if words[i] in ("i", "we") and any(t in _EMBEDDED_VERBS for t in words[i + 1 : i + 4]):
             return (" ".join(words[i - 3 :]),)
     return ()
 
 
+_FUNCTION_CAPS = frozenset(
+    """i i'm i've i'd i'll the a an my our your this that these those it it's we we're you you're he she they
+    there here what when where who why how which can could would should will do does did is are was were
+    have has had just so and but or if also any anyone some no not""".split()
+)
+_KIN_WITHOUT_MY = frozenset("mom mum mother mama dad father papa grandma grandpa granny nana".split())
+
+
+def _verb_like(word: str) -> bool:
+    return (
+        word in _STATIVE
+        or word in _AUXILIARIES
+        or word in _ACTION_VERBS
+        or word.endswith("ed")
+        or (word.endswith("s") and len(word) > 3 and not word.endswith("ss"))
+    )
+
+
+_ACTION_VERBS = frozenset(
+    "got made took left went began ran drove bought sold won lost found met came became hit put set cut quit let".split()
+)
+
+
+def _named_subject(piece: str, words: list[str], initial: bool) -> tuple[str | None, str | None]:
+    """The party of a clause opened by somebody else: a name ("Ollie moved to Glasgow", "Finn's
+    birthday is ..."; a capital at the start of a sentence says nothing, so there only with a
+    possessive), kin without "my" ("Dad's only 65"), a phrase naming people ("the rest of the team
+    is in Berlin", "the neighbour's dog Bruno barks"). Returns ``(party, subject words)``."""
+    w = _strip_lead(words)
+    if len(w) < 2:
+        return None, None
+    first, nxt = w[0], w[1]
+    base = first.removesuffix("'s")
+    if base in _KIN_WITHOUT_MY and (first.endswith("'s") or _verb_like(nxt)):
+        return base, None
+    if first in _THIRD_PERSON_NP:
+        for i in range(1, min(len(w), 7)):
+            if _verb_like(w[i]) and not (
+                w[i].endswith("s") and i + 1 < len(w) and not _verb_like(w[i + 1]) and w[i] not in _STATIVE
+            ):
+                subject = [t.removesuffix("'s") for t in w[1:i]]
+                cased = piece.split()
+                named = any(t[:1].isupper() for t in cased[1 : i + 1])
+                if any(t in _PARTY_WORDS or t.rstrip("s") in _PARTY_WORDS for t in subject) or named:
+                    return NAMED, " ".join(subject)
+                return None, None
+        return None, None
+    opener = next((t for t in piece.split() if t.lower().strip(",.!?:;\"'()") == first), "")
+    if not opener[:1].isupper() or base in _FUNCTION_CAPS or base in _REQUEST_VERBS or not base.isalpha():
+        return None, None
+    if base in _POSSESSIVE_PRONOUNS or base.endswith("ly") or (base.endswith("ed") and len(base) > 4):
+        return None, None  # "Mine's still 5.4", "Finally moved to Prague", "Started nights at ..."
+    if first.endswith("'s") or _verb_like(nxt):
+        return NAMED, base
+    return None, None
+
+
+_POSSESSIVE_PRONOUNS = frozenset("mine yours ours hers his theirs".split())
+
+
+def _speech(quote: str) -> bool:
+    """A quotation that is somebody's words (a clause), not a title ("'Padaria Flor de Sal'")."""
+    w = tokens(quote)
+    return len(w) >= 3 and any(_verb_like(t) or t in _SUBJECTS for t in w)
+
+
+_QUOTE = re.compile(r"(?:^|\s)['\"“‘](.{6,}?)['\"”’](?=[\s.,!?;:]|$)")
+_THIRD_PERSON_NP = frozenset("the a an his her their half most all everyone everybody nobody".split())
+
+
+_NAME_POSSESSIVE = re.compile(r"\b([A-Z][a-z]+)['’]s\s+((?:[\w-]+\s*){1,5})")
+
+
+def _name_possessives(piece: str) -> tuple[str, ...]:
+    """ "a week before Anjali's birthday on July 22": a named person's possessive presupposes."""
+    spans = []
+    for m in _NAME_POSSESSIVE.finditer(piece):
+        if m.group(1).lower() in _FUNCTION_CAPS:
+            continue
+        rest = []
+        for t in tokens(m.group(2)):
+            if t in _STOPS_SPAN and t not in ("on", "in", "at"):
+                break
+            rest.append(t)
+        if rest:
+            spans.append(" ".join([m.group(1).lower() + "'s", *rest]))
+    return tuple(spans)
+
+
 def _trailing_party(words: list[str]) -> str | None:
-    """The party a possessive phrase at the very end of a clause names ("... for my sister")."""
+    """The party a possessive phrase at the very end of a clause names ("... for my sister", "...
+    and his cousin Yusuf")."""
     for i in range(len(words) - 1, max(-1, len(words) - 5), -1):
         if words[i] in ("my", "our"):
             return party_of(words[i:], predicate=False)
+        if words[i] in ("his", "her", "their"):
+            return party_of(["my", *words[i + 1 :]], predicate=False)
     return None
 
 
 def _bare_possessive(words: list[str]) -> bool:
-    """ "my new manager": a possessive phrase with no verb of its own."""
-    w = _strip_fillers(words)
-    return bool(w) and w[0] in ("my", "our") and len(w) <= 5 and not any(t in _STATIVE for t in w)
+    """ "my new manager" right after a comma: a possessive phrase with no verb of its own (not
+    "and my manager's in New York")."""
+    return (
+        bool(words)
+        and words[0] in ("my", "our")
+        and len(words) <= 5
+        and not any(t in _STATIVE or t.endswith("'s") or _verb_like(t) for t in words[1:])
+    )
 
 
 def _trailing_names(text: str) -> str:
@@ -505,12 +664,23 @@ def _last_party(spans: tuple[str, ...]) -> str | None:
     return named[-1] if named else None
 
 
+_EMBEDS_QUESTION = ("idea", "know", "wonder", "sure", "ask", "asking", "tell me", "remember", "decide", "unsure")
+
+
 def _pieces(sentence: str) -> list[str]:
     out: list[str] = []
     for part in _PUNCT_CUT.split(sentence):
-        for sub in _CUT_BEFORE.split(part):
-            if sub and sub.strip(" .!?\"'“”*_"):
-                out.append(sub.strip())
+        subs = [sub.strip() for sub in _CUT_BEFORE.split(part) if sub and sub.strip(" .!?\"'“”*_")]
+        for sub in subs:
+            # "any idea when the train leaves": an embedded question, not a subordinate clause
+            if (
+                out
+                and sub.lower().startswith(("when ", "once ", "until ", "after ", "before "))
+                and (out[-1].lower().rstrip(" ?.!").endswith(_EMBEDS_QUESTION))
+            ):
+                out[-1] = f"{out[-1]} {sub}"
+            else:
+                out.append(sub)
     return out
 
 
@@ -535,8 +705,11 @@ def clauses(text: str) -> list[Clause]:
         asks = sentence.rstrip(" \"'”)*_").rstrip(".!").endswith("?")
         pieces = _pieces(sentence)
         moods: list[Mood] = []
+        quoted = [m.group(1) for m in _QUOTE.finditer(sentence)]
+        stops = sentence.rstrip(" \"'”)*_").endswith((".", "!"))
         for pi, piece in enumerate(pieces):
             words = tokens(piece)
+            subject_of_relative: str | None = None
             last = pi == len(pieces) - 1
             if not words:
                 mood: Mood = moods[-1] if moods else "small_talk"
@@ -548,9 +721,11 @@ def clauses(text: str) -> list[Clause]:
                 mood = "hypothetical"
             elif _starts_with(words, _PRESUPPOSING) and not (pi == 0 and _opens_question(words) and _wh_aux(words)):
                 mood = "negated" if _negated(words) else "assert"
-            elif _opens_question(words):
+            elif (asks or not stops) and (_opens_question(words) or (asks and _aux_first(words))):
+                # "Is Berlin nice in winter?"; a question's opening without a full stop counts too
+                # ("what is the weather like today"), not "Did it, raised my rate to $95."
                 mood = "question"
-            elif _strip_fillers(words)[0] in _REQUEST_VERBS:
+            elif _is_request(piece, words):
                 mood = "request"
             elif asks and last and not _has_own_subject_or_verb(words):
                 mood = "question"  # "..., any tips?"
@@ -562,18 +737,27 @@ def clauses(text: str) -> list[Clause]:
                 mood = "negated"
             else:
                 mood = "assert"
+            if mood in ("assert", "negated") and any(piece.strip(" .!?,'\"“”‘’") in q for q in quoted if _speech(q)):
+                mood = "quoted"  # "Dad: 'your cousin got a job at Panasonic'": somebody else's words
             moods.append(mood)
             party = party_of(words)
-            if party is None and words and _strip_fillers(words)[0] in _PRONOUNS_3RD:
-                before = [c for c in out if c.party or c.presupposed]
-                if before:  # "my wife Ana, she loves pottery": the last party named before
-                    party = _last_party(before[-1].presupposed) or before[-1].party
+            if party is None and words and _strip_lead(words)[0] in _PRONOUNS_3RD:
+                # "my wife Ana, she loves pottery", "for my son's birthday. He can't have eggs": the
+                # last party named before, in any clause of the turn
+                for c in reversed(out):
+                    named = c.party or _last_party(c.presupposed + _possessive_spans(tokens(c.text)))
+                    if named:
+                        party, subject_of_relative = named, c.subject
+                        break
             elif party is None and out and out[-1].sentence == si:
                 if words and pi > 0 and _relative(words):
                     # ", who turns 30": about the antecedent, the phrase that ends the clause before
                     # ("a gift for my sister, who ..."; not "my manager wants a case for Priyanka, who ...")
                     party = _trailing_party(tokens(out[-1].text))
-                elif not _has_own_subject_or_verb(words):
+                    names = _trailing_names(pieces[pi - 1]) if party is None else ""
+                    if names:  # "his cousin Yusuf, who's 6": about Yusuf
+                        party, subject_of_relative = NAMED, names.split()[-1].lower()
+                elif not _has_own_subject_or_verb(words) and out[-1].party != NAMED:
                     party = out[-1].party  # the continuation of "my sister, ..." is still about her
             pre = (
                 _possessive_spans(words) + _factive_span(words)
@@ -588,5 +772,10 @@ def clauses(text: str) -> list[Clause]:
                 pre += _embedded_statement(words)
             if mood == "request" and "that" in words:  # "note that my passport expires in June"
                 pre = (" ".join(words[words.index("that") + 1 :]),)
-            out.append(Clause(piece, mood, party, si, pre))
+            subject = subject_of_relative
+            if party is None:
+                party, subject = _named_subject(piece, words, initial=pi == 0)
+            if mood in ("question", "request", "hypothetical"):
+                pre += _name_possessives(piece)
+            out.append(Clause(piece, mood, party, si, pre, subject))
     return out

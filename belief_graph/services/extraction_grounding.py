@@ -52,8 +52,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .clauses import PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
+from .clauses import NAMED, PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
 from .grounding import _figure_forms
+
+_PARTY_NAMES = frozenset(w for g in PARTY_GROUPS for w in g)
 
 __all__ = ["NUMBER_WORDS", "FactCheck", "as_value", "check_fact", "turn_kind"]
 
@@ -96,6 +98,20 @@ _SUFFIXES = ("ingly", "edly", "ness", "ment", "ings", "ing", "ies", "ied", "ers"
 
 
 _NEGATION_IN_VALUE = frozenset("no not non never without none free".split())
+_NEGATIVE_KEY_WORDS = frozenset(
+    """dislike dislikes allergy allergies allergic avoid avoids avoided intolerance intolerant hate hates
+    restriction restrictions phobia phobias fear fears never not no without cannot cant dont won wont""".split()
+)
+"""A key whose attribute is itself negative (``user.food_dislike``, ``user.son.allergy``): its value is
+stated by a negated clause ("I can't stand mushrooms", "he can't have eggs")."""
+_NEGATION_WORDS = frozenset(
+    """not no never none nothing neither nor without cannot nope dont doesnt didnt isnt arent wasnt werent cant
+    wont wouldnt shouldnt havent hasnt hadnt""".split()
+)
+
+
+def _negative_key(key: str | None) -> bool:
+    return bool(key) and any(w in _NEGATIVE_KEY_WORDS for w in _split_ident(key or ""))
 
 
 @dataclass(frozen=True)
@@ -106,7 +122,18 @@ class FactCheck:
     reason: str = ""
 
 
+_ABBREVIATIONS = {
+    "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
+    "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
+    "dec": "december", "mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
+    "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday",
+    "sun": "sunday",
+}  # fmt: skip
+"""Months and weekdays as they are written short ("Tue 24 Feb"): one word with their full names."""
+
+
 def _stem(word: str) -> str:
+    word = _ABBREVIATIONS.get(word, word)
     w = word.removesuffix("'s").replace("'", "")
     for suf in _SUFFIXES:
         if len(w) - len(suf) >= 3 and w.endswith(suf):
@@ -175,23 +202,40 @@ class _Part:
     mood: Mood
     party: str | None
     words: tuple[str, ...]
+    subject: str | None = None
+    """The name a clause of a :data:`NAMED` party opens with."""
 
     @property
     def stems(self) -> set[str]:
         return {_stem(t) for t in self.words}
 
 
+def _is_negation(word: str) -> bool:
+    return word in _NEGATION_WORDS or word.endswith("n't")
+
+
 def _parts(source_text: str) -> tuple[list[_Part], list[Clause]]:
     """The asserting and negated parts of the turn (clauses, and the possessive phrases of its
-    questions and hypotheticals), and every clause (for the reasons of refusals)."""
+    questions and hypotheticals), and every clause (for the reasons of refusals). A negation
+    governs what follows it: in "Priyanka swears by Vim and says 'real engineers don't...'" and
+    "Pickle can't hold it", Vim and Pickle are asserted."""
     cls = clauses(source_text)
     parts: list[_Part] = []
     for c in cls:
-        if c.mood in ("assert", "negated"):
-            parts.append(_Part(c.text, c.mood, c.party, tuple(tokens(c.text))))
+        words = tokens(c.text)
+        if c.mood == "assert":
+            parts.append(_Part(c.text, "assert", c.party, tuple(words), c.subject))
+        elif c.mood == "negated":
+            cut = next((i for i, w in enumerate(words) if _is_negation(w)), 0)
+            if cut:
+                parts.append(_Part(" ".join(words[:cut]), "assert", c.party, tuple(words[:cut]), c.subject))
+            parts.append(_Part(" ".join(words[cut:]), "negated", c.party, tuple(words[cut:]), c.subject))
         for span in c.presupposed:
-            words = tokens(span)
-            parts.append(_Part(span, "assert", party_of(words, predicate=False), tuple(words)))
+            sw = tokens(span)
+            if sw and sw[0].endswith("'s") and sw[0] not in ("my", "our"):  # "Anjali's birthday on July 22"
+                parts.append(_Part(span, "assert", NAMED, tuple(sw), sw[0].removesuffix("'s")))
+            else:
+                parts.append(_Part(span, "assert", party_of(sw, predicate=False), tuple(sw)))
     return parts, cls
 
 
@@ -200,6 +244,7 @@ _MOOD_NAMES = {
     "request": "a request",
     "hypothetical": "a hypothetical",
     "negated": "a negation",
+    "quoted": "a quotation",
     "small_talk": "small talk",
 }
 
@@ -217,6 +262,8 @@ def _key_names_party(key: str | None, party: str) -> bool:
     if not key:
         return False
     words = {_stem(w) for w in _split_ident(key)}
+    if party == NAMED:  # a named person may be any party the key names ("Finn" for user.son.birthday)
+        return any(_stem(w) in words for g in PARTY_GROUPS for w in g)
     group = next((g for g in PARTY_GROUPS if party in g), frozenset({party}))
     return any(_stem(w) in words for w in group)
 
@@ -225,20 +272,46 @@ def _about_speaker(key: str | None) -> bool:
     return bool(key) and key.split(".", 1)[0].lower() in ("user", "me", "self", "i", "my")  # type: ignore[union-attr]
 
 
-def _whose(key: str | None, holding: Sequence[_Part], shown: str) -> FactCheck:
-    """Refuse a fact about the speaker that the turn states only of another person."""
-    if not holding or not _about_speaker(key):
+def _whose(
+    key: str | None, holding: Sequence[_Part], shown: str, value_words: Sequence[str] = (), first_person: bool = True
+) -> FactCheck:
+    """Refuse a fact about the speaker that the turn states only of another person (or of a named
+    one: "Ollie moved to Glasgow")."""
+    if not holding or not _about_speaker(key) or not first_person:
         return FactCheck(True)
-    parties = [p.party for p in holding]
+    own = set(value_words) | {_stem(w) for w in _split_ident(key or "")}
+    attribute = {_stem(w) for w in _content(_split_ident((key or "").rsplit(".", 1)[-1]))}
+
+    def speaker_s(p: _Part) -> bool:
+        """Whether a part with a party still states the speaker's fact."""
+        said = (p.subject or "").split()
+        others = [w for w in said if w in _PARTY_NAMES and not _key_names_party(key, w)]
+        if p.party == NAMED and not others and any(w in own or _stem(w) in own for w in said):
+            return True  # the value or the key's own word opens it: "Rent is 1,200", "The Loose Ends gig"
+        ws = list(p.words)
+        first_value = next((i for i, w in enumerate(ws) if w in value_words), len(ws))
+        if any(w in ("me", "us") for w in ws[:first_value]):
+            return True  # the speaker is the object, before the value: "the company relocated me to Accra"
+        # "my landlord raised the rent to 1,400" for user.rent: the party acts on the speaker's thing
+        return any(ws[i] in ("the", "my", "our") and _stem(ws[i + 1]) in attribute for i in range(len(ws) - 1))
+
+    parties = [None if speaker_s(p) else p.party for p in holding]
     if any(p is None or _key_names_party(key, p) for p in parties):
         return FactCheck(True)
-    who = parties[0]
+    who = next(p for p in parties if p is not None)
+    if who == NAMED:
+        name = next((p.subject for p in holding if p.party == NAMED), "someone")
+        return FactCheck(False, f"value {shown}: the turn says it of {str(name).title()}, not of {key!r}")
     return FactCheck(False, f"value {shown}: the turn says it of the speaker's {who}, not of {key!r}")
 
 
-def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) -> FactCheck:
+def check_fact(
+    key: str | None, value: Any, fact_text: str, source_text: str, *, speaker_is_user: bool = True
+) -> FactCheck:
     """Is the fact (``key``, ``value``, ``fact_text``) asserted by ``source_text`` (the turn it was
-    extracted from)? See the module docstring for the rules."""
+    extracted from)? See the module docstring for the rules. ``speaker_is_user``: False for a turn
+    an agent wrote (a record, a note), which speaks of the user in the third person, so "whose
+    fact" (rule 3) does not apply."""
     value = as_value(value)
     parts, cls = _parts(source_text)
     shown = repr(value)
@@ -268,13 +341,13 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
             if value is True and any(says(p) for p in parts):
                 return FactCheck(False, f"value {shown}: the turn mentions {' '.join(words)!r} only with a negation")
             return FactCheck(False, f"value {shown}: the turn never asserts {' '.join(words)!r}")
-        return _whose(key, holding, shown)
+        return _whose(key, holding, shown, first_person=speaker_is_user)
 
     if isinstance(value, int | float):
         form = _num_form(value)
         holding = [p for p in asserting if form in _number_forms(p.words, p.text)]
         if holding:
-            return _whose(key, holding, shown)
+            return _whose(key, holding, shown, first_person=speaker_is_user)
         why = _elsewhere(lambda w, t: form in _number_forms(w, t), cls, shown)
         return FactCheck(False, why or f"value {shown} is not stated in the turn (no such number where it asserts)")
 
@@ -285,7 +358,7 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
         codes = [t for t in plain if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)]
         words = _content(plain) or [t for t in plain if not any(c.isdigit() for c in t)]
         words += codes
-        negative = any(t in _NEGATION_IN_VALUE for t in tokens(value))
+        negative = any(t in _NEGATION_IN_VALUE for t in tokens(value)) or _negative_key(key)
         pool = [p for p in parts if p.mood == "assert" or negative]
 
         # a value may carry the key's own words: "day shifts" for user.shift when the turn says
@@ -317,7 +390,7 @@ def check_fact(key: str | None, value: Any, fact_text: str, source_text: str) ->
             fig = next((w for w, forms in figures if not forms & _number_forms(joined_words, joined_text)), shown)
             return FactCheck(False, f"value {shown}: the figure {fig!r} is not stated in the turn")
         holding = [p for p in pool if set(map(_stem, words)) & p.stems or (not words)]
-        return _whose(key, holding, shown)
+        return _whose(key, holding, shown, tokens(value), first_person=speaker_is_user)
 
     # no value (or an empty one): the statement itself must come from what the turn asserts, and a
     # key must name something the turn talks about (a model copying the prompt's example key, seen

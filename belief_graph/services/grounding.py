@@ -61,6 +61,7 @@ _DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_RE
 _MONTH_DAY = re.compile(r"\b(" + _MONTH_RE + r")\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b", re.I)
 _MONTH_YEAR = re.compile(r"\b(" + _MONTH_RE + r")\s+(\d{4})\b", re.I)
 _TIME = re.compile(r"\b(\d{1,2}):(\d{2})\b")
+_TIME_12H = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.I)
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:[kKmM]\b)?")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
@@ -167,6 +168,13 @@ def extract_figures(text: str) -> list[tuple[str, set[str]]]:
         if taken(m):
             continue
         add(m, {_date(int(m.group(2)), _month(m.group(1)), None) or ""})
+    for m in _TIME_12H.finditer(text):  # "5am", "7:30 pm": the 24-hour form too
+        if taken(m):
+            continue
+        h, mm = int(m.group(1)), m.group(2) or "00"
+        if 1 <= h <= 12:
+            h24 = (h % 12) + (12 if m.group(3).lower() == "p" else 0)
+            add(m, {f"{h24}:{mm}", str(h)})
     for m in _TIME.finditer(text):
         if taken(m):
             continue

@@ -159,7 +159,11 @@ class RememberService:
         for f in extraction.output.facts:
             if f.source != latest["id"]:
                 continue
-            check = check_fact(f.key, f.value, f.text, latest["text"]) if grounding else None
+            check = (
+                check_fact(f.key, f.value, f.text, latest["text"], speaker_is_user=agent.lower().startswith("user"))
+                if grounding
+                else None
+            )
             if check is not None and not check.grounded:
                 rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": check.reason})
             else:

@@ -65,7 +65,7 @@ def test_questions_and_requests_presuppose_their_possessive_phrases() -> None:
         ("My boss is vegan.", "boss"),
         ("My sister's birthday is May 3.", "sister"),
         ("My wife Ana loves pottery.", "wife"),
-        ("My landlord raised the rent to 1400.", None),  # an action on the speaker's rent
+        ("My landlord raised the rent to 1400.", "landlord"),  # his action (grounding keeps user.rent)
         ("My flat is in Porto.", None),
         ("I live in Porto.", None),
         ("Our twins just turned 4.", "twins"),

@@ -49,7 +49,7 @@ def test_turn_kind(text: str, kind: str) -> None:
         ("user.investments", "individual stocks", "I only buy individual stock picks."),
         ("user.emergency_fund_months", 3, "My emergency fund covers about three months of expenses."),
         ("user.salary", 80000, "I earn 80k a year."),
-        ("user.salary", 1200.0, "Rent is 1,200 a month."),
+        ("user.rent", 1200.0, "Rent is 1,200 a month."),
         ("project.deadline", "2027-03-31", "The launch is due 31 March 2027."),
         ("project.budget", "$1,200", "The budget is 1200 dollars."),
         ("user.vegetarian", True, "I'm vegetarian."),
@@ -81,10 +81,19 @@ def test_turn_kind(text: str, kind: str) -> None:
         ("user.manager.name", "Dana", "What should I bring to my first 1:1 with Dana, my new manager?"),
         ("user.phone", "iPhone 15", "How do I move my chats over to the iPhone 15 I bought yesterday?"),
         ("user.shift", "day shifts", "Finally on days as of Monday!"),  # the key's own word in the value
+        ("user.rent", 1400, "My landlord raised the rent to 1,400."),  # his action on the speaker's rent
+        ("user.city", "Accra", "So the company relocated me to Accra last month."),  # the speaker as object
+        ("user.team_lead.editor", "Vim", "My team lead Priyanka swears by Vim and says 'real devs don't use mice'."),
+        ("user.dog.name", "Pickle", "Pickle can't hold it for nine hours."),  # the negation follows the value
+        ("user.food_dislike", "mushrooms", "I can't stand mushrooms."),  # a negative attribute
+        ("user.physio", "Tuesday 24 February, 08:30", "Physio is on Tue 24 Feb at 08:30."),  # abbreviations
+        ("user.work_start", "05:00", "Started at a bakery this week, 5am starts."),  # a 12-hour time
+        ("user.sister.birthday", "July 22", "Can you set a reminder a week before Anjali's birthday on July 22?"),
+        ("user.employer", "Acme", "Booking confirmed for Dana at Acme: desk 4.12."),  # an agent's record, below
     ],
 )
 def test_stated_values_are_grounded(key: str, value: object, source: str) -> None:
-    assert check_fact(key, value, "a statement", source).grounded
+    assert check_fact(key, value, "a statement", source, speaker_is_user="Booking" not in source).grounded
 
 
 @pytest.mark.parametrize(
@@ -112,6 +121,23 @@ def test_stated_values_are_grounded(key: str, value: object, source: str) -> Non
         ("user.city", "Lyon", "Did I tell you my sister moved to Lyon?", "of the speaker's sister"),
         ("user.restaurant", "Nopal", "Book a table for four at Nopal on Friday.", "a request"),
         ("user.employer", "Mercy General Hospital", "Just off a night shift at Mercy General.", "missing: hospital"),
+        ("user.city", "Glasgow", "Ollie moved to Glasgow for a new job.", "of Ollie"),
+        (
+            "user.city",
+            "Toronto",
+            "My brother just moved to Toronto and keeps sending me photos.",
+            "of the speaker's brother",
+        ),
+        ("user.city", "Berlin", "I'm in Denver and the rest of the team is in Berlin.", "of Rest Of The Team"),
+        (
+            "user.employer",
+            "Panasonic",
+            "Dad on the phone: 'your cousin got a job at Panasonic, why not you?' lol",
+            "quotation",
+        ),
+        ("user.city", "Berlin", "Is Berlin actually nice in winter?", "a question"),
+        ("user.rate", 110, "Did it, raised my rate to $95. If it keeps going I might go to $110.", "a hypothetical"),
+        ("user.hobby", "mushrooms", "Kenji's back tomorrow. He won't touch anything with mushrooms.", "negation"),
         ("user.timezone", "America/New_York", "I'm on Eastern time.", "missing: america, new, york"),
         ("user.timezone", "UTC", "My timezone is what the example says.", "missing: utc"),
         ("user.salary", 90000, "I earn 80k a year.", "no such number"),

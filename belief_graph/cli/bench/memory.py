@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from ...benchmarks.memory import MODELS, goals, run_memory, summarize
+from ...benchmarks.memory import MODELS, goals, grounding_on_suite, run_memory, summarize
 from ...benchmarks.memory_models import Noise
 from ...benchmarks.memory_suite import CATEGORIES, SuiteError, load_suite
 from ...embeddings import LocalMiniLMEmbedder
@@ -92,7 +92,12 @@ def bench_memory(
     )
     rows = summarize(results)
     judged = goals(rows) if "noisy" in models else []
-    data: dict[str, Any] = {"noise": noise.as_dict(), "rows": rows, "goals": judged}
+    data: dict[str, Any] = {
+        "noise": noise.as_dict(),
+        "rows": rows,
+        "goals": judged,
+        "grounding": grounding_on_suite(items),
+    }
     if "live" in models:
         data["live_model"] = s.llm.model
     if out is not None:
@@ -103,10 +108,15 @@ def bench_memory(
     if json_:
         print_json(data)
         return
-    show(rows, judged, noise)
+    show(rows, judged, noise, data["grounding"])
 
 
-def show(rows: Sequence[Mapping[str, Any]], judged: Sequence[Mapping[str, Any]], noise: Noise) -> None:
+def show(
+    rows: Sequence[Mapping[str, Any]],
+    judged: Sequence[Mapping[str, Any]],
+    noise: Noise,
+    grounding: Mapping[str, Mapping[str, Any]],
+) -> None:
     table(
         "bench memory: per category and model (rates as fractions; empty: does not apply)",
         ["category", "model", *[h for _, h in _COLUMNS]],
@@ -114,6 +124,11 @@ def show(rows: Sequence[Mapping[str, Any]], judged: Sequence[Mapping[str, Any]],
     )
     rates = ", ".join(f"{k} {v:g}" for k, v in noise.as_dict().items() if k != "seed")
     console.print(f"noisy extractor: {rates} (seed {noise.seed})", highlight=False, markup=False)
+    table(
+        "extraction grounding alone on the suite (no model): gold statements refused, traps let through",
+        ["items", "gold statements", "refused", "traps", "let through"],
+        [[h, g["gold"], g["gold_refused"], g["traps"], g["traps_accepted"]] for h, g in grounding.items()],
+    )
     if judged:
         table(
             "goals (noisy extractor at its default rates)",
