@@ -53,6 +53,41 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
+from .clause_words import (
+    ACTION_VERBS,
+    ADVERBS,
+    AUXILIARIES,
+    EMBEDDED_VERBS,
+    EMBEDS_QUESTION,
+    FUNCTION_CAPS,
+    HYPOTHETICAL_OPENERS,
+    HYPOTHETICAL_PHRASES,
+    HYPOTHETICAL_WORDS,
+    IRREALIS_MODALS,
+    KIN_WITHOUT_MY,
+    LEADING_FILLERS,
+    NEGATIONS,
+    NOT_A_PERSON_AFTER,
+    PARTY_GROUPS,
+    PARTY_WORDS,
+    PERFORMATIVE,
+    POSSESSIVE_PRONOUNS,
+    PREFERENCE_AFTER_WOULD,
+    PRESUPPOSING,
+    PRONOUNS_3RD,
+    QUESTION_OPENERS,
+    QUESTION_WORDS,
+    RELATIVE,
+    REQUEST_VERBS,
+    SMALL_TALK_PHRASES,
+    SMALL_TALK_WORDS,
+    STATIVE,
+    STOPS_SPAN,
+    SUBJECTS,
+    SUBORDINATORS,
+    THIRD_PERSON_NP,
+)
+
 __all__ = [
     "NAMED",
     "PARTY_GROUPS",
@@ -71,242 +106,12 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _PUNCT_CUT = re.compile(r"\s*(?:(?<!\d)[,:]|[,:](?!\d)|[;()\[\]]|\s[-–—]+\s|[–—])\s*")  # not "1,200", "9:40"
 
-_QUESTION_WORDS = frozenset(
-    "what what's whats when when's where where's who who's whom whose why why's how how's which".split()
-)
-_AUXILIARIES = frozenset(
-    """do does did is are was were am can could would will should shall may might must have has had
-    isn't aren't wasn't weren't don't doesn't didn't can't couldn't won't wouldn't shouldn't haven't hasn't""".split()
-)
-_SUBJECTS = frozenset(
-    "i you we they he she it there this that these those my your our the a an anyone someone u ya".split()
-)
-_QUESTION_OPENERS = (
-    "i wonder",
-    "tell me",
-    "any idea",
-    "any ideas",
-    "any tips",
-    "any suggestions",
-    "any recommendations",
-    "do you know",
-    "can you tell",
-    "could you tell",
-    "what about",
-    "how about",
-)
-_LEADING_FILLERS = frozenset(
-    """and but or so also oh ok okay well anyway anyways actually plus then now hey hi btw yeah yes no right
-    honestly basically though also too just""".split()
-)
-# Words that open a subordinate clause; the clause they open is asserted (presupposed true).
-_PRESUPPOSING = (
-    "because",
-    "since",
-    "now that",
-    "given that",
-    "ever since",
-    "as",
-    "although",
-    "though",
-    "while",
-    "whereas",
-    "after",
-    "when",
-    "once",
-    "until",
-    "before",
-)
-# Words that open a clause whose content is not asserted.
-_HYPOTHETICAL_OPENERS = (
-    "if",
-    "unless",
-    "whether",
-    "in case",
-    "what if",
-    "suppose",
-    "supposing",
-    "imagine",
-    "assuming",
-    "say",
-)
 _CUT_BEFORE = re.compile(
     r"\s+(?=(?:because|since|now that|given that|ever since|although|though|whereas|if|unless|whether|in case)\b)"
     r"|\s+(?=(?:and|but|or|so|then)\s+(?:i|i'm|i've|i'd|i'll|my|our|we|we're|she|he|they|it|it's|there|the)\b)"
     r"|\s+(?=(?:when|once|until|after|before|while)\s+(?:i|i'm|my|our|we|she|he|they|it|the|his|her|their)\b)",
     re.IGNORECASE,
 )
-_RELATIVE = frozenset("who which where whose whom".split())
-# Verbs that open a request to the assistant ("remind me to call the vet", "book a table for four").
-# Verbs that say something *of* their subject (being, having, liking, living, working...).
-_STATIVE = frozenset(
-    """is was are were 's has had have lives lived works worked turns turned turned loves loved likes liked hates
-    prefers eats ate drinks speaks studies studied plays played drives owns owned goes went gets got uses used
-    needs wants is't isn't wasn't doesn't don't didn't can't won't will would just""".split()
-)
-_ADVERBS = frozenset("just also still now really recently finally always never already actually currently".split())
-_SUBORDINATORS = frozenset("because since as although though while when once whereas after before until that".split())
-_NOT_A_PERSON_AFTER = frozenset("tongue language nature land country board side figure ship".split())
-_PRONOUNS_3RD = frozenset("he she they he's she's they're his her their".split())
-_REQUEST_VERBS = frozenset(
-    """remind book find suggest recommend help tell show give send add set schedule plan write draft check look
-    make call order buy get note save remember list compare explain translate summarize summarise search
-    cancel move update keep track let please""".split()
-)
-
-_HYPOTHETICAL_WORDS = frozenset(
-    """if unless suppose supposing imagine wish maybe perhaps might could would i'd we'd you'd he'd she'd they'd
-    should whether hypothetically theoretically someday possibly""".split()
-)
-_HYPOTHETICAL_PHRASES = (
-    "what if",
-    "in case",
-    "thinking about",
-    "thinking of",
-    "considering",
-    "not sure",
-    "in theory",
-    "dreaming of",
-    "toying with",
-    "on the fence",
-)
-_PREFERENCE_AFTER_WOULD = frozenset("like love prefer rather enjoy".split())
-_PERFORMATIVE = frozenset("mention add say note tell point clarify".split())
-_NEGATIONS = frozenset(
-    """not no never none nothing neither nor without don't doesn't didn't isn't aren't wasn't weren't can't cannot
-    couldn't won't wouldn't shouldn't haven't hasn't hadn't dont doesnt didnt isnt arent wasnt werent cant wont
-    wouldnt shouldnt havent hasnt hadnt ain't nope""".split()
-)
-_STOPS_SPAN = frozenset(
-    """and or but to that who which where when because since if so than then is are was were be been has have had
-    do does did will would can could should might may must for with from at by about while""".split()
-)
-
-# Whole phrases first (longest first), then single words: what greetings, thanks and
-# acknowledgements are made of. A sentence with nothing else is small talk.
-_SMALL_TALK_PHRASES = tuple(
-    sorted(
-        (
-            "good morning",
-            "good afternoon",
-            "good evening",
-            "good night",
-            "good day",
-            "how are you",
-            "how are you doing",
-            "how is it going",
-            "how's it going",
-            "how are things",
-            "what's up",
-            "whats up",
-            "nice to meet you",
-            "nice talking to you",
-            "thank you",
-            "thank you so much",
-            "thanks a lot",
-            "thanks so much",
-            "many thanks",
-            "have a nice day",
-            "have a good day",
-            "have a good one",
-            "have a great day",
-            "see you",
-            "see you later",
-            "see you soon",
-            "talk to you later",
-            "talk later",
-            "no worries",
-            "no problem",
-            "you're welcome",
-            "you are welcome",
-            "i'm fine",
-            "i am fine",
-            "i'm good",
-            "i am good",
-            "i'm doing well",
-            "doing well",
-            "not bad",
-            "that's great",
-            "that is great",
-            "that's nice",
-            "that's cool",
-            "that's awesome",
-            "that's fine",
-            "sounds good",
-            "sounds great",
-            "got it",
-            "all good",
-            "never mind",
-            "take care",
-            "my pleasure",
-            "long time no see",
-            "how have you been",
-            "appreciate it",
-            "much appreciated",
-            "same to you",
-            "you too",
-            "nice one",
-            "good one",
-            "fair enough",
-            "makes sense",
-            "of course",
-        ),
-        key=len,
-        reverse=True,
-    )
-)
-_SMALL_TALK_WORDS = frozenset(
-    """hi hello hey hiya howdy yo thanks thank thx ty cheers ok okay k kk cool great nice awesome perfect lovely
-    wonderful sure yes yeah yep yup no nope nah bye goodbye later lol haha hehe wow hmm hm um uh oh ah well alright
-    fine good morning afternoon evening night please sorry again so much very too you all everyone there guys
-    folks buddy mate friend again indeed right exactly absolutely totally agreed welcome bot assistant""".split()
-)
-# People (and pets) of the speaker's life: a clause whose subject is one of them states that
-# party's fact. Each group lists words that name the same party.
-PARTY_GROUPS: tuple[frozenset[str], ...] = tuple(
-    frozenset(g.split())
-    for g in (
-        "mom mum mother mama mommy ma",
-        "dad father papa daddy pa",
-        "parent parents folks",
-        "sister sis",
-        "brother bro",
-        "sibling siblings",
-        "wife spouse partner",
-        "husband spouse hubby partner",
-        "partner",
-        "boyfriend bf partner",
-        "girlfriend gf partner",
-        "fiance fiancee partner",
-        "son boy",
-        "daughter girl",
-        "kid kids child children",
-        "baby",
-        "twins twin",
-        "boss manager supervisor",
-        "colleague coworker co-worker teammate",
-        "friend buddy",
-        "roommate flatmate housemate",
-        "neighbor neighbour",
-        "aunt",
-        "uncle",
-        "cousin",
-        "grandma grandmother granny nan nana",
-        "grandpa grandfather granddad",
-        "niece",
-        "nephew",
-        "landlord landlady",
-        "doctor dentist therapist physio",
-        "teacher tutor coach",
-        "client customer",
-        "dog puppy",
-        "cat kitten",
-        "pet",
-        "in-laws mother-in-law father-in-law",
-        "team",
-    )
-)
-_PARTY_WORDS = frozenset(w for g in PARTY_GROUPS for w in g)
 
 
 @dataclass(frozen=True)
@@ -346,7 +151,7 @@ def split_sentences(text: str) -> list[str]:
 
 def _strip_fillers(words: list[str]) -> list[str]:
     i = 0
-    while i < len(words) - 1 and words[i] in _LEADING_FILLERS:
+    while i < len(words) - 1 and words[i] in LEADING_FILLERS:
         i += 1
     return words[i:]
 
@@ -356,11 +161,11 @@ def _opens_question(words: list[str]) -> bool:
     if not w:
         return False
     first, second = w[0], (w[1] if len(w) > 1 else "")
-    if first in _QUESTION_WORDS:
+    if first in QUESTION_WORDS:
         return True
-    if first in _AUXILIARIES and second in _SUBJECTS:
+    if first in AUXILIARIES and second in SUBJECTS:
         return True
-    return " ".join(w).startswith(_QUESTION_OPENERS)
+    return " ".join(w).startswith(QUESTION_OPENERS)
 
 
 def _starts_with(words: list[str], phrases: tuple[str, ...]) -> bool:
@@ -370,15 +175,15 @@ def _starts_with(words: list[str], phrases: tuple[str, ...]) -> bool:
 
 def _hypothetical(words: list[str]) -> bool:
     joined = " " + " ".join(words) + " "
-    if any(f" {p} " in joined for p in _HYPOTHETICAL_PHRASES):
+    if any(f" {p} " in joined for p in HYPOTHETICAL_PHRASES):
         return True
     for i, w in enumerate(words):
-        if w not in _HYPOTHETICAL_WORDS:
+        if w not in HYPOTHETICAL_WORDS:
             continue
         nxt = words[i + 1] if i + 1 < len(words) else ""
-        if (w in ("would", "could", "should") or w.endswith("'d")) and nxt in _PREFERENCE_AFTER_WOULD:
+        if (w in ("would", "could", "should") or w.endswith("'d")) and nxt in PREFERENCE_AFTER_WOULD:
             continue  # "I'd like a window seat", "I would rather": a preference, stated
-        if w in ("should", "must", "could") and nxt in _PERFORMATIVE:
+        if w in ("should", "must", "could") and nxt in PERFORMATIVE:
             continue  # "I should mention I'm allergic to nuts": the mention is the statement
         return True
     return False
@@ -388,7 +193,7 @@ def _is_request(piece: str, words: list[str]) -> bool:
     """ "Remind me to ...", "book a table": a verb asking the assistant to act, followed by what to
     act on; not a record's label ("Order #88213 confirmed", "Plan: Pro", "plan Basic")."""
     w = _strip_fillers(words)
-    if not w or w[0] not in _REQUEST_VERBS:
+    if not w or w[0] not in REQUEST_VERBS:
         return False
     raw = piece.split()
     at = next((i for i, t in enumerate(raw) if t.lower().strip(",.!?:;") == w[0]), None)
@@ -399,31 +204,31 @@ def _is_request(piece: str, words: list[str]) -> bool:
 def _relative(words: list[str]) -> bool:
     """ ", who turns 30", ", which is due Friday": a relative clause (not "where can I ...")."""
     w = _strip_fillers(words)
-    if not w or w[0].split("'")[0] not in _RELATIVE:  # "who's 5": who is
+    if not w or w[0].split("'")[0] not in RELATIVE:  # "who's 5": who is
         return False
-    return not (len(w) > 2 and w[1] in _AUXILIARIES and w[2] in _SUBJECTS)
+    return not (len(w) > 2 and w[1] in AUXILIARIES and w[2] in SUBJECTS)
 
 
 def _aux_first(words: list[str]) -> bool:
     """ "is amoxicillin ok", "does Hoka run small": an auxiliary opens it (the subject may be a name)."""
     w = _strip_fillers(words)
-    return len(w) > 1 and w[0] in _AUXILIARIES
+    return len(w) > 1 and w[0] in AUXILIARIES
 
 
 def _wh_aux(words: list[str]) -> bool:
     """ "when does ...", "when's ...": a *wh*-word asking, not opening a subordinate clause."""
     w = _strip_fillers(words)
-    return len(w) > 1 and (w[0].endswith("'s") or w[1] in _AUXILIARIES)
+    return len(w) > 1 and (w[0].endswith("'s") or w[1] in AUXILIARIES)
 
 
 def _negated(words: list[str]) -> bool:
-    return any(w in _NEGATIONS or w.endswith("n't") for w in words)
+    return any(w in NEGATIONS or w.endswith("n't") for w in words)
 
 
 def _strip_lead(words: list[str]) -> list[str]:
     """Fillers and subordinators before a clause's subject ("because my roommate works nights")."""
     i = 0
-    while i < len(words) - 1 and (words[i] in _LEADING_FILLERS or words[i] in _SUBORDINATORS):
+    while i < len(words) - 1 and (words[i] in LEADING_FILLERS or words[i] in SUBORDINATORS):
         i += 1
     return words[i:]
 
@@ -440,14 +245,14 @@ def party_of(words: list[str], *, predicate: bool = True) -> str | None:
     for i, cand in enumerate(w[1:4], start=1):
         base = cand.removesuffix("'s").removesuffix("s'")
         party = (
-            base if base in _PARTY_WORDS else (base[:-1] if base.endswith("s") and base[:-1] in _PARTY_WORDS else None)
+            base if base in PARTY_WORDS else (base[:-1] if base.endswith("s") and base[:-1] in PARTY_WORDS else None)
         )
-        if party is not None and i + 1 < len(w) and w[i + 1] in _NOT_A_PERSON_AFTER:
+        if party is not None and i + 1 < len(w) and w[i + 1] in NOT_A_PERSON_AFTER:
             return None  # "my mother tongue", "my father's side"
         if party is not None:
             if not predicate or cand.endswith("'s") and cand not in ("it's", "that's"):
                 return party  # "my sister's birthday": of the sister either way
-            rest = [t for t in w[i + 1 : i + 6] if t not in _ADVERBS]
+            rest = [t for t in w[i + 1 : i + 6] if t not in ADVERBS]
             for _ in range(
                 2
             ):  # a name after the noun ("my wife Ana loves"), or a role's second word ("my team lead Priyanka swears")
@@ -456,7 +261,7 @@ def party_of(words: list[str], *, predicate: bool = True) -> str | None:
                 if rest and not _verb_like(rest[0]) and len(rest) > 1:
                     rest = rest[1:]
             return party if rest and (_verb_like(rest[0]) or rest[0].endswith("'s")) else None
-        if cand in _STOPS_SPAN:
+        if cand in STOPS_SPAN:
             break
     return None
 
@@ -464,9 +269,9 @@ def party_of(words: list[str], *, predicate: bool = True) -> str | None:
 def is_small_talk(words: list[str]) -> bool:
     """Nothing left once greetings, thanks, acknowledgements and fillers are taken out."""
     rest = " " + " ".join(words) + " "
-    for phrase in _SMALL_TALK_PHRASES:
+    for phrase in SMALL_TALK_PHRASES:
         rest = rest.replace(" " + " ".join(tokens(phrase)) + " ", " ")
-    return all(w in _SMALL_TALK_WORDS for w in rest.split())
+    return all(w in SMALL_TALK_WORDS for w in rest.split())
 
 
 def _possessive_spans(words: list[str]) -> tuple[str, ...]:
@@ -478,11 +283,11 @@ def _possessive_spans(words: list[str]) -> tuple[str, ...]:
         span = [w]
         j = i + 1
         while j < len(words) and j <= i + 4:
-            if words[j] == "and" and j + 1 < len(words) and words[j + 1] not in _STOPS_SPAN | _SUBJECTS:
+            if words[j] == "and" and j + 1 < len(words) and words[j + 1] not in STOPS_SPAN | SUBJECTS:
                 span.append(words[j])  # "my Monday and Thursday mornings", not "my car and I"
                 j += 1
                 continue
-            if words[j] in _STOPS_SPAN or words[j] in ("my", "our"):
+            if words[j] in STOPS_SPAN or words[j] in ("my", "our"):
                 break
             span.append(words[j])
             j += 1
@@ -509,55 +314,32 @@ def _factive_span(words: list[str]) -> tuple[str, ...]:
     if m is None:
         return ()
     rest = m.group(1).split()
-    if not rest or rest[0] in _QUESTION_WORDS or rest[0] in ("if", "whether", "how", "to"):
+    if not rest or rest[0] in QUESTION_WORDS or rest[0] in ("if", "whether", "how", "to"):
         return ()
     return (" ".join(rest),)
-
-
-_EMBEDDED_VERBS = frozenset(
-    """bought got made took moved had was left found met started began went saw paid sold built won lost chose
-    wrote ran drove adopted booked joined rented signed picked ordered switched live work have own use drive love
-    keep can go usually normally always""".split()
-)
-
-
-_IRREALIS_MODALS = frozenset("might could would should may will shall must i'd we'd i'll we'll".split())
 
 
 def _embedded_statement(words: list[str]) -> tuple[str, ...]:
     """ "... to the iPhone 15 I caved and bought yesterday?": a clause of the speaker's embedded in a
     question or request (a relative clause without "that") is asserted, with the phrase it describes."""
     for i in range(3, len(words) - 1):
-        if words[i - 1] in _QUESTION_WORDS or words[i - 1] in ("if", "whether", "should", "could", "can"):
+        if words[i - 1] in QUESTION_WORDS or words[i - 1] in ("if", "whether", "should", "could", "can"):
             continue  # "do you know where I can buy ...": an embedded question, not a statement
-        if words[i + 1] in _IRREALIS_MODALS:
+        if words[i + 1] in IRREALIS_MODALS:
             continue  # "... I might go to $110": not a statement
-        if words[i] in ("i", "we") and any(t in _EMBEDDED_VERBS for t in words[i + 1 : i + 4]):
+        if words[i] in ("i", "we") and any(t in EMBEDDED_VERBS for t in words[i + 1 : i + 4]):
             return (" ".join(words[i - 3 :]),)
     return ()
 
 
-_FUNCTION_CAPS = frozenset(
-    """i i'm i've i'd i'll the a an my our your this that these those it it's we we're you you're he she they
-    there here what when where who why how which can could would should will do does did is are was were
-    have has had just so and but or if also any anyone some no not""".split()
-)
-_KIN_WITHOUT_MY = frozenset("mom mum mother mama dad father papa grandma grandpa granny nana".split())
-
-
 def _verb_like(word: str) -> bool:
     return (
-        word in _STATIVE
-        or word in _AUXILIARIES
-        or word in _ACTION_VERBS
+        word in STATIVE
+        or word in AUXILIARIES
+        or word in ACTION_VERBS
         or word.endswith("ed")
         or (word.endswith("s") and len(word) > 3 and not word.endswith("ss"))
     )
-
-
-_ACTION_VERBS = frozenset(
-    "got made took left went began ran drove bought sold won lost found met came became hit put set cut quit let".split()
-)
 
 
 def _named_subject(piece: str, words: list[str], initial: bool) -> tuple[str | None, str | None]:
@@ -570,41 +352,37 @@ def _named_subject(piece: str, words: list[str], initial: bool) -> tuple[str | N
         return None, None
     first, nxt = w[0], w[1]
     base = first.removesuffix("'s")
-    if base in _KIN_WITHOUT_MY and (first.endswith("'s") or _verb_like(nxt)):
+    if base in KIN_WITHOUT_MY and (first.endswith("'s") or _verb_like(nxt)):
         return base, None
-    if first in _THIRD_PERSON_NP:
+    if first in THIRD_PERSON_NP:
         for i in range(1, min(len(w), 7)):
             if _verb_like(w[i]) and not (
-                w[i].endswith("s") and i + 1 < len(w) and not _verb_like(w[i + 1]) and w[i] not in _STATIVE
+                w[i].endswith("s") and i + 1 < len(w) and not _verb_like(w[i + 1]) and w[i] not in STATIVE
             ):
                 subject = [t.removesuffix("'s") for t in w[1:i]]
                 cased = piece.split()
                 named = any(t[:1].isupper() for t in cased[1 : i + 1])
-                if any(t in _PARTY_WORDS or t.rstrip("s") in _PARTY_WORDS for t in subject) or named:
+                if any(t in PARTY_WORDS or t.rstrip("s") in PARTY_WORDS for t in subject) or named:
                     return NAMED, " ".join(subject)
                 return None, None
         return None, None
     opener = next((t for t in piece.split() if t.lower().strip(",.!?:;\"'()") == first), "")
-    if not opener[:1].isupper() or base in _FUNCTION_CAPS or base in _REQUEST_VERBS or not base.isalpha():
+    if not opener[:1].isupper() or base in FUNCTION_CAPS or base in REQUEST_VERBS or not base.isalpha():
         return None, None
-    if base in _POSSESSIVE_PRONOUNS or base.endswith("ly") or (base.endswith("ed") and len(base) > 4):
+    if base in POSSESSIVE_PRONOUNS or base.endswith("ly") or (base.endswith("ed") and len(base) > 4):
         return None, None  # "Mine's still 5.4", "Finally moved to Prague", "Started nights at ..."
     if first.endswith("'s") or _verb_like(nxt):
         return NAMED, base
     return None, None
 
 
-_POSSESSIVE_PRONOUNS = frozenset("mine yours ours hers his theirs".split())
-
-
 def _speech(quote: str) -> bool:
     """A quotation that is somebody's words (a clause), not a title ("'Padaria Flor de Sal'")."""
     w = tokens(quote)
-    return len(w) >= 3 and any(_verb_like(t) or t in _SUBJECTS for t in w)
+    return len(w) >= 3 and any(_verb_like(t) or t in SUBJECTS for t in w)
 
 
 _QUOTE = re.compile(r"(?:^|\s)['\"“‘](.{6,}?)['\"”’](?=[\s.,!?;:]|$)")
-_THIRD_PERSON_NP = frozenset("the a an his her their half most all everyone everybody nobody".split())
 
 
 _NAME_POSSESSIVE = re.compile(r"\b([A-Z][a-z]+)['’]s\s+((?:[\w-]+\s*){1,5})")
@@ -614,11 +392,11 @@ def _name_possessives(piece: str) -> tuple[str, ...]:
     """ "a week before Anjali's birthday on July 22": a named person's possessive presupposes."""
     spans = []
     for m in _NAME_POSSESSIVE.finditer(piece):
-        if m.group(1).lower() in _FUNCTION_CAPS:
+        if m.group(1).lower() in FUNCTION_CAPS:
             continue
         rest = []
         for t in tokens(m.group(2)):
-            if t in _STOPS_SPAN and t not in ("on", "in", "at"):
+            if t in STOPS_SPAN and t not in ("on", "in", "at"):
                 break
             rest.append(t)
         if rest:
@@ -644,7 +422,7 @@ def _bare_possessive(words: list[str]) -> bool:
         bool(words)
         and words[0] in ("my", "our")
         and len(words) <= 5
-        and not any(t in _STATIVE or t.endswith("'s") or _verb_like(t) for t in words[1:])
+        and not any(t in STATIVE or t.endswith("'s") or _verb_like(t) for t in words[1:])
     )
 
 
@@ -664,9 +442,6 @@ def _last_party(spans: tuple[str, ...]) -> str | None:
     return named[-1] if named else None
 
 
-_EMBEDS_QUESTION = ("idea", "know", "wonder", "sure", "ask", "asking", "tell me", "remember", "decide", "unsure")
-
-
 def _pieces(sentence: str) -> list[str]:
     out: list[str] = []
     for part in _PUNCT_CUT.split(sentence):
@@ -676,7 +451,7 @@ def _pieces(sentence: str) -> list[str]:
             if (
                 out
                 and sub.lower().startswith(("when ", "once ", "until ", "after ", "before "))
-                and (out[-1].lower().rstrip(" ?.!").endswith(_EMBEDS_QUESTION))
+                and (out[-1].lower().rstrip(" ?.!").endswith(EMBEDS_QUESTION))
             ):
                 out[-1] = f"{out[-1]} {sub}"
             else:
@@ -689,13 +464,13 @@ def _has_own_subject_or_verb(words: list[str]) -> bool:
     w = _strip_fillers(words)
     if not w:
         return False
-    if w[0] in _SUBJECTS or w[0] in _QUESTION_WORDS or w[0] in _AUXILIARIES or w[0] in _RELATIVE:
+    if w[0] in SUBJECTS or w[0] in QUESTION_WORDS or w[0] in AUXILIARIES or w[0] in RELATIVE:
         return True
     if w[0].endswith(("'m", "'re", "'s", "'ve", "'ll", "'d")):
         return True
-    if _starts_with(w, _PRESUPPOSING) or _starts_with(w, _HYPOTHETICAL_OPENERS):
+    if _starts_with(w, PRESUPPOSING) or _starts_with(w, HYPOTHETICAL_OPENERS):
         return True
-    return any(t in _AUXILIARIES or t.endswith(("'m", "'re", "'ve")) for t in w[1:4])
+    return any(t in AUXILIARIES or t.endswith(("'m", "'re", "'ve")) for t in w[1:4])
 
 
 def clauses(text: str) -> list[Clause]:
@@ -717,9 +492,9 @@ def clauses(text: str) -> list[Clause]:
                 mood = "small_talk"
             elif pi > 0 and _relative(words):
                 mood = "negated" if _negated(words) else "assert"  # ", who turns 30 in May"
-            elif _starts_with(words, _HYPOTHETICAL_OPENERS) or _hypothetical(words):
+            elif _starts_with(words, HYPOTHETICAL_OPENERS) or _hypothetical(words):
                 mood = "hypothetical"
-            elif _starts_with(words, _PRESUPPOSING) and not (pi == 0 and _opens_question(words) and _wh_aux(words)):
+            elif _starts_with(words, PRESUPPOSING) and not (pi == 0 and _opens_question(words) and _wh_aux(words)):
                 mood = "negated" if _negated(words) else "assert"
             elif (asks or not stops) and (_opens_question(words) or (asks and _aux_first(words))):
                 # "Is Berlin nice in winter?"; a question's opening without a full stop counts too
@@ -741,7 +516,7 @@ def clauses(text: str) -> list[Clause]:
                 mood = "quoted"  # "Dad: 'your cousin got a job at Panasonic'": somebody else's words
             moods.append(mood)
             party = party_of(words)
-            if party is None and words and _strip_lead(words)[0] in _PRONOUNS_3RD:
+            if party is None and words and _strip_lead(words)[0] in PRONOUNS_3RD:
                 # "my wife Ana, she loves pottery", "for my son's birthday. He can't have eggs": the
                 # last party named before, in any clause of the turn
                 for c in reversed(out):
