@@ -21,7 +21,9 @@ figure does not apply):
 * ``false_stored``: written claims that state nothing the turn asserts (of all written claims);
 * ``dropped_turns``: turns that state a gold fact and reached no extraction;
 * ``unknown_with_gold``: ``answer`` said unknown although its context held the expected value;
-* ``conflated``: gold facts stored under a key that also holds another gold fact.
+* ``conflated``: gold facts stored under a key that also holds another gold fact;
+* ``correct_when_said``: ``correct`` over the questions whose expected value the model said at
+  least once (written or refused): what the engine made of what the model gave it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -43,6 +45,7 @@ from ..models import WriteOp
 from ..models.support import WorkingContext
 from ..repositories import AdminRepository
 from ..services.extraction_grounding import check_fact
+from ..services.identity import compatible, shape
 from ..settings import Settings
 from .llm_quality import value_matches
 from .memory_models import Noise, gold_model, matches_any
@@ -84,6 +87,9 @@ class ItemResult:
     stale_in_context: int = 0
     answer_questions: int = 0
     unknown_with_gold: int = 0
+    said_questions: int = 0
+    """Questions whose expected value the model said at least once (written or refused)."""
+    said_correct: int = 0
     calls: int = 0
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
@@ -165,17 +171,24 @@ def _mentions(claim_value: Any, text: str, v: Any) -> bool:
     return not isinstance(v, bool) and value_matches(v, text)
 
 
-def _context_verdict(ctx: WorkingContext | None, q: Question, others: set[str]) -> tuple[bool, bool, bool]:
+def _context_verdict(
+    ctx: WorkingContext | None,
+    q: Question,
+    others: Collection[str],
+    world: Collection[str] = (),
+    seen: list[str] | None = None,
+) -> tuple[bool, bool, bool]:
     """(first item giving a wanted value gives an expected one, a stale value is in the context,
     the expected value is in the context). ``others``: keys that hold other gold facts only (a
-    sister's city "Lisbon" is not a stale value of the user's city)."""
+    sister's city "Lisbon" is not a stale value of the user's city); ``world``: the setup's world
+    facts ("Lisbon is in Portugal" is not a stale conclusion about the user)."""
     if ctx is None:
         return False, False, False
     first_ok: bool | None = None
     stale = gold = False
     for it in ctx.items:
         c = it.claim
-        if c.key is not None and c.key in others:
+        if (c.key is not None and c.key in others) or (c.key is not None and c.key in world):
             continue
         has_exp = any(_mentions(c.value, c.text, v) for v in q.expect)
         has_stale = any(_mentions(c.value, c.text, v) for v in q.stale)
@@ -183,6 +196,8 @@ def _context_verdict(ctx: WorkingContext | None, q: Question, others: set[str]) 
             gold = True
         if has_stale and not has_exp:
             stale = True
+            if seen is not None:
+                seen.append(f"{c.key} = {c.value!r}: {c.text}")
         if first_ok is None and (has_exp or has_stale):
             first_ok = has_exp and not has_stale
     return bool(first_ok), stale, gold
@@ -193,8 +208,9 @@ def _says(text: str, values: Iterable[Any]) -> bool:
 
 
 def _resolve(bg: BeliefGraph, key: str) -> str:
-    """The key the fact is stored under: an alias followed (``bg.keys.resolve``)."""
-    return bg.keys.resolve(key)
+    """The key the fact is stored under, as an agent naming facts its own way finds it
+    (``bg.keys.identify``: an alias followed, else the fact whose key says the same attribute)."""
+    return bg.keys.identify(key) or key
 
 
 def _as_of(bg: BeliefGraph, key: str, at: datetime) -> Any:
@@ -302,7 +318,10 @@ def _questions(bg: BeliefGraph, item: Item, written: list[_Written], res: ItemRe
         try:
             if q.via in ("answer", "context"):
                 others = {k for k, fs in facts_of.items() if q.fact is not None and q.fact not in fs}
-                ok = _ask_text(bg, q, res, note, others)
+                if q.fact is not None:  # another party's or another subject's fact is not a stale value of this one
+                    gold = shape(item.facts[q.fact].key)
+                    others |= {w.key for w in written if w.key and not compatible(shape(w.key), gold, None, None)}
+                ok = _ask_text(bg, q, res, note, others, {w.key for w in item.setup.world})
             else:
                 ok = _ask_key(bg, item, q, note)
         except LLMUnavailable:
@@ -319,17 +338,30 @@ def _questions(bg: BeliefGraph, item: Item, written: list[_Written], res: ItemRe
             note["surfaced"] = got
         res.correct += int(ok)
         note["correct"] = ok
+        if q.expect and not q.unknown and _said(res.trace, list(q.expect)):
+            res.said_questions += 1
+            res.said_correct += int(ok)
         res.notes.append(note)
     if surfaced_item is not None:
         res.conflict_items = 1
         res.surfaced = int(surfaced_item)
 
 
-def _ask_text(bg: BeliefGraph, q: Question, res: ItemResult, note: dict[str, Any], others: set[str]) -> bool:
+def _said(trace: Sequence[Mapping[str, Any]], expect: list[Any]) -> bool:
+    """Did the model ever give one of the expected values (whatever became of it)?"""
+    values = [w[1] for step in trace for w in step["written"]] + [x[1] for step in trace for x in step["refused"]]
+    return any(v is not None and value_matches(e, v) for e in expect for v in values)
+
+
+def _ask_text(
+    bg: BeliefGraph, q: Question, res: ItemResult, note: dict[str, Any], others: Collection[str], world: Collection[str]
+) -> bool:
     res.context_questions += 1
     if q.via == "context":
         ctx = bg.context(query=q.ask)
-        first_ok, stale, _ = _context_verdict(ctx, q, others)
+        seen: list[str] = []
+        first_ok, stale, _ = _context_verdict(ctx, q, others, world, seen)
+        note["stale_items"] = seen
         res.stale_in_context += int(stale)
         note["context"] = [i.claim.text for i in ctx.items[:5]]
         return (
@@ -340,7 +372,9 @@ def _ask_text(bg: BeliefGraph, q: Question, res: ItemResult, note: dict[str, Any
     res.answer_questions += 1
     a = bg.answer(q.ask)
     ctx = a.context if a.context is not None else bg.context(query=q.ask)
-    _, stale, gold = _context_verdict(ctx, q, others)
+    seen = []
+    _, stale, gold = _context_verdict(ctx, q, others, world, seen)
+    note["stale_items"] = seen
     res.stale_in_context += int(stale)
     note.update(status=a.status, text=a.text, reason=a.reason)
     if a.status == "unknown":
@@ -484,6 +518,7 @@ def summarize(results: Sequence[ItemResult]) -> list[dict[str, Any]]:
                     "items": len(rs),
                     "questions": tot["questions"],
                     "correct": _rate(tot["correct"], tot["questions"]),
+                    "correct_when_said": _rate(tot["said_correct"], tot["said_questions"]),
                     "keys_per_fact": _rate(tot["keys"], tot["facts_stored"]),
                     "surfaced": _rate(tot["surfaced"], tot["conflict_items"]),
                     "stale_in_context": _rate(tot["stale_in_context"], tot["context_questions"]),

@@ -59,6 +59,9 @@ __all__ = [
     "Proposal",
     "Resolution",
     "duplicate_pairs",
+    "fit_value",
+    "identify_key",
+    "type_of",
     "mask_value",
     "shape",
 ]
@@ -158,12 +161,39 @@ def _cos(a: Sequence[float], b: Sequence[float]) -> float:
     return num / den if den else 0.0
 
 
-def _type_of(value: Any) -> str | None:
+def type_of(value: Any) -> str | None:
+    """``string``, ``number`` or ``boolean`` (the fact value types); None for no value."""
     if value is None:
         return None
     if isinstance(value, bool):
         return "boolean"
     return "number" if isinstance(value, int | float) else "string"
+
+
+_AMOUNT = re.compile(
+    r"^\s*[€$£]?\s*(\d[\d,]*(?:\.\d+)?)\s*([kKmM])?\s*(?:€|eur|euros?|usd|dollars?|gbp|pounds?)?\s*$", re.I
+)
+
+
+def fit_value(value: Any, held: str) -> Any:
+    """``value`` as the type a key holds, when it says exactly that ("1,350", "€8,000", "12k" ->
+    numbers, "six" -> 6, "yes" -> True, 7 -> "7"); None when it does not ("about 1400 euros")."""
+    from .extraction_grounding import NUMBER_WORDS
+
+    if held == "string":
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    if held == "number" and isinstance(value, str):
+        text = value.strip().lower()
+        if text in NUMBER_WORDS:
+            return NUMBER_WORDS[text]
+        m = _AMOUNT.match(text)
+        if m is None:
+            return None
+        n = float(m.group(1).replace(",", "")) * {"k": 1e3, "m": 1e6}.get((m.group(2) or "").lower(), 1)
+        return int(n) if n.is_integer() else n
+    if held == "boolean" and isinstance(value, str):
+        return {"true": True, "yes": True, "false": False, "no": False}.get(value.strip().lower())
+    return None
 
 
 @dataclass
@@ -229,10 +259,12 @@ def relate(p: KeyShape, c: KeyShape, similarity: float, same: bool, policy: Poli
 
 
 def compatible(p: KeyShape, c: KeyShape, value: Any, held: str | None) -> bool:
+    """Same root, the same parties (or one in general terms), and a value of the candidate's type
+    or text that says a value of it ("€8,000" for a number key; not 30 for a text key)."""
     if p.root != c.root or not _parties_fit(p.parties, c.parties):
         return False
-    vt = _type_of(value)
-    return held is None or vt is None or held == vt
+    vt = type_of(value)
+    return held is None or vt is None or held == vt or (vt == "string" and fit_value(value, held) is not None)
 
 
 class FactIdentity:
@@ -379,6 +411,26 @@ def _cached(embed: Callable[[list[str]], list[list[float]]], ident: str) -> Call
     return run
 
 
+def identify_key(key: str, rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """The fact a bare key names among ``rows`` (``fact.identity_candidates``), by its words alone
+    (no statement to compare): the key itself; else the one compatible fact with the same
+    attribute words (``user.pets`` for ``user.pet``); else the one whose words contain the key's,
+    or are contained in them, with the same head word (``project.atlas.about.deadline`` for
+    ``project.atlas.deadline``). Two such facts, or none: None."""
+    keys = {r["key"] for r in rows}
+    if key in keys:
+        return key
+    p = shape(key)
+    fits = [shape(k) for k in sorted(keys) if compatible(p, shape(k), None, None) and shape(k).parties == p.parties]
+    same = [c.key for c in fits if c.core == p.core]
+    if len(same) == 1:
+        return same[0]
+    if same:
+        return None
+    nested = [c.key for c in fits if c.head == p.head and (c.core <= p.core or p.core <= c.core)]
+    return nested[0] if len(nested) == 1 else None
+
+
 def duplicate_pairs(
     rows: Sequence[Mapping[str, Any]], embed: Callable[[list[str]], list[list[float]]], policy: PolicySettings
 ) -> list[tuple[str, str, str, float]]:
@@ -410,7 +462,7 @@ def duplicate_pairs(
         pairs |= {(a, b) for ns in by_core.values() for x, a in enumerate(ns) for b in ns[x + 1 :]}
         for a, b in pairs:
             (ka, ca), (kb, cb) = facts[idxs[a]], facts[idxs[b]]
-            if not compatible(shapes[idxs[a]], shapes[idxs[b]], cb.get("value"), _type_of(ca.get("value"))):
+            if not compatible(shapes[idxs[a]], shapes[idxs[b]], cb.get("value"), type_of(ca.get("value"))):
                 continue
             sim = float(sims[a, b])
             same = ca.get("value") is not None and same_value(ca.get("value"), cb.get("value"))

@@ -22,7 +22,7 @@ from ..models.keys import DuplicateKeys, KeySchema, KeySpec, MergePlan, MergeRes
 from ..repositories.keys import KeyRepository
 from .beliefs import BeliefService
 from .conflicts import checked_key
-from .identity import CANDIDATE_LIMIT, duplicate_pairs
+from .identity import CANDIDATE_LIMIT, ROOTS, duplicate_pairs, identify_key, shape
 from .key_merge import KeyMerge
 from .key_schema import KeySchemas
 
@@ -49,6 +49,17 @@ class KeyService:
         """The key the fact ``key`` is stored under: ``key`` itself, or the key it was merged into
         (following chains of merges). A key no fact has resolves to itself."""
         return self.repo.resolve(checked_key(key)) or key
+
+    def identify(self, key: str) -> str | None:
+        """The key of the space's fact that ``key`` names, for a caller that names facts its own way:
+        ``key`` itself when the space holds it (or the key it was merged into), else the one fact of
+        the same subject whose key says the same attribute (``user.pets`` for ``user.pet``,
+        ``project.atlas.about.deadline`` for ``project.atlas.deadline``: fact identity's rules on
+        the key's words alone, services/identity.py); None when no fact, or more than one, fits."""
+        stored = self.resolve(key)
+        roots = sorted({stored.split(".", 1)[0] + "."} | {f"{r}." for r, t in ROOTS.items() if t == shape(stored).root})
+        rows = [r for r in self.beliefs.facts.identity_candidates(roots, CANDIDATE_LIMIT) if r.get("current")]
+        return identify_key(stored, rows)
 
     def merge(self, source: str, into: str, *, agent: str, reason: str) -> MergeResult:
         """Make ``source`` and ``into`` one fact (one write transaction): every version of ``source``

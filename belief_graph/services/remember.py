@@ -48,8 +48,8 @@ from ..policies import Decision, judge, same_value
 from .beliefs import BeliefService, _iso
 from .clauses import tokens
 from .conflicts import ConflictService, PreJudge
-from .extraction_grounding import NUMBER_WORDS, as_value, check_fact, turn_kind
-from .identity import CANDIDATE_LIMIT, Candidate, FactIdentity, Proposal
+from .extraction_grounding import as_value, check_fact, turn_kind
+from .identity import CANDIDATE_LIMIT, Candidate, FactIdentity, Proposal, fit_value, type_of
 from .temporal import fact_time
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
@@ -219,8 +219,8 @@ class RememberService:
         fitting = []
         for k in kept:
             held = typed.get(k["key"]) if k["key"] is not None else None
-            if held is not None and k["value"] is not None and _type_of(k["value"]) != held:
-                fitted = _fit(k["value"], held)
+            if held is not None and k["value"] is not None and type_of(k["value"]) != held:
+                fitted = fit_value(k["value"], held)
                 if fitted is None:
                     f = k["fact"]
                     rejected.append(
@@ -408,31 +408,6 @@ def _may_say_the_same(a: Any, b: Any) -> bool:
     sa = {w[:5] for w in ta if len(w) > 2 or any(c.isdigit() for c in w)}
     sb = {w[:5] for w in tb if len(w) > 2 or any(c.isdigit() for c in w)}
     return bool(sa & sb) or not sa or not sb
-
-
-def _type_of(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    return "number" if isinstance(value, int | float) else "string"
-
-
-def _fit(value: Any, known: str) -> Any:
-    """``value`` as the type a key holds, when it says exactly that ("1,350" -> 1350, "six" -> 6,
-    "yes" -> True, 7 -> "7"); ``None`` when it does not."""
-    if known == "string":
-        return str(value).lower() if isinstance(value, bool) else str(value)
-    if known == "number" and isinstance(value, str):
-        text = value.strip().replace(",", "").replace("_", "")
-        if text.lower() in NUMBER_WORDS:
-            return NUMBER_WORDS[text.lower()]
-        try:
-            n = float(text)
-        except ValueError:
-            return None
-        return int(n) if n.is_integer() else n
-    if known == "boolean" and isinstance(value, str):
-        return {"true": True, "yes": True, "false": False, "no": False}.get(value.strip().lower())
-    return None
 
 
 def _rejection_json(r: Mapping[str, Any]) -> str:

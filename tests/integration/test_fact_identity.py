@@ -239,3 +239,16 @@ def test_remember_records_when_a_fact_became_true_and_as_of_follows_it(mbg: Beli
     assert (
         mbg.beliefs.as_of("user.city", datetime(2026, 1, 5, tzinfo=UTC), basis="valid") is None
     )  # before anything was said
+
+
+def test_a_caller_naming_facts_its_own_way_finds_the_fact_its_key_names(mbg: BeliefGraph) -> None:
+    mbg.assert_claim("user.pets", "a cat", "The user has a cat.", agent="user:ana")
+    mbg.assert_claim("project.atlas.about.deadline", "2026-08-03", "Atlas is due on 3 August 2026.", agent="user:ana")
+    mbg.assert_claim("user.home_city", "Porto", "The user lives in Porto.", agent="user:ana")
+    mbg.assert_claim("user.work_city", "Braga", "The user works in Braga.", agent="user:ana")
+    assert mbg.keys.identify("user.pets") == "user.pets"
+    assert mbg.keys.identify("user.pet") == "user.pets"
+    assert mbg.keys.identify("me.pets") == "user.pets"
+    assert mbg.keys.identify("project.atlas.deadline") == "project.atlas.about.deadline"
+    assert mbg.keys.identify("user.city") is None  # home or work: it does not guess
+    assert mbg.keys.identify("user.sister.pets") is None

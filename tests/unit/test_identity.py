@@ -99,3 +99,35 @@ def test_likely_duplicates_are_pairs_of_current_beliefs_the_rules_call_one_fact(
         ("user.city", "user.location.city", "same_statement", 1.0),
         ("user.pet", "user.pets", "same_attribute", 0.0),
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "held", "fitted"),
+    [
+        ("1,350", "number", 1350),
+        ("€8,000", "number", 8000),
+        ("12k", "number", 12000),
+        ("six", "number", 6),
+        ("about 1400 euros", "number", None),  # not exactly a number
+        ("yes", "boolean", True),
+        (7, "string", "7"),
+    ],
+)
+def test_a_value_fits_a_type_only_when_it_says_exactly_that(value: object, held: str, fitted: object) -> None:
+    from belief_graph.services.identity import fit_value
+
+    assert fit_value(value, held) == fitted
+
+
+def test_a_bare_key_names_the_one_fact_whose_words_say_the_same_attribute() -> None:
+    from belief_graph.services.identity import identify_key
+
+    rows = [
+        {"key": k}
+        for k in ("user.pets", "project.atlas.about.deadline", "user.sister.city", "user.home_city", "user.work_city")
+    ]
+    assert identify_key("user.pet", rows) == "user.pets"
+    assert identify_key("project.atlas.deadline", rows) == "project.atlas.about.deadline"
+    assert identify_key("user.city", rows) is None  # home or work: two fit, none is chosen
+    assert identify_key("user.sister.city", rows) == "user.sister.city"
+    assert identify_key("user.brother.city", rows) is None  # another party

@@ -23,6 +23,7 @@ __all__ = ["bench_memory"]
 _COLUMNS = (
     ("items", "items"),
     ("correct", "correct"),
+    ("correct_when_said", "when said"),
     ("keys_per_fact", "keys/fact"),
     ("surfaced", "surfaced"),
     ("stale_in_context", "stale ctx"),
