@@ -59,7 +59,9 @@ __all__ = [
     "Proposal",
     "Resolution",
     "duplicate_pairs",
+    "FIXED_ATTRIBUTES",
     "fit_value",
+    "fixed_attribute",
     "identify_key",
     "type_of",
     "mask_value",
@@ -429,6 +431,22 @@ def identify_key(key: str, rows: Sequence[Mapping[str, Any]]) -> str | None:
         return None
     nested = [c.key for c in fits if c.head == p.head and (c.core <= p.core or p.core <= c.core)]
     return nested[0] if len(nested) == 1 else None
+
+
+FIXED_ATTRIBUTES = frozenset(
+    "birthday birthdate birthplace born birth blood native anniversary".split()
+)
+"""Words of a key naming a fact that does not change over time (when and where someone was born,
+a blood type, a native language, the date an anniversary marks): two values for it contradict.
+A planned date (a wedding, a graduation) can move, so it is not here."""
+
+
+def fixed_attribute(key: str) -> bool:
+    """Whether ``key`` names a fact that cannot change (:data:`FIXED_ATTRIBUTES`), so that a new
+    value is a contradiction, not an update, whatever a model calls it."""
+    words = set(shape(key).words)
+    joined = "_".join(shape(key).words)
+    return bool(words & FIXED_ATTRIBUTES) or any(w in joined for w in ("blood_type", "mother_tongue", "first_language"))
 
 
 def duplicate_pairs(

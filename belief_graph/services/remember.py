@@ -49,7 +49,7 @@ from .beliefs import BeliefService, _iso
 from .clauses import tokens
 from .conflicts import ConflictService, PreJudge
 from .extraction_grounding import as_value, check_fact, turn_kind
-from .identity import CANDIDATE_LIMIT, Candidate, FactIdentity, Proposal, fit_value, type_of
+from .identity import CANDIDATE_LIMIT, Candidate, FactIdentity, Proposal, fit_value, fixed_attribute, type_of
 from .temporal import fact_time
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
@@ -282,6 +282,13 @@ class RememberService:
                     skipped.append({"text": kept[i]["fact"].text, "target": cl.target_id, "rationale": cl.rationale})
                 elif cl.action == "REPLACE":
                     hints[i] = WriteOp.REPLACE
+        for i in own_of:  # a fact that cannot change (a birthday, a blood type) changed: a contradiction
+            k = kept[i]
+            if i not in hints and "skip" not in k and k["key"] is not None and fixed_attribute(k["key"]):
+                hints[i] = WriteOp.REPLACE
+                warnings.append(
+                    f"{k['key']!r} cannot change, so a new value contradicts the belief: a dispute records it"
+                )
         # 5. one transaction: the episode and every fact
         episode_id = new_id()
         prepared: list[tuple[int, dict[str, Any]]] = []

@@ -104,3 +104,18 @@ def test_two_agents_contradicting_each_other_are_surfaced_whatever_the_recency_p
     assert w.dispute is not None and w.dispute.challenger.id == crm.claim.id
     assert [d.key for d in mbg.beliefs.disputes_list("open")] == ["user.billing_email"]
     assert mbg.check().ok
+
+
+def test_a_new_value_for_a_fact_that_cannot_change_is_a_contradiction_whatever_the_model_says(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    first = mbg.assert_claim("user.blood_type", "O negative", "The user's blood type is O negative.", agent="user:ana")
+    model.respond(
+        "extract",
+        _facts({"key": "user.blood_type", "value": "A positive", "text": "The user's blood type is A positive."}),
+    )
+    model.respond("classify", _classify("UPDATE"))  # a weak model calls every change an update
+    r = mbg.remember("My blood type is A positive, is that the common one?", agent="user:ana")
+    (w,) = r.results
+    assert w.dispute is not None and w.dispute.challenger.id == first.claim.id
+    assert any("cannot change" in x for x in r.warnings)

@@ -131,3 +131,21 @@ def test_a_bare_key_names_the_one_fact_whose_words_say_the_same_attribute() -> N
     assert identify_key("user.city", rows) is None  # home or work: two fit, none is chosen
     assert identify_key("user.sister.city", rows) == "user.sister.city"
     assert identify_key("user.brother.city", rows) is None  # another party
+
+
+@pytest.mark.parametrize(
+    ("key", "fixed"),
+    [
+        ("user.sister.birthday", True),
+        ("user.blood_type", True),
+        ("user.native_language", True),
+        ("user.mother_tongue", True),
+        ("user.city", False),
+        ("user.wedding_date", False),  # a planned date can move
+        ("user.father.age", False),
+    ],
+)
+def test_facts_that_cannot_change(key: str, fixed: bool) -> None:
+    from belief_graph.services.identity import fixed_attribute
+
+    assert fixed_attribute(key) is fixed
