@@ -37,7 +37,9 @@ from ..llm import LLMClient
 from ..llm.jobs import Answer, AnswerInput, BeliefView
 from ..models.retrieval import AnswerResult, GroundingCheck
 from ..models.support import WorkingContext
+from .clauses import tokens
 from .grounding import check_grounding, is_unknown
+from .identity import shape
 from .retrieval import RetrievalService
 from .support import SupportService
 
@@ -181,7 +183,7 @@ class AnswerService:
             calls = llm.usage().calls - before
             why = f"the answer failed the grounding check after one repair: {exc.reason}"
             checks.append(GroundingCheck(name="grounding", ok=False, detail="; ".join(exc.errors)))
-            found = self._extractive(vector, ctx, checks, calls, base, why)
+            found = self._extractive(asked, vector, ctx, checks, calls, base, why)
             if found is not None:
                 return found
             return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
@@ -195,7 +197,7 @@ class AnswerService:
         )
         if is_unknown(out.text):
             why = f"the model found no answer in the {len(ctx.items)} context belief(s)"
-            found = self._extractive(vector, ctx, checks, calls, base, why)
+            found = self._extractive(asked, vector, ctx, checks, calls, base, why)
             if found is not None:
                 return found
             return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
@@ -203,6 +205,7 @@ class AnswerService:
 
     def _extractive(
         self,
+        question: str,
         vector: Sequence[float],
         ctx: WorkingContext,
         checks: list[GroundingCheck],
@@ -211,14 +214,18 @@ class AnswerService:
         why_not: str,
     ) -> AnswerResult | None:
         """The context's belief that says what the question asks, as the answer (module docstring)."""
-        if not ctx.items:
+        asked = _parties(tokens(question))
+        # only a belief about whom the question asks about: not the brother's city for "where does
+        # she live?", not the user's birthday for "when is my sister's birthday?"
+        items = [i for i in ctx.items if i.claim.key is None or shape(i.claim.key).parties == asked]
+        if not items:
             return None
-        vecs = self.retrieval.embedder.embed_documents([i.claim.text for i in ctx.items])
+        vecs = self.retrieval.embedder.embed_documents([i.claim.text for i in items])
         sims = [_cos(vector, v) for v in vecs]
         best = max(range(len(sims)), key=lambda i: sims[i])
         if sims[best] < EXTRACTIVE_THRESHOLD:
             return None
-        item = ctx.items[best]
+        item = items[best]
         checks.append(
             GroundingCheck(
                 name="extractive",
@@ -272,3 +279,9 @@ def _cos(a: Sequence[float], b: Sequence[float]) -> float:
     num = sum(x * y for x, y in zip(a, b, strict=True))
     den = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return num / den if den else 0.0
+
+
+def _parties(words: Sequence[str]) -> frozenset[int]:
+    """The parties a question names (the same reading as a key's: services/identity.py)."""
+    plain = [w.removesuffix("'s") for w in words]
+    return shape("user." + "_".join(w for w in plain if w.isalpha()) if plain else "user.x").parties

@@ -433,9 +433,7 @@ def identify_key(key: str, rows: Sequence[Mapping[str, Any]]) -> str | None:
     return nested[0] if len(nested) == 1 else None
 
 
-FIXED_ATTRIBUTES = frozenset(
-    "birthday birthdate birthplace born birth blood native anniversary".split()
-)
+FIXED_ATTRIBUTES = frozenset("birthday birthdate birthplace born birth blood native anniversary".split())
 """Words of a key naming a fact that does not change over time (when and where someone was born,
 a blood type, a native language, the date an anniversary marks): two values for it contradict.
 A planned date (a wedding, a graduation) can move, so it is not here."""

@@ -178,17 +178,17 @@ class RememberService:
                 dropped.append(ResolvedKey(proposed=key, key=None, how="dropped"))
                 key = None
             value = as_value(f.value) if key is not None else None
-            kept.append({"fact": f, "key": key, "value": value})
-        vectors = b.embed_many([k["fact"].text for k in kept]) if kept else []
+            kept.append({"fact": f, "key": key, "value": value, "text": self_contained(f.text, key, value)})
+        vectors = b.embed_many([k["text"] for k in kept]) if kept else []
         for k, vec in zip(kept, vectors, strict=True):
             k["vector"] = vec
         # 3. fact identity: which fact each proposed key is about (services/identity.py)
-        proposals = [Proposal(k["key"], k["value"], k["fact"].text) for k in kept]
+        proposals = [Proposal(k["key"], k["value"], k["text"]) for k in kept]
         proposed = [p.key for p in proposals if p.key is not None]
         known = b.facts.existing(proposed) if proposed else set()
         if declared is not None:  # with a schema, only its keys are known facts and candidates
             known = {k for k in proposed if k in declared}
-        by_text = {k["fact"].text: k["vector"] for k in kept}
+        by_text = {k["text"]: k["vector"] for k in kept}
 
         def near(p: Proposal) -> set[str]:
             return {c.key for c, _ in b.facts.similar_claims(by_text[p.text], k=10) if c.key}
@@ -255,7 +255,7 @@ class RememberService:
                 items.append(
                     {
                         "id": f"n{i}",
-                        "claim": {"key": k["key"], "value": k["value"], "text": f.text, "agent": agent},
+                        "claim": {"key": k["key"], "value": k["value"], "text": k["text"], "agent": agent},
                         "candidates": [
                             {"id": c.id, "key": c.key, "value": c.value, "text": c.text, "agent": c.agent} for c in own
                         ],
@@ -299,7 +299,7 @@ class RememberService:
             data = ClaimInput(
                 key=k["key"],
                 value=k["value"] if k["key"] is not None else None,
-                text=f.text,
+                text=k["text"],
                 agent=agent,
                 kind=f.kind,
                 evidence=[episode_id],
@@ -402,6 +402,25 @@ def _choose(llm: LLMClient, unsure: list[tuple[Proposal, list[Candidate]]]) -> d
                 shown = {c.key for c in unsure[i][1]}
                 picks[i] = ch.key if ch.key in shown else None
     return picks
+
+
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're we've our ours us".split())
+
+
+def self_contained(text: str, key: str | None, value: Any) -> str:
+    """The statement a claim keeps: the model's, unless it is not self-contained — in the first
+    person ("I moved to Porto") or a question (a small model copies the turn) —, then one made from
+    the key and the value ("The user's city is Porto."), which a reader understands without the
+    conversation and the answer grounding can cite."""
+    words = set(tokens(text))
+    if key is None or value is None or (not words & _FIRST_PERSON and "?" not in text):
+        return text
+    segs = key.split(".")
+    subject = "The user" if segs[0].lower() in ("user", "me", "my", "i", "self") else f"The {segs[0].replace('_', ' ')}"
+    attribute = " ".join(w.replace("_", " ") for w in segs[1:]) or "value"
+    if isinstance(value, bool):
+        return f"{subject}: {attribute}, {'yes' if value else 'no'}."
+    return f"{subject}'s {attribute} is {value}."
 
 
 def _may_say_the_same(a: Any, b: Any) -> bool:

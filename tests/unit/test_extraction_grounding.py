@@ -179,3 +179,19 @@ def test_a_plain_question_never_grounds_anything(text: str) -> None:
     question = f"What about {' '.join(words)} ?"
     assert turn_kind(question) in ("question", "small_talk")
     assert not check_fact("x.y", text, text, question).grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value", "kept"),
+    [
+        ("The user lives in Bristol.", "user.city", "Bristol", "The user lives in Bristol."),
+        ("Now that I'm in Bristol, where can I get a bike?", "user.city", "Bristol", "The user's city is Bristol."),
+        ("My sister turns 30 in May", "user.sister.age", 30, "The user's sister age is 30."),
+        ("I work remotely", "user.works_remotely", True, "The user: works remotely, yes."),
+        ("I like it here", None, None, "I like it here"),  # a statement without a key stays as it was
+    ],
+)
+def test_a_claim_keeps_a_self_contained_statement(text: str, key: str | None, value: object, kept: str) -> None:
+    from belief_graph.services.remember import self_contained
+
+    assert self_contained(text, key, value) == kept
