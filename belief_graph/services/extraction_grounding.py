@@ -23,10 +23,10 @@ that assert something, never the turn's punctuation:
    * a string with figures (a date, an amount): each figure appears there in any common format
      (``2027-03-31`` = ``31 March 2027``, the normal forms of the answer-grounding check);
    * a string: each of its content words appears there, compared by a light stem (``stocks`` =
-     ``stock``, ``aggressively`` = ``aggressive``); a value of four or more content words may
-     miss a quarter of them (paraphrased lists); a value made only of common words (``May``,
-     ``no``) needs those words; a value that carries its own negation ("no meat", "non-smoker")
-     may come from a negated clause;
+     ``stock``, ``aggressively`` = ``aggressive``); a value of three or more content words may
+     miss a third of them (a paraphrased list, "Mercy General Hospital" for "Mercy General"); a
+     value made only of common words (``May``, ``no``) needs those words; a value that carries its
+     own negation ("no meat", "non-smoker") may come from a negated clause;
    * a boolean: ``true`` needs the key's own words (``user.vegetarian`` in "I'm vegetarian") in an
      asserting clause, ``false`` in a negated one ("I'm not vegetarian any more");
    * no value: at least half the content words of the fact's text appear there, and a key's own
@@ -371,7 +371,7 @@ def check_fact(
             if not words:
                 return bool(figures)
             stems = {_stem(t) for t in ws}
-            allowed = len(words) // 4 if len(words) >= 4 else 0
+            allowed = len(words) // 3 if len(words) >= 3 else 0
             return len(_word_hits(words, stems)) <= allowed
 
         if not words and not figures:

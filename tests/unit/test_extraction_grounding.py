@@ -81,6 +81,7 @@ def test_turn_kind(text: str, kind: str) -> None:
         ("user.manager.name", "Dana", "What should I bring to my first 1:1 with Dana, my new manager?"),
         ("user.phone", "iPhone 15", "How do I move my chats over to the iPhone 15 I bought yesterday?"),
         ("user.shift", "day shifts", "Finally on days as of Monday!"),  # the key's own word in the value
+        ("user.employer", "Mercy General Hospital", "Just off a night shift at Mercy General."),  # a third missing
         ("user.rent", 1400, "My landlord raised the rent to 1,400."),  # his action on the speaker's rent
         ("user.city", "Accra", "So the company relocated me to Accra last month."),  # the speaker as object
         ("user.team_lead.editor", "Vim", "My team lead Priyanka swears by Vim and says 'real devs don't use mice'."),
@@ -120,7 +121,12 @@ def test_stated_values_are_grounded(key: str, value: object, source: str) -> Non
         ("user.married", True, "I'm single and my sister is married.", "of the speaker's sister"),
         ("user.city", "Lyon", "Did I tell you my sister moved to Lyon?", "of the speaker's sister"),
         ("user.restaurant", "Nopal", "Book a table for four at Nopal on Friday.", "a request"),
-        ("user.employer", "Mercy General Hospital", "Just off a night shift at Mercy General.", "missing: hospital"),
+        (
+            "user.manager",
+            "Greta Lind",
+            "My 1:1 with Greta, my manager, is on Friday.",
+            "missing: lind",
+        ),  # an invented surname
         ("user.city", "Glasgow", "Ollie moved to Glasgow for a new job.", "of Ollie"),
         (
             "user.city",
