@@ -5,36 +5,12 @@ real Neo4j with a scripted model."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
+from scripted_replies import classify, facts
 
 from belief_graph import BeliefGraph, WriteOp
 from belief_graph.llm import ScriptedModel
-
-
-def _facts(*facts: dict[str, Any]):  # type: ignore[no-untyped-def]
-    def respond(inputs: Any) -> dict[str, Any]:
-        src = inputs["turns"][-1]["id"]
-        return {"facts": [{"source": src, "kind": "semantic", "confidence": 0.9, **f} for f in facts]}
-
-    return respond
-
-
-def _classify(action: str):  # type: ignore[no-untyped-def]
-    relation = {"UPDATE": "conflict", "REPLACE": "conflict"}[action]
-    return lambda inp: {
-        "items": [
-            {
-                "item": it["id"],
-                "action": action,
-                "relation": relation,
-                "target_id": it["candidates"][0]["id"],
-                "rationale": "x",
-            }
-            for it in inp["items"]
-        ]
-    }
 
 
 @pytest.fixture()
@@ -57,9 +33,9 @@ def test_a_speaker_contradicting_itself_keeps_the_new_value_and_opens_a_dispute(
     plan = mbg.derive("Send the sister's card by April 28.", [first.claim.id], agent="agent:planner")
     model.respond(
         "extract",
-        _facts({"key": "user.sister.birthday", "value": "June 3", "text": "The user's sister's birthday is June 3."}),
+        facts({"key": "user.sister.birthday", "value": "June 3", "text": "The user's sister's birthday is June 3."}),
     )
-    model.respond("classify", _classify("REPLACE"))
+    model.respond("classify", classify("REPLACE"))
     r = mbg.remember("My sister's birthday is June 3, what should I get her?", agent="user:ana")
     (w,) = r.results
     assert w.op == WriteOp.REPLACE and w.dispute is not None and w.dispute.status == "open"
@@ -80,8 +56,8 @@ def test_a_speaker_contradicting_itself_keeps_the_new_value_and_opens_a_dispute(
 
 def test_an_update_is_not_a_dispute(mbg: BeliefGraph, model: ScriptedModel) -> None:
     mbg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon.", agent="user:ana")
-    model.respond("extract", _facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."}))
-    model.respond("classify", _classify("UPDATE"))
+    model.respond("extract", facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."}))
+    model.respond("classify", classify("UPDATE"))
     r = mbg.remember("I moved to Porto.", agent="user:ana")
     assert r.results[0].op == WriteOp.UPDATE and r.results[0].dispute is None
     assert mbg.beliefs.disputes_list("open") == []
@@ -95,9 +71,9 @@ def test_two_agents_contradicting_each_other_are_surfaced_whatever_the_recency_p
     )
     model.respond(
         "extract",
-        _facts({"key": "user.billing_email", "value": "dana@y.io", "text": "The user's billing email is dana@y.io."}),
+        facts({"key": "user.billing_email", "value": "dana@y.io", "text": "The user's billing email is dana@y.io."}),
     )
-    model.respond("classify", _classify("REPLACE"))
+    model.respond("classify", classify("REPLACE"))
     r = mbg.remember("Support ticket: billing email is dana@y.io.", agent="agent:support")
     (w,) = r.results
     assert w.op == WriteOp.SUPERSEDED and w.strategy == "recency"  # the policy still decides what is current
@@ -112,9 +88,9 @@ def test_a_new_value_for_a_fact_that_cannot_change_is_a_contradiction_whatever_t
     first = mbg.assert_claim("user.blood_type", "O negative", "The user's blood type is O negative.", agent="user:ana")
     model.respond(
         "extract",
-        _facts({"key": "user.blood_type", "value": "A positive", "text": "The user's blood type is A positive."}),
+        facts({"key": "user.blood_type", "value": "A positive", "text": "The user's blood type is A positive."}),
     )
-    model.respond("classify", _classify("UPDATE"))  # a weak model calls every change an update
+    model.respond("classify", classify("UPDATE"))  # a weak model calls every change an update
     r = mbg.remember("My blood type is A positive, is that the common one?", agent="user:ana")
     (w,) = r.results
     assert w.dispute is not None and w.dispute.challenger.id == first.claim.id

@@ -8,48 +8,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from scripted_replies import choose, classify, facts
 
 from belief_graph import BeliefGraph, WriteOp
 from belief_graph.llm import ScriptedModel
 
 
-def _facts(*facts: dict[str, Any]):  # type: ignore[no-untyped-def]
-    def respond(inputs: Any) -> dict[str, Any]:
-        src = inputs["turns"][-1]["id"]
-        return {"facts": [{"source": src, "kind": "semantic", "confidence": 0.9, **f} for f in facts]}
-
-    return respond
-
-
-def _keep_own_key(inputs: Any) -> dict[str, Any]:
-    return {
-        "items": [
-            {"item": it["id"], "key": it["proposed_key"], "is_new": True, "rationale": "a different fact"}
-            for it in inputs["items"]
-        ]
-    }
-
-
-def _update(inputs: Any) -> dict[str, Any]:
-    return {
-        "items": [
-            {
-                "item": it["id"],
-                "action": "UPDATE",
-                "relation": "conflict",
-                "target_id": it["candidates"][0]["id"],
-                "rationale": "changed",
-            }
-            for it in inputs["items"]
-        ]
-    }
-
-
 @pytest.fixture()
 def model() -> ScriptedModel:
     m = ScriptedModel()
-    m.respond("classify", _update)
-    m.respond("disambiguate", _keep_own_key)
+    m.respond("classify", classify("UPDATE"))
+    m.respond("disambiguate", choose())
     return m
 
 
@@ -65,9 +34,7 @@ def _active(bg: BeliefGraph, prefix: str = "user.") -> dict[str, Any]:
 
 def test_an_update_under_a_drifted_key_supersedes_the_belief_it_changes(mbg: BeliefGraph, model: ScriptedModel) -> None:
     mbg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon.", agent="user:ana")
-    model.respond(
-        "extract", _facts({"key": "user.location.city", "value": "Porto", "text": "The user lives in Porto."})
-    )
+    model.respond("extract", facts({"key": "user.location.city", "value": "Porto", "text": "The user lives in Porto."}))
     r = mbg.remember("I moved to Porto, any gym tips?", agent="user:ana")
     assert (r.keys[0].how, r.keys[0].key, r.keys[0].relation) == ("aligned", "user.city", "same_statement")
     assert r.results[0].op == WriteOp.UPDATE and r.results[0].superseded.value == "Lisbon"  # type: ignore[union-attr]
@@ -77,7 +44,7 @@ def test_an_update_under_a_drifted_key_supersedes_the_belief_it_changes(mbg: Bel
 
 def test_plural_and_nesting_variants_align_without_a_call(mbg: BeliefGraph, model: ScriptedModel) -> None:
     mbg.assert_claim("user.pets", "two cats", "The user has two cats.", agent="user:ana")
-    model.respond("extract", _facts({"key": "user.profile.pet", "value": "two cats", "text": "The user has 2 cats."}))
+    model.respond("extract", facts({"key": "user.profile.pet", "value": "two cats", "text": "The user has 2 cats."}))
     r = mbg.remember("We have two cats at home.", agent="user:ana")
     assert (r.keys[0].key, r.keys[0].relation) == ("user.pets", "same_attribute")
     assert r.results[0].op == WriteOp.NOOP and _active(mbg) == {"user.pets": "two cats"}
@@ -90,7 +57,7 @@ def test_a_conflicting_statement_under_another_key_is_a_dispute_by_policy(
     mbg.beliefs.set_authority("agent:hr", "*", 0.9)
     mbg.beliefs.set_authority("agent:scraper", "*", 0.2)
     mbg.assert_claim("user.employer", "Acme", "The user works at Acme.", agent="agent:hr")
-    model.respond("extract", _facts({"key": "user.company", "value": "Globex", "text": "The user works at Globex."}))
+    model.respond("extract", facts({"key": "user.company", "value": "Globex", "text": "The user works at Globex."}))
     r = mbg.remember("Profile scrape: the user works at Globex.", agent="agent:scraper")
     assert r.keys[0].key == "user.employer"
     assert r.results[0].op == WriteOp.DISPUTED and r.results[0].dispute is not None
@@ -101,7 +68,7 @@ def test_a_conflicting_statement_under_another_key_is_a_dispute_by_policy(
 
 def test_another_person_s_fact_stays_that_person_s(mbg: BeliefGraph, model: ScriptedModel) -> None:
     mbg.assert_claim("user.sister.city", "Lyon", "The user's sister lives in Lyon.", agent="user:ana")
-    model.respond("extract", _facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."}))
+    model.respond("extract", facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."}))
     r = mbg.remember("I live in Porto.", agent="user:ana")
     assert (r.keys[0].how, r.keys[0].key) == ("new", "user.city")
     assert _active(mbg) == {"user.city": "Porto", "user.sister.city": "Lyon"}
@@ -111,7 +78,7 @@ def test_sibling_keys_are_asked_about_and_the_model_s_choice_holds(mbg: BeliefGr
     mbg.assert_claim("user.work_laptop", "ThinkPad X1", "The user's work laptop is a ThinkPad X1.", agent="user:ana")
     model.respond(
         "extract",
-        _facts(
+        facts(
             {
                 "key": "user.personal_laptop",
                 "value": "MacBook Air",
@@ -125,20 +92,10 @@ def test_sibling_keys_are_asked_about_and_the_model_s_choice_holds(mbg: BeliefGr
     assert (r.keys[0].how, r.keys[0].key) == ("kept", "user.personal_laptop")
     assert _active(mbg) == {"user.work_laptop": "ThinkPad X1", "user.personal_laptop": "MacBook Air"}
     # the same question answered the other way: the model recognises the fact
-    model.respond(
-        "disambiguate",
-        lambda inp: {
-            "items": [
-                {"item": it["id"], "key": "user.work_laptop", "is_new": False, "rationale": "same"}
-                for it in inp["items"]
-            ]
-        },
-    )
+    model.respond("disambiguate", choose("user.work_laptop"))
     model.respond(
         "extract",
-        _facts(
-            {"key": "user.job_laptop", "value": "ThinkPad T14", "text": "The user's work laptop is a ThinkPad T14."}
-        ),
+        facts({"key": "user.job_laptop", "value": "ThinkPad T14", "text": "The user's work laptop is a ThinkPad T14."}),
     )
     r2 = mbg.remember("Work swapped my laptop for a ThinkPad T14.", agent="user:ana")
     assert (r2.keys[0].how, r2.keys[0].key) == ("asked", "user.work_laptop")
@@ -156,7 +113,7 @@ def test_with_a_key_schema_facts_land_on_declared_keys_or_under_other(mbg: Belie
     )
     model.respond(
         "extract",
-        _facts(
+        facts(
             {"key": "user.profile.city", "value": "Porto", "text": "The user lives in Porto."},
             {"key": "user.employer", "value": "Acme", "text": "The user works at Acme."},
             {"key": "user.favorite_tea", "value": "oolong", "text": "The user's favourite tea is oolong."},
@@ -182,7 +139,7 @@ def test_a_schema_that_refuses_unknown_facts_refuses_them(mbg: BeliefGraph, mode
     )
     model.respond(
         "extract",
-        _facts(
+        facts(
             {"key": "user.city", "value": "Porto", "text": "The user lives in Porto."},
             {"key": "user.favorite_tea", "value": "oolong", "text": "The user's favourite tea is oolong."},
         ),
@@ -225,9 +182,9 @@ def test_db_check_and_doctor_report_likely_duplicate_keys_until_they_are_merged(
 def test_remember_records_when_a_fact_became_true_and_as_of_follows_it(mbg: BeliefGraph, model: ScriptedModel) -> None:
     from datetime import UTC, datetime
 
-    model.respond("extract", _facts({"key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon."}))
+    model.respond("extract", facts({"key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon."}))
     mbg.remember("I live in Lisbon.", agent="user:ana", at=datetime(2026, 1, 10, 9, 0, tzinfo=UTC))
-    model.respond("extract", _facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."}))
+    model.respond("extract", facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."}))
     r = mbg.remember(
         "By the way, I moved to Porto two weeks ago, any tips?",
         agent="user:ana",

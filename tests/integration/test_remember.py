@@ -4,9 +4,9 @@ with a scripted chat model against the real Neo4j."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
+from scripted_replies import facts
 
 from belief_graph import BeliefGraph, WriteOp
 from belief_graph.errors import EncodingError
@@ -16,16 +16,6 @@ from belief_graph.llm import ScriptedModel
 def _count(bg: BeliefGraph) -> int:
     rows = bg.graph.driver.execute_query("MATCH (n {space: $s}) RETURN count(n) AS n", s=bg.space).records
     return int(rows[0]["n"])
-
-
-def _facts(*facts: dict[str, Any]):  # type: ignore[no-untyped-def]
-    """An extract responder: the given facts, sourced from the latest turn."""
-
-    def respond(inputs: Any) -> dict[str, Any]:
-        src = inputs["turns"][-1]["id"]
-        return {"facts": [{"source": src, "kind": "semantic", "confidence": 0.9, **f} for f in facts]}
-
-    return respond
 
 
 @pytest.fixture()
@@ -42,7 +32,7 @@ def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]: 
 def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel) -> None:
     model.respond(
         "extract",
-        _facts(
+        facts(
             {
                 "key": "user.risk_appetite",
                 "value": "cautious",
@@ -55,7 +45,7 @@ def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel)
     assert r1.episode.text.startswith("I'm pretty cautious")
     model.respond(
         "extract",
-        _facts(
+        facts(
             {
                 "key": "user.risk_appetite",
                 "value": "aggressive",
@@ -103,7 +93,7 @@ def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel)
     # the model says it is the same belief in other words: NOOP, nothing but the episode is written
     model.respond(
         "extract",
-        _facts({"key": "user.risk_appetite", "value": "aggressively", "text": "Priya invests aggressively"}),
+        facts({"key": "user.risk_appetite", "value": "aggressively", "text": "Priya invests aggressively"}),
     )
     model.respond(
         "classify",
@@ -126,7 +116,7 @@ def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel)
     # a NOOP for values that share no word is not trusted: a model calling a change "the same"
     # would lose an update, so the write path decides (the same agent changed the value)
     model.respond(
-        "extract", _facts({"key": "user.risk_appetite", "value": "high", "text": "Priya has a high appetite for risk"})
+        "extract", facts({"key": "user.risk_appetite", "value": "high", "text": "Priya has a high appetite for risk"})
     )
     r4 = mbg.remember("I like high risk.", agent="user:priya")
     assert [x.op for x in r4.results] == [WriteOp.UPDATE] and not r4.skipped
@@ -157,16 +147,14 @@ def test_key_resolution_align_ask_keep(base_settings, graph, embedder, space, mo
     )
     with connect(0.8, 0.5) as bg:
         bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="user:a")
-        model.respond(
-            "extract", _facts({"key": "user.location", "value": "Lisbon", "text": "The user lives in Lisbon"})
-        )
+        model.respond("extract", facts({"key": "user.location", "value": "Lisbon", "text": "The user lives in Lisbon"}))
         r = bg.remember("I live in Lisbon now.", agent="user:a")
         assert r.keys[0].how == "aligned" and r.keys[0].key == "user.city" and r.keys[0].score >= 0.8  # type: ignore[operator]
         assert r.results[0].op == WriteOp.UPDATE and bg.belief("user.city").value == "Lisbon"  # type: ignore[union-attr]
         assert bg.keys(prefix="user.location") == []
     with connect(0.999, 0.3) as bg:  # related, not sure: the model chooses among capped candidates
         model.respond(
-            "extract", _facts({"key": "user.home_town", "value": "Braga", "text": "The user's home town is Braga"})
+            "extract", facts({"key": "user.home_town", "value": "Braga", "text": "The user's home town is Braga"})
         )
         model.respond(
             "disambiguate",
@@ -183,7 +171,7 @@ def test_key_resolution_align_ask_keep(base_settings, graph, embedder, space, mo
         assert len(req.inputs["known_keys"]) <= base_settings.policy.key_candidates
         assert bg.belief("user.city").value == "Braga"  # type: ignore[union-attr]
     with connect(0.999, 0.998) as bg:  # below the band: the new key is kept
-        model.respond("extract", _facts({"key": "user.pet", "value": "cat", "text": "The user has a cat"}))
+        model.respond("extract", facts({"key": "user.pet", "value": "cat", "text": "The user has a cat"}))
         r = bg.remember("I have a cat.", agent="user:a")
         assert r.keys[0].how in ("kept", "new") and bg.belief("user.pet").value == "cat"  # type: ignore[union-attr]
         assert len(model.calls_for("disambiguate")) == 1

@@ -9,18 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from scripted_replies import classify, facts
 
 from belief_graph import BeliefGraph, WriteOp
 from belief_graph.llm import ScriptedModel
 from belief_graph.settings import Settings
-
-
-def _facts(*facts: dict[str, Any]):  # type: ignore[no-untyped-def]
-    def respond(inputs: Any) -> dict[str, Any]:
-        src = inputs["turns"][-1]["id"]
-        return {"facts": [{"source": src, "kind": "semantic", "confidence": 0.9, **f} for f in facts]}
-
-    return respond
 
 
 def _claims(bg: BeliefGraph) -> list[dict[str, Any]]:
@@ -53,7 +46,7 @@ def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]: 
 
 
 def test_a_question_reaches_extraction_and_stores_only_what_it_asserts(mbg: BeliefGraph, model: ScriptedModel) -> None:
-    model.respond("extract", _facts({"key": "weather.today", "value": "sunny", "text": "The weather is sunny"}))
+    model.respond("extract", facts({"key": "weather.today", "value": "sunny", "text": "The weather is sunny"}))
     r = mbg.remember("What's the weather like today?", agent="user:alice")
     assert r.extracted and len(model.calls_for("extract")) == 1  # read, not dropped for its punctuation
     assert r.results == [] and _claims(mbg) == []
@@ -67,7 +60,7 @@ def test_a_fact_inside_a_question_is_stored_and_the_question_s_content_is_not(
 ) -> None:
     model.respond(
         "extract",
-        _facts(
+        facts(
             {"key": "user.city", "value": "Porto", "text": "The user moved to Porto"},
             {"key": "user.gym", "value": "Bolhao", "text": "The user goes to a gym near Bolhao"},
         ),
@@ -79,7 +72,7 @@ def test_a_fact_inside_a_question_is_stored_and_the_question_s_content_is_not(
 
 
 def test_small_talk_stores_no_fact(mbg: BeliefGraph, model: ScriptedModel) -> None:
-    model.respond("extract", _facts({"key": "user.mood", "value": "great", "text": "The user feels great"}))
+    model.respond("extract", facts({"key": "user.mood", "value": "great", "text": "The user feels great"}))
     r = mbg.remember("Thanks a lot, that's great!", agent="user:alice")
     assert r.results == [] and _claims(mbg) == [] and model.calls == []
     assert "small talk" in r.rejected[0]["reason"]
@@ -90,7 +83,7 @@ def test_an_invented_value_is_refused_and_recorded_the_stated_one_is_written(
 ) -> None:
     model.respond(
         "extract",
-        _facts(
+        facts(
             {"key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon"},
             {"key": "user.timezone", "value": "Europe/Berlin", "text": "The user's timezone is Europe/Berlin"},
         ),
@@ -105,7 +98,7 @@ def test_an_invented_value_is_refused_and_recorded_the_stated_one_is_written(
 
 def test_an_update_needs_its_new_value_stated(mbg: BeliefGraph, model: ScriptedModel) -> None:
     mbg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon", agent="user:alice")
-    model.respond("extract", _facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto"}))
+    model.respond("extract", facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto"}))
     r = mbg.remember("I'm not sure where I will live next year.", agent="user:alice")
     assert r.results == [] and mbg.belief("user.city").value == "Lisbon"  # type: ignore[union-attr]
     assert r.rejected[0]["value"] == "Porto" and model.calls_for("classify") == []
@@ -123,7 +116,7 @@ def test_grounding_off_stores_what_the_model_says(
     settings = base_settings.model_copy(
         update={"policy": base_settings.policy.model_copy(update={"ground_extraction": False})}
     )
-    model.respond("extract", _facts({"key": "weather.today", "value": "sunny", "text": "The weather is sunny"}))
+    model.respond("extract", facts({"key": "weather.today", "value": "sunny", "text": "The weather is sunny"}))
     with _connect(settings, space, embedder, model) as b:
         r = b.remember("What's the weather like today?", agent="user:alice")
         assert [(w.claim.key, w.claim.value) for w in r.results] == [("weather.today", "sunny")]
@@ -136,28 +129,14 @@ def test_a_value_of_another_type_than_the_key_holds_is_converted_or_refused(
     """Seen on a real model: "1350" (a string) for a key that holds numbers made the whole remember
     fail; now it is converted when it says the number, refused (recorded) when it does not."""
     mbg.assert_claim("user.monthly_rent", 1200, "The user's rent is 1,200 a month", agent="agent:finance")
-    model.respond("extract", _facts({"key": "user.monthly_rent", "value": "1,350", "text": "The rent is 1,350"}))
-    model.respond(  # another agent's belief with another value: classified (an update here)
-        "classify",
-        lambda inp: {
-            "items": [
-                {
-                    "item": it["id"],
-                    "action": "UPDATE",
-                    "relation": "conflict",
-                    "target_id": it["candidates"][0]["id"],
-                    "rationale": "raised",
-                }
-                for it in inp["items"]
-            ]
-        },
-    )
+    model.respond("extract", facts({"key": "user.monthly_rent", "value": "1,350", "text": "The rent is 1,350"}))
+    model.respond("classify", classify("UPDATE"))  # another agent's belief, another value: an update here
     r = mbg.remember("My rent is 1,350 a month.", agent="user:alice")
     assert [(w.claim.key, w.claim.value) for w in r.results] == [("user.monthly_rent", 1350)]
     assert mbg.belief("user.monthly_rent").value == 1350  # type: ignore[union-attr]
     model.respond(
         "extract",
-        _facts({"key": "user.monthly_rent", "value": "about 1400 euros", "text": "The rent is about 1400 euros"}),
+        facts({"key": "user.monthly_rent", "value": "about 1400 euros", "text": "The rent is about 1400 euros"}),
     )
     r = mbg.remember("My rent is about 1400 euros now.", agent="user:alice")
     assert r.results == [] and "holds number values" in r.rejected[0]["reason"]
