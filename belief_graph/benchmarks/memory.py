@@ -19,7 +19,11 @@ figure does not apply):
 * ``stale_in_context``: questions whose working context holds a stale value (an earlier version,
   a hypothetical, a losing side);
 * ``false_stored``: written claims that state nothing the turn asserts (of all written claims);
-* ``dropped_turns``: turns that state a gold fact and reached no extraction;
+* ``dropped_turns``: turns that state a gold fact and reached no extraction (the engine did not
+  pass them to the model);
+* ``unreadable_turns``: turns that state a gold fact, reached the model and got no usable reply
+  (invalid after the repair retries, or timed out): the model's loss, not the engine's; ``remember``
+  raises and writes nothing for them;
 * ``unknown_with_gold``: ``answer`` said unknown although its context held the expected value;
 * ``conflated``: gold facts stored under a key that also holds another gold fact;
 * ``correct_when_said``: ``correct`` over the questions whose expected value the model said at
@@ -38,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ..embeddings import Embedder
-from ..errors import BeliefGraphError, LLMUnavailable
+from ..errors import BeliefGraphError, EncodingError, LLMUnavailable
 from ..facade import BeliefGraph
 from ..llm import ChatModel
 from ..models import WriteOp
@@ -76,6 +80,7 @@ class ItemResult:
     correct: int = 0
     fact_turns: int = 0
     dropped: int = 0
+    unreadable: int = 0
     written: int = 0
     false_stored: int = 0
     facts_stored: int = 0
@@ -262,7 +267,9 @@ def _play(bg: BeliefGraph, item: Item, res: ItemResult) -> None:
             raise
         except BeliefGraphError as exc:
             res.errors.append(f"s{si}t{ti}: {type(exc).__name__}: {str(exc)[:200]}")
-            if turn.states:
+            if turn.states and isinstance(exc, EncodingError):
+                res.unreadable += 1
+            elif turn.states:
                 res.dropped += 1
             history.append(msg)
             continue
@@ -524,6 +531,7 @@ def summarize(results: Sequence[ItemResult]) -> list[dict[str, Any]]:
                     "stale_in_context": _rate(tot["stale_in_context"], tot["context_questions"]),
                     "false_stored": _rate(tot["false_stored"], tot["written"]),
                     "dropped_turns": _rate(tot["dropped"], tot["fact_turns"]),
+                    "unreadable_turns": _rate(tot["unreadable"], tot["fact_turns"]),
                     "unknown_with_gold": _rate(tot["unknown_with_gold"], tot["answer_questions"]),
                     "conflated": _rate(tot["conflated"], tot["facts_stored"]),
                     "written": tot["written"],

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from belief_graph.benchmarks.memory import run_memory, summarize
+from belief_graph.benchmarks.memory_models import gold_model
 from belief_graph.benchmarks.memory_suite import load_suite
 from belief_graph.settings import Settings
 
@@ -71,3 +72,16 @@ def test_the_command_prints_rows_and_goals_as_json(run_cli: Any) -> None:
     assert data["noise"]["key_drift"] == 0.35
     bad = run_cli(["bench", "memory", "--model", "gpt"])
     assert bad.returncode == 2 and "--model is one of scripted, noisy, live" in bad.stderr
+
+
+def test_a_turn_the_model_cannot_read_is_counted_apart_from_a_dropped_one(
+    base_settings: Settings, graph: Any, embedder: Any
+) -> None:
+    item = load_suite(categories=["update"])[0]
+    botched = gold_model(item, name="botched").add("extract", "not json")  # every extraction reply invalid
+    [r] = run_memory(base_settings, [item], ["live"], embedder=embedder, live_model=lambda: botched)
+    assert r.fact_turns > 0 and r.dropped == 0  # the engine passed every fact-carrying turn on
+    assert r.unreadable == r.fact_turns and r.written == 0  # the model's loss: nothing written
+    assert all("EncodingError" in e for e in r.errors)
+    [row] = [x for x in summarize([r]) if x["category"] == "all"]
+    assert row["dropped_turns"] == 0.0 and row["unreadable_turns"] == 1.0

@@ -29,6 +29,7 @@ _COLUMNS = (
     ("stale_in_context", "stale ctx"),
     ("false_stored", "false-stored"),
     ("dropped_turns", "dropped"),
+    ("unreadable_turns", "unreadable"),
     ("unknown_with_gold", "unknown w/ gold"),
     ("conflated", "conflated"),
     ("calls", "calls"),
