@@ -468,8 +468,8 @@ class LocalServer(_Distribution, _ProcessControl):
         initial ``neo4j``/``neo4j`` password. When the password comes from the password file (not
         an explicit setting), a store still on the old fixed password (``credentials.LEGACY_PASSWORD``)
         is moved to it. Returns warnings instead of raising when the data dir has some other
-        password (at most three logins are tried: Neo4j locks the user after 3 failures, so a
-        failing store is locked for a few seconds, ``dbms.security.auth_lock_time``)."""
+        password (at most three logins are tried; the conf turns Neo4j's lockout after failed
+        logins off, ``dbms.security.auth_max_failed_attempts=0``)."""
         from neo4j.exceptions import AuthError
 
         from ..credentials import LEGACY_PASSWORD
