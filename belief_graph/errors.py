@@ -154,11 +154,19 @@ class LimitExceeded(ValidationError):
     """Input above a documented size limit (nothing was read further, nothing was written).
 
     ``what`` names the quantity, ``value`` its size (None when not counted to the end), ``limit``
-    the limit and ``setting`` the environment variable that raises it (None for fixed limits).
+    the limit and ``setting`` the environment variable that raises it (None for fixed limits);
+    ``then`` what else raising it takes (restart the server).
     """
 
     def __init__(
-        self, what: str, value: int | None, limit: int, setting: str | None = None, path: str | None = None
+        self,
+        what: str,
+        value: int | None,
+        limit: int,
+        setting: str | None = None,
+        path: str | None = None,
+        *,
+        then: str = "",
     ) -> None:
         self.what = what
         self.value = value
@@ -167,7 +175,7 @@ class LimitExceeded(ValidationError):
         self.path = path
         size = f"{value:,}" if value is not None else f"more than {limit:,}"
         where = f"{path}: " if path else ""
-        hint = f" (raise it with {setting})" if setting else ""
+        hint = f" (raise it with {setting}{', then ' + then if then else ''})" if setting else ""
         super().__init__(f"{where}{what}: {size}, above the limit of {limit:,}{hint}")
 
 
