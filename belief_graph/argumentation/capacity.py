@@ -6,7 +6,7 @@ state (``state``, ``frontier``, ``undefeated``), then its ``label``, ``wave`` an
 transaction that needs more than the server allows is rolled back, and only after the whole
 framework was imported and the solve had worked for minutes (a 12-byte ``p af 200000`` file:
 34 s of import, then ``TransactionMemoryExceeded`` after 114 s). A framework above
-:func:`solvable_arguments` is refused before anything is written instead.
+:func:`solve_capacity` is refused before anything is written instead.
 
 Measured on the local server (512 MB heap, Neo4j 5.26; peak ``estimatedUsedHeapMemory`` of the
 solve's transaction in ``SHOW TRANSACTIONS``, sampled every 0.1 s):

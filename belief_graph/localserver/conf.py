@@ -21,7 +21,7 @@ def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: st
 
     Listens on 127.0.0.1 only; HTTP is off when ``http_port == 0`` and otherwise answers CORS for
     its own origin only; authentication on, without a lockout after failed logins (with a random
-    192-bit password it stops no guessing; it only let any local process lock the owner out); the usage
+    192-bit password it would stop no guessing, only let any local process lock the owner out); the usage
     report off (also at the network level) and clients told not to send telemetry, so nothing
     leaves the machine. The Bolt shutdown quiet period is set to 0 so that ``stop`` takes about
     a second instead of ten.
