@@ -173,3 +173,20 @@ def test_failed_logins_do_not_lock_the_owner_out(server: LocalServer) -> None:
         _http_query(server, "neo4j", f"wrong-again-{i}")
     done = _owner_cli(server, "db", "stats", "--json")
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.timeout(300)
+def test_start_names_a_running_server_that_still_has_the_lockout(server: LocalServer) -> None:
+    """A server started with a conf that keeps Neo4j's lockout (written before the conf turned it
+    off) keeps it until restarted: ``server start`` on it says so and how to end it."""
+    conf = server.layout.conf_file
+    text = conf.read_text()
+    st = server.start()
+    assert st.message == "already running" and st.warnings == [], st.warnings
+    try:
+        conf.write_text(text.replace("dbms.security.auth_max_failed_attempts=0\n", ""))
+        st = server.start()
+    finally:
+        conf.write_text(text)
+    assert st.message == "already running"
+    assert any("lockout" in w and "server stop" in w for w in st.warnings), st.warnings
