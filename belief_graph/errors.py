@@ -37,6 +37,7 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     ├── DatabaseError               Neo4j said no (translated in one place: ``driver.translate``)
     │   ├── DatabaseUnavailable(uri)        cannot reach the server
     │   ├── AuthenticationFailed(uri, user) wrong user or password
+    │   ├── AuthenticationLocked(uri, user) Neo4j locked the user after failed logins (by anyone)
     │   ├── ConstraintViolation             a uniqueness constraint refused the write
     │   └── SchemaError                     migrations missing / indexes not ONLINE / drift
     ├── RegistryError               a cypher/ file is malformed (header, params, mode)
@@ -64,6 +65,7 @@ from typing import Any
 
 __all__ = [
     "AuthenticationFailed",
+    "AuthenticationLocked",
     "BeliefGraphError",
     "ClaimNotFound",
     "ConfigurationError",
@@ -152,11 +154,19 @@ class LimitExceeded(ValidationError):
     """Input above a documented size limit (nothing was read further, nothing was written).
 
     ``what`` names the quantity, ``value`` its size (None when not counted to the end), ``limit``
-    the limit and ``setting`` the environment variable that raises it (None for fixed limits).
+    the limit and ``setting`` the environment variable that raises it (None for fixed limits);
+    ``then`` what else raising it takes (restart the server).
     """
 
     def __init__(
-        self, what: str, value: int | None, limit: int, setting: str | None = None, path: str | None = None
+        self,
+        what: str,
+        value: int | None,
+        limit: int,
+        setting: str | None = None,
+        path: str | None = None,
+        *,
+        then: str = "",
     ) -> None:
         self.what = what
         self.value = value
@@ -165,7 +175,7 @@ class LimitExceeded(ValidationError):
         self.path = path
         size = f"{value:,}" if value is not None else f"more than {limit:,}"
         where = f"{path}: " if path else ""
-        hint = f" (raise it with {setting})" if setting else ""
+        hint = f" (raise it with {setting}{', then ' + then if then else ''})" if setting else ""
         super().__init__(f"{where}{what}: {size}, above the limit of {limit:,}{hint}")
 
 
@@ -400,6 +410,23 @@ class AuthenticationFailed(DatabaseError):
         super().__init__(
             f"Neo4j at {uri} refused user {user!r}: wrong user or password "
             "(set BELIEF_GRAPH_NEO4J__USER / BELIEF_GRAPH_NEO4J__PASSWORD" + (f"; {hint}" if hint else "") + ")"
+        )
+
+
+class AuthenticationLocked(DatabaseError):
+    """Neo4j refuses every login of ``user`` for a while (``dbms.security.auth_lock_time``, 5 s by
+    default) after ``dbms.security.auth_max_failed_attempts`` failed logins in a row, which any
+    process that reaches the port can send without knowing the password. The local server turns
+    this lockout off; a server started with an older ``neo4j.conf`` or another server has it on."""
+
+    def __init__(self, uri: str, user: str) -> None:
+        self.uri = uri
+        self.user = user
+        super().__init__(
+            f"Neo4j at {uri} refuses user {user!r} for a few seconds after too many failed logins, "
+            "wherever they came from (Neo4j's lockout; the password was not checked): retry shortly; "
+            "a local server started by `belief-graph server start` has no lockout once restarted "
+            "(`belief-graph server stop`, then `start`)"
         )
 
 

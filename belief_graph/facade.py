@@ -105,7 +105,7 @@ class BeliefGraph(FacadeAliases):
     @cached_property
     def argumentation(self) -> ArgumentationService:
         """Attack graphs, imported ICCMA frameworks and the grounded labelling in Cypher."""
-        return ArgumentationService(self.graph, self.space, self.settings.limits)
+        return ArgumentationService(self.graph, self.space, self.settings.limits, self.settings.server)
 
     @cached_property
     def perspectives(self) -> PerspectiveService:

@@ -30,6 +30,7 @@ from neo4j import exceptions as neo4j_exc
 
 from ..errors import (
     AuthenticationFailed,
+    AuthenticationLocked,
     BeliefGraphError,
     ConstraintViolation,
     DatabaseError,
@@ -67,6 +68,9 @@ def create_driver(settings: Neo4jSettings) -> neo4j.Driver:
     )
 
 
+_AUTH_RATE_LIMIT = "Neo.ClientError.Security.AuthenticationRateLimit"
+
+
 def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGraphError:
     """Map a neo4j driver exception to the belief_graph error tree (caller does ``raise ... from``)."""
     uri = settings.uri if settings else "?"
@@ -81,6 +85,8 @@ def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGr
                 "fixed password is moved to it by `belief-graph server start`"
             )
         return AuthenticationFailed(uri, user, hint)
+    if isinstance(exc, neo4j_exc.Neo4jError) and exc.code == _AUTH_RATE_LIMIT:
+        return AuthenticationLocked(uri, user)
     if isinstance(exc, neo4j_exc.ServiceUnavailable | neo4j_exc.SessionExpired):
         return DatabaseUnavailable(uri, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     if isinstance(exc, neo4j_exc.ConstraintError):

@@ -16,9 +16,10 @@ with plain ``java -cp "<lib>/*" org.neo4j.server.CommunityEntryPoint``. Everythi
       run/server.json            pid, version, ports, data dir, start time of the running server
       import/                    the only directory ``LOAD CSV FROM 'file:///...'`` may read
 
-The server listens on 127.0.0.1 only, with authentication on, the usage report (the only
-phone-home in Neo4j 5) off and the browser/client telemetry hint off, so no traffic leaves the
-machine. The HTTP connector (Neo4j Browser) answers cross-origin requests for its own origin only
+The server listens on 127.0.0.1 only, with authentication on and no lockout after failed logins
+(the password is random, so a lockout would only let any local process lock the owner out), the
+usage report (the only phone-home in Neo4j 5) off and the browser/client telemetry hint off, so no
+traffic leaves the machine. The HTTP connector (Neo4j Browser) answers cross-origin requests for its own origin only
 (``dbms.security.http_access_control_allow_origin``; Neo4j's default ``*`` let any web page the
 user visits call the query API). A fresh data dir's ``neo4j``/``neo4j`` password is replaced by the
 configured one on the first start; when none is configured, a random one is generated into the

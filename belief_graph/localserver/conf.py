@@ -20,7 +20,8 @@ def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: st
     """Render ``neo4j.conf`` for ``server`` (a pure function; see :class:`ServerLayout`).
 
     Listens on 127.0.0.1 only; HTTP is off when ``http_port == 0`` and otherwise answers CORS for
-    its own origin only; authentication on; the usage
+    its own origin only; authentication on, without a lockout after failed logins (with a random
+    192-bit password it would stop no guessing, only let any local process lock the owner out); the usage
     report off (also at the network level) and clients told not to send telemetry, so nothing
     leaves the machine. The Bolt shutdown quiet period is set to 0 so that ``stop`` takes about
     a second instead of ten.
@@ -72,6 +73,9 @@ def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: st
         *([f"db.memory.transaction.max={server.transaction_max}"] if server.transaction_max else []),
         "",
         "dbms.security.auth_enabled=true",
+        "# No lockout after failed logins: the password is random (192 bits), so a lockout stops no",
+        "# guessing and only lets any local process lock the owner out (docs/security.md).",
+        "dbms.security.auth_max_failed_attempts=0",
     ]
     if server.version.startswith("5."):
         lines += [

@@ -227,7 +227,7 @@ class LocalServer(_Distribution, _ProcessControl):
                 self._wait_for_bolt(found.pid, port, deadline, offsets=None, owned=False)
                 self._password_or_generate()
                 self.secure_files()
-                warnings = self._ensure_password(port, deadline)
+                warnings = self._ensure_password(port, deadline) + self._lockout_warning()
                 st = self._status_running(found, "already running", warnings)
                 return st
 
@@ -463,13 +463,28 @@ class LocalServer(_Distribution, _ProcessControl):
                 )
             time.sleep(_POLL_INTERVAL)
 
+    def _lockout_warning(self) -> list[str]:
+        """A warning when the running server was started with a conf that keeps Neo4j's lockout
+        after failed logins (one written before the conf turned it off): any local process can
+        then lock the owner out until the server is restarted."""
+        try:
+            conf = self.layout.conf_file.read_text()
+        except OSError:
+            return []
+        if _NO_LOCKOUT in conf.splitlines():
+            return []
+        return [
+            "this server runs with Neo4j's lockout after failed logins (any local process can lock you "
+            "out with 3 wrong logins): restart it to turn the lockout off (`belief-graph server stop`, then `start`)"
+        ]
+
     def _ensure_password(self, port: int, deadline: float) -> list[str]:
         """Make sure ``neo4j.user``/``neo4j.password`` can log in; on a fresh data dir change the
         initial ``neo4j``/``neo4j`` password. When the password comes from the password file (not
         an explicit setting), a store still on the old fixed password (``credentials.LEGACY_PASSWORD``)
         is moved to it. Returns warnings instead of raising when the data dir has some other
-        password (at most three logins are tried: Neo4j locks the user after 3 failures, so a
-        failing store is locked for a few seconds, ``dbms.security.auth_lock_time``)."""
+        password (at most three logins are tried; the conf turns Neo4j's lockout after failed
+        logins off, ``dbms.security.auth_max_failed_attempts=0``)."""
         from neo4j.exceptions import AuthError
 
         from ..credentials import LEGACY_PASSWORD
@@ -549,6 +564,10 @@ class LocalServer(_Distribution, _ProcessControl):
                         self.log_tail(),
                     ) from exc
                 time.sleep(_POLL_INTERVAL)
+
+
+_NO_LOCKOUT = "dbms.security.auth_max_failed_attempts=0"
+"""The line of the rendered conf (:func:`render_conf`) that turns the lockout off."""
 
 
 def _validate_new_password(password: str) -> None:

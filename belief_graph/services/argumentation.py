@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from ..argumentation import iccma
+from ..argumentation.capacity import ARGUMENT_BYTES, solve_capacity
 from ..argumentation.explain import explain_row
 from ..db.driver import Graph, Tx
 from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError
@@ -67,7 +68,7 @@ from ..models.argumentation import (
     LabelExplanation,
 )
 from ..repositories.argumentation import ArgumentationRepository
-from ..settings import LimitSettings
+from ..settings import LimitSettings, ServerSettings
 
 __all__ = [
     "FIRST_BATCH",
@@ -143,11 +144,17 @@ def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
 class ArgumentationService:
     """Attack graphs, imported frameworks and grounded labelling for one space."""
 
-    def __init__(self, graph: Graph, space: str, limits: LimitSettings | None = None) -> None:
+    def __init__(
+        self, graph: Graph, space: str, limits: LimitSettings | None = None, server: ServerSettings | None = None
+    ) -> None:
         self.graph = graph
         self.space = space
         self.limits = limits if limits is not None else LimitSettings()
         """Size limits of framework files and of :meth:`store_framework` (``BELIEF_GRAPH_LIMITS__AF_*``)."""
+        self.capacity = solve_capacity(server if server is not None else ServerSettings())
+        """The most arguments one grounded solve can label in the server's heap
+        (:mod:`belief_graph.argumentation.capacity`); larger frameworks are refused before anything
+        is written."""
         self.repo = ArgumentationRepository(graph, space)
         self._large: dict[str, None] = {}
         """Namespaces seen or written larger than SMALL_MAX / SMALL_MAX_ATTACKS (insertion-ordered, bounded)."""
@@ -227,6 +234,21 @@ class ArgumentationService:
             )
         if len(af.attacks) > lim.af_max_attacks:
             raise LimitExceeded("attacks", len(af.attacks), lim.af_max_attacks, "BELIEF_GRAPH_LIMITS__AF_MAX_ATTACKS")
+        self._check_solvable(len(af.arguments))
+
+    def _check_solvable(self, arguments: int) -> None:
+        """Refuse a framework whose grounded solve cannot fit in the server's transaction memory
+        (it would be rolled back after minutes, see :mod:`belief_graph.argumentation.capacity`)."""
+        cap = self.capacity
+        if cap is not None and arguments > cap.arguments:
+            raise LimitExceeded(
+                f"arguments one grounded solve can label in {cap.source} ({ARGUMENT_BYTES:,} bytes of "
+                "transaction memory each)",
+                arguments,
+                cap.arguments,
+                cap.setting,
+                then="restart the server",
+            )
 
     def framework(self, name: str) -> Framework:
         """A stored, completely imported framework.
@@ -366,8 +388,11 @@ class ArgumentationService:
         return self._ground(ns, profile=True)
 
     def ground_framework(self, name: str) -> GroundedResult:
-        """:meth:`ground` on a stored framework (FrameworkNotFound if there is none)."""
-        return self.ground(self.framework(name).ns)
+        """:meth:`ground` on a stored framework (FrameworkNotFound if there is none; LimitExceeded,
+        before anything is written, if the server's heap cannot hold its solve)."""
+        fw = self.framework(name)
+        self._check_solvable(fw.arguments)
+        return self.ground(fw.ns)
 
     def labels(self, ns: str) -> GroundedResult:
         """The stored labelling of ``ns`` (as left by the last :meth:`ground`).
@@ -412,6 +437,7 @@ class ArgumentationService:
         af = source if isinstance(source, AttackGraph) else iccma.read_framework(source, _format(format), self.limits)
         if not af.arguments:
             raise ValidationError("empty framework: no arguments")
+        self._check_solvable(len(af.arguments))
         known = set(af.arguments)
         unknown = [a for a in explain if a not in known]
         if unknown:

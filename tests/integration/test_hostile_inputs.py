@@ -267,6 +267,7 @@ API: list[Case] = [
     # argumentation
     Case("af-header-1e20", _af("huge.af", "p af 100000000000000000000\n"), LimitExceeded),
     Case("af-header-1e6", _af("big.af", "p af 1000000\n"), LimitExceeded),
+    Case("af-header-200000", _af("unsolvable.af", "p af 200000\n"), LimitExceeded),
     Case("af-attack-unknown-argument", _af("bad.af", "p af 2\n1 3\n"), FormatError),
     Case(
         "apx-cypher-injection-name",
@@ -410,6 +411,7 @@ CLI: list[tuple[str, list[str | bytes], int]] = [
     ("cli-check-limit-0", ["db", "check", "--limit", "0"], 2),
     ("cli-af-header-1e20", ["argue", "solve", "@huge.af"], 2),
     ("cli-af-header-1e6", ["argue", "import", "@big.af", "--name", "big"], 2),
+    ("cli-af-header-200000", ["argue", "import", "@unsolvable.af", "--name", "big"], 2),
     ("cli-unknown-option", ["memory", "recall", "q", "--evil"], 2),
 ]
 
@@ -451,6 +453,7 @@ def test_cli(
 ) -> None:
     (tmp_path / "huge.af").write_text("p af 100000000000000000000\n")
     (tmp_path / "big.af").write_text("p af 1000000\n")
+    (tmp_path / "unsolvable.af").write_text("p af 200000\n")
     argv = [os.fsdecode(a) if isinstance(a, bytes) else str(tmp_path / a[1:]) if a.startswith("@") else a for a in args]
     bg.assert_claim("user.seed", "s", "seed", agent="a")
     before = _count(bg)

@@ -133,3 +133,24 @@ def test_http_answers_cors_for_its_own_origin_only(tmp_path: Path) -> None:
     assert "server.http.listen_address=127.0.0.1:7474" in conf.splitlines()
     off = render_conf(ServerSettings(home=tmp_path, http_port=0), home=tmp_path, data_dir=tmp_path / "d")
     assert "server.http.enabled=false" in off.splitlines() and "allow_origin" not in off
+
+
+def test_a_login_lockout_is_a_typed_error_that_says_what_happened() -> None:
+    """Neo4j's answer while it locks a user (any client's failed logins trigger it, the password is
+    not even checked) is :class:`AuthenticationLocked`, not a bare ``DatabaseError`` with Neo4j's
+    code, nor ``AuthenticationFailed``: the password is not wrong."""
+    from neo4j.exceptions import Neo4jError
+
+    from belief_graph.db.driver import translate
+    from belief_graph.errors import AuthenticationFailed, AuthenticationLocked, DatabaseError
+
+    # what the driver builds from the server's FAILURE message
+    exc = Neo4jError._hydrate_neo4j(
+        code="Neo.ClientError.Security.AuthenticationRateLimit",
+        message="The client has provided incorrect authentication details too many times in a row.",
+    )
+    err = translate(exc, Neo4jSettings(uri="bolt://127.0.0.1:7687", password="x" * 12))
+    assert isinstance(err, AuthenticationLocked) and isinstance(err, DatabaseError)  # CLI exit 1
+    assert not isinstance(err, AuthenticationFailed)
+    assert err.uri == "bolt://127.0.0.1:7687" and err.user == "neo4j"
+    assert "too many failed logins" in str(err) and "\n" not in str(err)

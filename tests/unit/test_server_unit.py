@@ -163,6 +163,7 @@ def test_render_conf_defaults(tmp_path: Path) -> None:
     assert conf["server.memory.pagecache.size"] == "256m"
     assert "db.memory.transaction.max" not in conf  # Neo4j's default unless asked
     assert conf["dbms.security.auth_enabled"] == "true"
+    assert conf["dbms.security.auth_max_failed_attempts"] == "0"  # no lockout any local process can trigger
     assert "0.0.0.0" not in "".join(conf.values())
 
 
