@@ -209,6 +209,8 @@ class SupportService:
             current = locked.current if locked is not None else None
             # the time is taken after the lock, so a fact's chain order is its time order
             now = at.isoformat() if at is not None else time_after(current.created_at if current is not None else None)
+            # then the premises' locks: their status is read after a retract/supersession of them commits
+            self.claims.lock_premises(prem, tx)
             found, existing = self.repo.prepare_derive(prem, sig, tx)
             missing = [p for p in prem if p not in found]
             if missing:
@@ -415,6 +417,8 @@ class SupportService:
         def work(tx: Tx) -> AuditRecord:
             if agent is not None:
                 self._check_agent(agent, tx)
+            # what the operation reads (roots, what rests on them, their premises) is locked first
+            self.repo.lock_region(tx, roots)
             if self.one_statement:
                 return self._repair(tx, op, roots, mode, why, agent, when)
             found = self.repo.find_nodes(roots, tx=tx)

@@ -1,0 +1,208 @@
+"""The race catalogue: a write that cites evidence or premises, interleaved with a change that makes
+them non-current, never commits a current claim on non-current support.
+
+Each test forces one interleaving without timing: a held transaction (a raw session that locks a
+node and waits) or a pause inside a transaction (a ``runner`` that blocks after a named statement
+until the test releases it). The test waits until the other party is blocked on a lock or done
+(``SHOW TRANSACTIONS``), never for a fixed time. After each, ``db check`` finds nothing, in
+particular no active claim whose every justification rests on something not current.
+
+The locking order these tests pin is documented in docs/architecture.md ("Concurrency").
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from belief_graph.db.driver import Graph, Tx
+from belief_graph.errors import ValidationError
+from belief_graph.services.support import SupportService
+
+_GUARD = 60.0  # seconds: only a hang ends a wait this way, and then the test fails
+
+
+def _blocked(graph: Graph) -> int:
+    """How many transactions of this database wait for a lock right now."""
+    with graph.driver.session(database=graph.database) as s:
+        rows = s.run("SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN count(*) AS n").single()
+    return int(rows["n"]) if rows else 0
+
+
+def _wait(what: str, done: Callable[[], bool]) -> None:
+    end = time.monotonic() + _GUARD
+    while not done():
+        if time.monotonic() > end:
+            pytest.fail(f"gave up waiting: {what}")
+        time.sleep(0.02)
+
+
+class _Worker(threading.Thread):
+    """Runs ``fn`` in a thread and keeps its result or exception."""
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        super().__init__(daemon=True)
+        self.fn = fn
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.fn()
+        except BaseException as exc:  # noqa: BLE001 (handed to the test)
+            self.error = exc
+
+    def finish(self) -> Any:
+        self.join(_GUARD)
+        assert not self.is_alive(), "the worker never finished"
+        return self.result
+
+
+def _blocked_or_done(graph: Graph, worker: _Worker) -> Callable[[], bool]:
+    return lambda: not worker.is_alive() or _blocked(graph) > 0
+
+
+@contextmanager
+def _held_fact_lock(graph: Graph, space: str, key: str) -> Iterator[None]:
+    """An open transaction holding the fact's write lock (its FactLock) until the block ends."""
+    session = graph.driver.session(database=graph.database)
+    tx = session.begin_transaction()
+    try:
+        got = tx.run(
+            "MATCH (l:FactLock {space: $space, key: $key}) SET l.writes = l.writes + 1 RETURN count(l) AS n",
+            space=space,
+            key=key,
+        ).single()
+        assert got is not None and got["n"] == 1
+        yield
+    finally:
+        tx.rollback()
+        session.close()
+
+
+class _Pause:
+    """A :data:`Runner` that, the first time statement ``after`` has run, says so and blocks until
+    :meth:`release` (the transaction stays open meanwhile)."""
+
+    def __init__(self, graph: Graph, after: str) -> None:
+        self.graph, self.after = graph, after
+        self.reached = threading.Event()
+        self.go = threading.Event()
+
+    def __call__(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        rows = self.graph.run(tx, name, **params)
+        if name == self.after and not self.reached.is_set():
+            self.reached.set()
+            assert self.go.wait(_GUARD), "never released"
+        return rows
+
+    def release(self) -> None:
+        self.go.set()
+
+
+def _paused_support(bg: Any, after: str) -> tuple[SupportService, _Pause]:
+    pause = _Pause(bg.graph, after)
+    svc = SupportService(
+        bg.graph, bg.space, bg.support.embedder, bg.support.dimension, runner=pause,
+        consequences=bg.beliefs.consequences,
+    )  # fmt: skip
+    return svc, pause
+
+
+def _no_unsupported_current(bg: Any) -> None:
+    report = bg.check()
+    assert report.ok, report.summary()
+
+
+def test_assert_with_evidence_waiting_for_the_fact_lock_sees_a_retract_that_commits_meanwhile(bg: Any) -> None:
+    """W waits for the fact's lock with evidence e; R retracts e and commits; W must not commit a
+    current claim on e (it is refused: its evidence no longer holds)."""
+    e = bg.add_episode("I moved to Lyon", agent="user")
+    bg.assert_claim("user.city", "Paris", "The user lives in Paris", agent="user")
+    with _held_fact_lock(bg.graph, bg.space, "user.city"):
+        w = _Worker(
+            lambda: bg.assert_claim("user.city", "Lyon", "The user lives in Lyon", agent="user", evidence=[e.id])
+        )
+        w.start()
+        _wait("the writer blocks on the fact's lock", _blocked_or_done(bg.graph, w))
+        bg.retract([e.id], "the episode was a test message")
+    w.finish()
+    assert isinstance(w.error, ValidationError), w.error or w.result
+    assert e.id in str(w.error)
+    assert bg.belief("user.city").value == "Paris"
+    _no_unsupported_current(bg)
+
+
+def test_derive_between_reading_its_premise_and_writing_sees_the_premise_superseded(bg: Any) -> None:
+    """D reads its premise c (active) and pauses before it writes; X supersedes c. Whichever commits
+    first, D's conclusion is not left active on the superseded c: either X waits for D and then
+    makes the conclusion stale, or D sees c superseded and is refused."""
+    c = bg.assert_claim("user.city", "Paris", "The user lives in Paris", agent="user").claim
+    svc, pause = _paused_support(bg, "support.prepare_derive")
+    d = _Worker(lambda: svc.derive("The user lives in France", [c.id], "user.country", agent="planner", value="fr"))
+    d.start()
+    _wait("the derive reads its premises", pause.reached.is_set)
+    x = _Worker(lambda: bg.assert_claim("user.city", "Lyon", "The user lives in Lyon", agent="user"))
+    x.start()
+    _wait("the writer of c is blocked or done", _blocked_or_done(bg.graph, x))
+    pause.release()
+    d.finish()
+    x.finish()
+    assert x.error is None, x.error
+    if d.error is None:
+        assert bg.claim(d.result.id).status == "stale"
+    else:
+        assert isinstance(d.error, ValidationError), d.error
+    _no_unsupported_current(bg)
+
+
+def test_restore_that_reinstates_a_conclusion_orders_with_a_write_superseding_its_other_premise(bg: Any) -> None:
+    """R restores e, which reinstates d (premises e and c), and pauses before commit; X supersedes c.
+    X must see d as R leaves it (active), and make it stale; or R must see c superseded."""
+    e = bg.add_episode("The user said they live in France", agent="user")
+    c = bg.assert_claim("user.city", "Paris", "The user lives in Paris", agent="user").claim
+    d = bg.derive("The user lives in France", [e.id, c.id], agent="planner")
+    bg.retract([e.id], "misheard")
+    assert bg.claim(d.id).status == "withdrawn"
+    svc, pause = _paused_support(bg, "support.repair")
+    r = _Worker(lambda: svc.restore([e.id], "heard right after all"))
+    r.start()
+    _wait("the restore has reinstated d", pause.reached.is_set)
+    x = _Worker(lambda: bg.assert_claim("user.city", "Lyon", "The user lives in Lyon", agent="user"))
+    x.start()
+    _wait("the writer of c is blocked or done", _blocked_or_done(bg.graph, x))
+    pause.release()
+    r.finish()
+    x.finish()
+    assert r.error is None and x.error is None, (r.error, x.error)
+    assert bg.claim(d.id).status == "stale"
+    _no_unsupported_current(bg)
+
+
+def test_retract_does_not_miss_a_conclusion_attached_downstream_while_it_marks_its_region(bg: Any) -> None:
+    """D derives from d (itself derived from episode e) and pauses before commit, its premise edge
+    written; R retracts e. R's region must include D's conclusion, which is withdrawn with d."""
+    e = bg.add_episode("The user said they live in Paris", agent="user")
+    d = bg.derive("The user lives in Paris", [e.id], agent="planner")
+    svc, pause = _paused_support(bg, "support.create_derived")
+    w = _Worker(lambda: svc.derive("The user lives in France", [d.id], agent="planner"))
+    w.start()
+    _wait("the derive has written its conclusion", pause.reached.is_set)
+    r = _Worker(lambda: bg.retract([e.id], "misheard"))
+    r.start()
+    _wait("the retract is blocked or done", _blocked_or_done(bg.graph, r))
+    pause.release()
+    w.finish()
+    r.finish()
+    assert r.error is None, r.error
+    if w.error is None:
+        assert bg.claim(w.result.id).status == "withdrawn"
+    else:
+        assert isinstance(w.error, ValidationError), w.error
+    assert bg.claim(d.id).status == "withdrawn"
+    _no_unsupported_current(bg)
