@@ -22,6 +22,7 @@ import pytest
 
 from belief_graph.db.driver import Graph, Tx
 from belief_graph.errors import ValidationError
+from belief_graph.services.beliefs import BeliefService, claim_input
 from belief_graph.services.support import SupportService
 
 _GUARD = 60.0  # seconds: only a hang ends a wait this way, and then the test fails
@@ -205,4 +206,62 @@ def test_retract_does_not_miss_a_conclusion_attached_downstream_while_it_marks_i
     else:
         assert isinstance(w.error, ValidationError), w.error
     assert bg.claim(d.id).status == "withdrawn"
+    _no_unsupported_current(bg)
+
+
+class _PausingGraph(Graph):
+    """The same driver and registry; the first time statement ``after`` has run inside a
+    transaction, it says so and blocks until released (the transaction stays open)."""
+
+    def __init__(self, graph: Graph, after: str) -> None:
+        super().__init__(graph.driver, graph.settings, graph.registry)
+        self.pause = _Pause(graph, after)
+
+    def run(self, tx: Tx, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        return self.pause(tx, name, **params)
+
+
+NATIONALITY: dict[str, Any] = {
+    "name": "performer_nationality",
+    "description": "the nationality of the performer of a work",
+    "premises": [
+        {"key": "work.{w}.performer", "as": "performer"},
+        {"key": "person.{performer}.citizenship", "as": "country"},
+    ],
+    "conclusion": {
+        "key": "work.{w}.performer_country",
+        "value": "{country}",
+        "text": "The performer of {w} is a citizen of {country}.",
+    },
+}
+
+
+def test_rule_rederivation_between_reading_its_premises_and_writing_sees_a_premise_retracted(bg: Any) -> None:
+    """Y writes the first premise of a rule, so a new instance is evaluated over the current belief c
+    of its second premise; Y pauses there. R retracts c's evidence, which withdraws c. Y's
+    conclusion must not commit active on the withdrawn c."""
+    e = bg.add_episode("ann has French citizenship", agent="user:editor")
+    c = bg.assert_claim(
+        "person.ann.citizenship", "fr", "ann is a citizen of fr", agent="user:editor", evidence=[e.id]
+    ).claim
+    bg.add_rule(NATIONALITY, agent="user:admin")
+    paused = _PausingGraph(bg.graph, "rules.evaluate_instances")
+    writer = BeliefService(paused, bg.space, bg.beliefs.embedder, bg.beliefs.dimension, bg.settings.policy)
+    y = _Worker(
+        lambda: writer.assert_claim(
+            claim_input(key="work.w1.performer", value="ann", text="w1 was performed by ann", agent="user:editor")
+        )
+    )
+    y.start()
+    _wait("the rule instance has read its premises", paused.pause.reached.is_set)
+    r = _Worker(lambda: bg.retract([e.id], "the citizenship was misread"))
+    r.start()
+    _wait("the retract is blocked or done", _blocked_or_done(bg.graph, r))
+    paused.pause.release()
+    y.finish()
+    r.finish()
+    assert y.error is None and r.error is None, (y.error, r.error)
+    assert bg.claim(c.id).status == "withdrawn"
+    derived = bg.belief("work.w1.performer_country")
+    assert derived is None or derived.status != "active", derived
     _no_unsupported_current(bg)
