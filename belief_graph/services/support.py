@@ -226,6 +226,8 @@ class SupportService:
                     tx, claim_id=claim.id, justification_id=jid, rule=rule, agent=agent, created_at=now, premises=prem
                 )
                 if claim.status == "withdrawn" and not out:
+                    # what the reinstatement reads (the claim, what rests on it, their premises): locked first
+                    self.repo.lock_region(tx, [claim.id])
                     self._reconsolidate(
                         tx,
                         "derive",
@@ -453,7 +455,7 @@ class SupportService:
         self, tx: Tx, op: str, roots: list[str], mode: str, reason: str, agent: str | None, at: str
     ) -> AuditRecord:
         """What :meth:`_reconsolidate` does, for retract/restore, in one statement (``support.repair``)
-        when it fits: then the transaction is that statement and the commit. The statement returns
+        when it fits: then the transaction is ``support.lock_region``, that statement and the commit. The statement returns
         what is left, and this finishes it with the step statements, in the same order:
         a fixpoint deeper than ``waves_per_call`` waves (``pending``), the settling of keys whose
         belief changed (rules first), a currency fixpoint deeper than ``waves_per_call``."""

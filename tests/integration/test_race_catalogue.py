@@ -107,11 +107,9 @@ class _Pause:
 
 
 def _paused_support(bg: Any, after: str) -> tuple[SupportService, _Pause]:
+    """A support service whose statements (its settling's too: currency, not rules) go through a pause."""
     pause = _Pause(bg.graph, after)
-    svc = SupportService(
-        bg.graph, bg.space, bg.support.embedder, bg.support.dimension, runner=pause,
-        consequences=bg.beliefs.consequences,
-    )  # fmt: skip
+    svc = SupportService(bg.graph, bg.space, bg.support.embedder, bg.support.dimension, runner=pause)
     return svc, pause
 
 
@@ -181,6 +179,34 @@ def test_restore_that_reinstates_a_conclusion_orders_with_a_write_superseding_it
     r.finish()
     x.finish()
     assert r.error is None and x.error is None, (r.error, x.error)
+    assert bg.claim(d.id).status == "stale"
+    _no_unsupported_current(bg)
+
+
+def test_derive_that_reinstates_a_withdrawn_claim_orders_with_a_write_superseding_a_premise_downstream(
+    bg: Any,
+) -> None:
+    """A new justification of the withdrawn w reinstates w and d (premises w and c); the derive pauses
+    before commit while X supersedes c. X must see d active and make it stale, or the derive c superseded."""
+    e = bg.add_episode("The user said they live in Paris", agent="user")
+    w = bg.derive("The user lives in Paris", [e.id], agent="planner")
+    c = bg.assert_claim("user.city", "Paris", "The user's city is Paris", agent="user").claim
+    d = bg.derive("The user lives in France", [w.id, c.id], agent="planner")
+    bg.retract([e.id], "misheard")
+    assert bg.claim(d.id).status == "withdrawn"
+    e2 = bg.add_episode("The user confirmed Paris", agent="user")
+    svc, pause = _paused_support(bg, "currency.apply_labels")  # the last write before the commit
+    j = _Worker(lambda: svc.derive("The user lives in Paris", [e2.id], agent="planner"))
+    j.start()
+    _wait("the derive has reinstated w and d", pause.reached.is_set)
+    x = _Worker(lambda: bg.assert_claim("user.city", "Lyon", "The user's city is Lyon", agent="user"))
+    x.start()
+    _wait("the writer of c is blocked or done", _blocked_or_done(bg.graph, x))
+    pause.release()
+    j.finish()
+    x.finish()
+    assert j.error is None and x.error is None, (j.error, x.error)
+    assert bg.claim(w.id).status == "active"
     assert bg.claim(d.id).status == "stale"
     _no_unsupported_current(bg)
 
