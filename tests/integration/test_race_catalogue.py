@@ -7,7 +7,12 @@ until the test releases it). The test waits until the other party is blocked on 
 (``SHOW TRANSACTIONS``), never for a fixed time. After each, ``db check`` finds nothing, in
 particular no active claim whose every justification rests on something not current.
 
-The locking order these tests pin is documented in docs/architecture.md ("Concurrency").
+The cases: an assert whose evidence is retracted while it waits for its fact's lock; a derive
+whose premise is superseded between its read and its write; a restore, and a derive that
+reinstates a withdrawn claim, racing a supersession of another premise of what they reinstate; a
+retract racing a derive that attaches below its region; a rule round racing a retract of a premise
+it joined. The locking order they pin is in docs/architecture.md ("Concurrency");
+test_race_stateful.py runs random pairs of these operations from two threads.
 """
 
 from __future__ import annotations
