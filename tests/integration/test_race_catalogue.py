@@ -7,7 +7,7 @@ until the test releases it). The test waits until the other party is blocked on 
 (``SHOW TRANSACTIONS``), never for a fixed time. After each, ``db check`` finds nothing, in
 particular no active claim whose every justification rests on something not current.
 
-The cases: an assert whose evidence is retracted while it waits for its fact's lock; a derive
+The cases: an assert whose evidence is retracted, or superseded, while it waits for its fact's lock; a derive
 whose premise is superseded between its read and its write; a restore, and a derive that
 reinstates a withdrawn claim, racing a supersession of another premise of what they reinstate; a
 retract racing a derive that attaches below its region; a rule round racing a retract of a premise
@@ -139,6 +139,25 @@ def test_assert_with_evidence_waiting_for_the_fact_lock_sees_a_retract_that_comm
     assert isinstance(w.error, ValidationError), w.error or w.result
     assert e.id in str(w.error)
     assert bg.belief("user.city").value == "Paris"
+    _no_unsupported_current(bg)
+
+
+def test_assert_citing_a_claim_waiting_for_the_fact_lock_sees_that_claim_superseded_meanwhile(bg: Any) -> None:
+    """W cites the current claim c of another fact and waits for its own fact's lock; X replaces c
+    with a new version and commits. W must not commit a current claim on the superseded c."""
+    c = bg.assert_claim("user.city", "Paris", "The user lives in Paris", agent="user").claim
+    bg.assert_claim("user.country", "it", "The user lives in Italy", agent="user")
+    with _held_fact_lock(bg.graph, bg.space, "user.country"):
+        w = _Worker(
+            lambda: bg.assert_claim("user.country", "fr", "The user lives in France", agent="user", evidence=[c.id])
+        )
+        w.start()
+        _wait("the writer blocks on the fact's lock", _blocked_or_done(bg.graph, w))
+        bg.assert_claim("user.city", "Rome", "The user lives in Rome", agent="user")
+    w.finish()
+    assert isinstance(w.error, ValidationError), w.error or w.result
+    assert c.id in str(w.error)
+    assert bg.belief("user.country").value == "it"
     _no_unsupported_current(bg)
 
 
