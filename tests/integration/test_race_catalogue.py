@@ -315,3 +315,38 @@ def test_rule_rederivation_between_reading_its_premises_and_writing_sees_a_premi
     derived = bg.belief("work.w1.performer_country")
     assert derived is None or derived.status != "active", derived
     _no_unsupported_current(bg)
+
+
+def test_a_write_chosen_as_a_deadlock_victim_is_run_again_and_commits(bg: Any) -> None:
+    """Retract-like order (the cited node, then the fact) against a write's (the fact, then the
+    cited node): T holds e's lock, W takes the fact's lock and waits for e, then T asks for the
+    fact's lock. Neo4j aborts one of the two; whichever it is, W commits in the end (the driver
+    runs an aborted managed transaction again) and the space is consistent."""
+    e = bg.add_episode("I moved to Lyon", agent="user")
+    bg.assert_claim("user.city", "Paris", "The user lives in Paris", agent="user")
+    session = bg.graph.driver.session(database=bg.graph.database)
+    tx = session.begin_transaction()
+    try:
+        tx.run("MATCH (e:Episode {space: $space, id: $id}) SET e._lock = true REMOVE e._lock", space=bg.space, id=e.id)
+        w = _Worker(
+            lambda: bg.assert_claim("user.city", "Lyon", "The user lives in Lyon", agent="user", evidence=[e.id])
+        )
+        w.start()
+        _wait("the writer waits for the episode's lock", _blocked_or_done(bg.graph, w))
+        t = _Worker(
+            lambda: tx.run(
+                "MATCH (l:FactLock {space: $space, key: 'user.city'}) SET l.writes = l.writes + 1", space=bg.space
+            ).consume()
+        )
+        t.start()
+        t.join(_GUARD)  # T gets the fact's lock once W is aborted, or is aborted itself
+        assert not t.is_alive()
+    finally:
+        try:
+            tx.rollback()
+        finally:
+            session.close()
+    w.finish()
+    assert w.error is None, w.error
+    assert bg.belief("user.city").value == "Lyon"
+    _no_unsupported_current(bg)
