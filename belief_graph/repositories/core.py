@@ -134,6 +134,12 @@ class ClaimRepository(Repo):
             locked = self.lock_fact(locked.alias, tx)
         return locked
 
+    def lock_premises(self, ids: Sequence[str], tx: Tx) -> None:
+        """Take the write lock on the episodes and claims ``ids`` (sorted here), inside ``tx``: what a
+        write cites is read only after this, so a retract or supersession of it is ordered with the
+        write (``claim.lock_premises``). Call it after the fact locks."""
+        self.graph.run(tx, "claim.lock_premises", space=self.space, ids=sorted(set(ids)))
+
     def find_premises(self, ids: Sequence[str], tx: Tx | None = None) -> dict[str, dict[str, Any]]:
         """``{id: {"kind": "episode"|"claim", "status": ...}}`` for the ids found in this space."""
         rows = self._read(tx, "claim.find_premises", space=self.space, ids=list(ids))

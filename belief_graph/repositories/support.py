@@ -102,6 +102,12 @@ class SupportRepository(Repo):
         rows = self._in(tx, "support.open_audit", space=self.space, **fields)
         return int(rows[0]["roots"]) if rows else 0
 
+    def lock_region(self, tx: Tx, roots: Sequence[str]) -> int:
+        """Lock the roots, what rests on them and those claims' premises before a retract/restore
+        reads them (``support.lock_region``); returns how many nodes were locked."""
+        rows = self._in(tx, "support.lock_region", space=self.space, roots=list(roots))
+        return int(rows[0]["locked"]) if rows else 0
+
     def repair(self, tx: Tx, **fields: Any) -> dict[str, Any] | None:
         """A whole retract/restore in one statement (``support.repair``); None when a root is
         unknown or in the wrong state (nothing was written). The row says what is left to do."""

@@ -232,9 +232,9 @@ class BeliefService:
         def work(tx: Tx) -> WriteResult:
             nonlocal now, data
             self._check_writer(data.agent, tx)
-            if data.evidence:
-                self._check_evidence(data.evidence, tx)
             if data.key is None:
+                if data.evidence:
+                    self._check_evidence(data.evidence, tx)
                 return WriteResult(
                     op=WriteOp.ADD, claim=create(tx, "active", "asserted"), reason="claim without a fact key"
                 )
@@ -243,6 +243,8 @@ class BeliefService:
                 locked = self.claims.follow_alias(locked, tx)
                 data = data.model_copy(update={"key": locked.key})
             key = locked.key
+            if data.evidence:  # after the fact's lock: the order of locks is facts, then what they cite
+                self._check_evidence(data.evidence, tx)
             current = locked.current
             now = time_after(current.created_at if current is not None else None)
             self._check_value_type(key, data.value, locked.value_type, tx)
@@ -414,7 +416,10 @@ class BeliefService:
     def _check_evidence(self, evidence: Sequence[str], tx: Tx) -> None:
         """Evidence must exist in this space, hold and be current: an episode that is not retracted,
         a claim that is active (a superseded, stale, disputed, withdrawn or retracted claim would
-        give the new belief a support that is already gone)."""
+        give the new belief a support that is already gone). The evidence is locked first and read
+        after: a retract or supersession of it that commits while this write waits for a lock is
+        seen, and one that comes later waits for this write and then sees the new claim."""
+        self.claims.lock_premises(evidence, tx)
         found = self.claims.find_premises(evidence, tx=tx)
         missing = [e for e in evidence if e not in found]
         if missing:

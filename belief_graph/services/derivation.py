@@ -12,7 +12,9 @@ cycle, so that is at most the depth of the rule graph):
    version per change;
 2. ``claim.lock_facts``: the derived keys' locks, sorted (concurrent re-derivations of one key
    serialize; the chain is read only after the lock is held);
-3. ``rules.evaluate_instances``: each chain walked in Cypher over the current beliefs;
+3. ``rules.evaluate_instances``: each chain walked in Cypher over the current beliefs; then the
+   premise claims it joined are locked (``claim.lock_premises``) and read again, and the walk is
+   repeated if one stopped being current before its lock (a concurrent retract or new version);
 4. here: the conclusion's value and text from the rule's templates, and the decision per instance:
    *keep* (same value and text, and a justification with exactly these premises already exists),
    *justify* (same value and text, the belief is active, other premises: one more justification),
@@ -39,6 +41,7 @@ from ..embeddings import Embedder
 from ..errors import EmbeddingDimensionError
 from ..models import Claim, Value, new_id, time_after
 from ..models.rules import CompiledRule, RuleInstanceInfo, RuleSpec, rule_strata
+from ..models.support import premise_current
 from ..repositories.core import ClaimRepository
 from ..repositories.rules import RuleRepository
 from ..repositories.support import SupportRepository
@@ -164,9 +167,30 @@ class RuleEngine:
             batch = self._lowest_stratum(tx, queue)
             queue.difference_update(batch)
             self.claims.lock_facts(sorted({k for _, k in batch}), tx)
-            rows = self.repo.evaluate(tx, batch)
+            rows = self._evaluate_locked(tx, batch)
             pending = self._apply(tx, rows, audit, at, cause, out, seen_versions)
         raise RuntimeError(f"rule re-evaluation did not settle in {MAX_ROUNDS} rounds (a cycle between rules?)")
+
+    def _evaluate_locked(self, tx: Tx, batch: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """Evaluate ``batch`` and lock the premise claims it joined (after the derived keys' locks,
+        like any write: facts, then what they cite); evaluate again while one of them stopped being
+        current before its lock was taken (a retract or a newer version committed since the read).
+        Once every cited premise is locked and current it stays so until this transaction ends, so
+        no conclusion commits on a premise that a concurrent retract withdrew."""
+        locked: set[str] = set()
+        for _ in range(MAX_ROUNDS):
+            rows = self.repo.evaluate(tx, batch)
+            cited = {c for row in rows if row["missing"] is None for c in row["claims"]}
+            if not cited:
+                return rows
+            fresh = sorted(cited - locked)
+            if fresh:
+                self.claims.lock_premises(fresh, tx)
+                locked.update(fresh)
+            found = self.claims.find_premises(sorted(cited), tx=tx)
+            if all(p in found and premise_current(found[p]["kind"], found[p]["status"]) for p in cited):
+                return rows
+        raise RuntimeError(f"the premises of {batch} kept changing while they were being locked")
 
     def _lowest_stratum(self, tx: Tx, queue: set[tuple[str, str]]) -> list[tuple[str, str]]:
         """The queued instances of the lowest stratum of the rule graph (all of them when they are

@@ -209,6 +209,8 @@ class SupportService:
             current = locked.current if locked is not None else None
             # the time is taken after the lock, so a fact's chain order is its time order
             now = at.isoformat() if at is not None else time_after(current.created_at if current is not None else None)
+            # then the premises' locks: their status is read after a retract/supersession of them commits
+            self.claims.lock_premises(prem, tx)
             found, existing = self.repo.prepare_derive(prem, sig, tx)
             missing = [p for p in prem if p not in found]
             if missing:
@@ -224,6 +226,8 @@ class SupportService:
                     tx, claim_id=claim.id, justification_id=jid, rule=rule, agent=agent, created_at=now, premises=prem
                 )
                 if claim.status == "withdrawn" and not out:
+                    # what the reinstatement reads (the claim, what rests on it, their premises): locked first
+                    self.repo.lock_region(tx, [claim.id])
                     self._reconsolidate(
                         tx,
                         "derive",
@@ -415,6 +419,8 @@ class SupportService:
         def work(tx: Tx) -> AuditRecord:
             if agent is not None:
                 self._check_agent(agent, tx)
+            # what the operation reads (roots, what rests on them, their premises) is locked first
+            self.repo.lock_region(tx, roots)
             if self.one_statement:
                 return self._repair(tx, op, roots, mode, why, agent, when)
             found = self.repo.find_nodes(roots, tx=tx)
@@ -449,7 +455,7 @@ class SupportService:
         self, tx: Tx, op: str, roots: list[str], mode: str, reason: str, agent: str | None, at: str
     ) -> AuditRecord:
         """What :meth:`_reconsolidate` does, for retract/restore, in one statement (``support.repair``)
-        when it fits: then the transaction is that statement and the commit. The statement returns
+        when it fits: then the transaction is ``support.lock_region``, that statement and the commit. The statement returns
         what is left, and this finishes it with the step statements, in the same order:
         a fixpoint deeper than ``waves_per_call`` waves (``pending``), the settling of keys whose
         belief changed (rules first), a currency fixpoint deeper than ``waves_per_call``."""

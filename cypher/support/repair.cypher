@@ -18,8 +18,9 @@
 // Why one statement: a retract/restore of a 10-claim region was nine statements (find_nodes,
 // open_audit, mark_region, fixpoint, apply_labels, currency.mark_region, fixpoint,
 // currency.apply_labels, get_audit), each a client round trip costing more than its server work;
-// this statement is the same steps in the same order, so the transaction is one round trip plus the
-// commit. Each step below is the body of the step statement named in its comment, unchanged except
+// this statement is the same steps in the same order, so the transaction is this round trip plus the
+// commit, after support.lock_region (the locks on what it reads, taken first: docs/architecture.md,
+// "Concurrency"). Each step below is the body of the step statement named in its comment, unchanged except
 // for its parameter names ($audit and the support run are $id, the currency run is $run, the region
 // is a list of nodes instead of element ids), for the roots (looked up once, in step 0, and passed on
 // as `root_nodes`) and for the audit at the end (built from what the steps created, not read back):
