@@ -39,6 +39,7 @@ from ..errors import (
 )
 from ..settings import Neo4jSettings
 from .interrupts import shielded
+from .logs import route_driver_logs
 from .registry import QueryRegistry, get_registry
 
 __all__ = ["Graph", "ProfilingRunner", "Tx", "create_driver", "translate"]
@@ -55,6 +56,7 @@ def create_driver(settings: Neo4jSettings) -> neo4j.Driver:
     Raises:
         ConfigurationError: no password is configured (see :mod:`belief_graph.credentials`).
     """
+    route_driver_logs()  # the driver's retry warnings and notifications: under belief_graph's logger
     return neo4j.GraphDatabase.driver(
         settings.uri,
         auth=(settings.user, settings.require_password()),
