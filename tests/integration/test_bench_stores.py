@@ -63,3 +63,12 @@ def test_recall_bench_vectors_pass_db_check(graph: Graph, space: str) -> None:
     ]
     assert repo.bench_load(rows, datetime.now(UTC).isoformat()) == 20
     assert _problems(graph, space) == []
+
+
+def test_claim_probes_of_a_kept_writes_bench_space_are_deleted(graph: Graph, space: str) -> None:
+    """`bench writes --keep`: its claim-shaped probes (status 'probe', no revision) would fail
+    `db check`; the bench deletes them (`bench.delete_claim_probes`) and keeps the rest."""
+    graph.write("bench.write_claim_probe", space=space, id="probe-1", text="t", embedding=None)
+    assert _problems(graph, space) != []
+    graph.write("bench.delete_claim_probes", space=space)
+    assert _problems(graph, space) == []
