@@ -10,7 +10,10 @@ propagating it to the root logger, and gives ``belief_graph`` a ``NullHandler``,
 does: nothing is printed unless the program configures logging, and then the records arrive
 through the program's own handlers, under ``belief_graph``.
 
-Handlers a program puts on the ``neo4j`` logger itself keep receiving its records.
+A record passes where both loggers let it: the ``neo4j`` logger's level (the driver's DEBUG lines
+stay off unless a program turns them on there) and then ``belief_graph.neo4j``'s effective level
+(``belief_graph``'s, or the root's). Handlers a program puts on the ``neo4j`` logger itself keep
+receiving its records.
 """
 
 from __future__ import annotations
