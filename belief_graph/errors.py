@@ -54,16 +54,25 @@ that says what went wrong and what to do about it (the CLI prints exactly that l
     │   └── EncodingError(job, raw, errors)  output still invalid after the bounded repair retries
     └── DoctorFailed(checks)        ``doctor`` found at least one failing check
 
+A message names what the caller gave in bounded form: :func:`shown` cuts a long value (a 5-million
+character key is shown by its first characters and its length) and :func:`listed` shows a list of
+ids or items by its count and its first few (``20,000 unknown evidence id(s): e0, e1, e2, ... (19,997
+more)``), so an error message stays one short line whatever the input.
+
 Neo4j driver exceptions never escape the library untranslated: :func:`belief_graph.db.driver.translate`
 maps ``neo4j.exceptions.*`` to this tree with ``raise ... from exc`` so the cause stays attached.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = [
+    "MAX_PROBLEM",
+    "MAX_SHOWN",
+    "listed",
+    "shown",
     "AuthenticationFailed",
     "AuthenticationLocked",
     "BeliefGraphError",
@@ -113,6 +122,41 @@ __all__ = [
     "UnknownKey",
     "ValidationError",
 ]
+
+
+MAX_SHOWN = 60
+"""Characters of one value an error message shows (:func:`shown`)."""
+MAX_PROBLEM = 200
+"""Characters of one problem (a sentence) in a list of problems (:func:`listed`)."""
+
+
+def shown(value: object, limit: int = MAX_SHOWN) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters; a cut string says its length."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value):,} characters)" if isinstance(value, str) else ""
+    return f"{text[:limit]}...{size}"
+
+
+def listed(
+    items: Iterable[object], what: str | None = None, *, first: int = 3, sep: str = ", ", width: int = MAX_SHOWN
+) -> str:
+    """The first ``first`` of ``items``, each cut like :func:`shown` (a string without its quotes),
+    then how many more; with ``what``, after a count: ``listed(ids, "unknown evidence id(s)")`` is
+    ``"20,000 unknown evidence id(s): e0, e1, e2, ... (19,997 more)"``. Every error message that
+    names caller-given items or problems formats them with it; ``width``: the characters of one
+    item (problems, which are sentences, take ``width=MAX_PROBLEM``)."""
+    items = list(items)
+    head = [_bare(i, width) for i in items[:first]]
+    more = f"{sep}... ({len(items) - first:,} more)" if len(items) > first else ""
+    text = sep.join(head) + more
+    return f"{len(items):,} {what}: {text}" if what is not None else text
+
+
+def _bare(item: object, width: int) -> str:
+    text = item if isinstance(item, str) else repr(item)
+    return text if len(text) <= width else f"{text[:width]}... ({len(text):,} characters)"
 
 
 class BeliefGraphError(Exception):
@@ -189,10 +233,10 @@ class ImportLineError(FormatError):
         self.committed = committed
         self.reason = message
         super().__init__(
-            f"{message} (import {import_name!r}: lines 1-{committed} committed, "
+            f"{message} (import {shown(import_name)}: lines 1-{committed} committed, "
             f"nothing of this batch written; fix the line and run the import again to resume)"
             if committed
-            else f"{message} (import {import_name!r}: nothing written)",
+            else f"{message} (import {shown(import_name)}: nothing written)",
             path=path,
             line=line,
         )
@@ -205,16 +249,16 @@ class ImportStateError(ValidationError):
     def __init__(self, message: str, *, import_name: str, done: int) -> None:
         self.import_name = import_name
         self.done = done
-        super().__init__(f"import {import_name!r} (lines 1-{done} committed): {message}")
+        super().__init__(f"import {shown(import_name)} (lines 1-{done} committed): {message}")
 
 
 class UnknownAgent(ValidationError):
     def __init__(self, agent: str, space: str | None = None) -> None:
         self.agent = agent
         self.space = space
-        where = f" in space {space!r}" if space else ""
+        where = f" in space {shown(space)}" if space else ""
         super().__init__(
-            f"unknown agent {agent!r}{where}: register it first (bg.add_agent / `belief-graph agents add`)"
+            f"unknown agent {shown(agent)}{where}: register it first (bg.add_agent / `belief-graph agents add`)"
         )
 
 
@@ -226,7 +270,7 @@ class DerivedKeyConflict(ValidationError):
         self.rule = rule
         self.space = space
         super().__init__(
-            f"fact {key!r} is derived by rule {rule!r}: change its premises, or remove or change the rule "
+            f"fact {shown(key)} is derived by rule {shown(rule)}: change its premises, or remove or change the rule "
             "(a rule with direct_writes: dispute parks such a write as a dispute instead)"
         )
 
@@ -242,9 +286,9 @@ class MergeRefused(ValidationError):
 
 class MergeSameKey(MergeRefused):
     def __init__(self, source: str, into: str) -> None:
-        what = "is" if source == into else f"resolves to {into!r}, which is"
+        what = "is" if source == into else f"resolves to {shown(into)}, which is"
         super().__init__(
-            source, into, f"cannot merge {source!r} into itself: the target {what} the source; name another key"
+            source, into, f"cannot merge {shown(source)} into itself: the target {what} the source; name another key"
         )
 
 
@@ -254,7 +298,7 @@ class MergeSourceIsAlias(MergeRefused):
         super().__init__(
             source,
             into,
-            f"{source!r} was already merged into {target!r} and holds no versions: merge {target!r} instead",
+            f"{shown(source)} was already merged into {shown(target)} and holds no versions: merge {shown(target)} instead",
         )
 
 
@@ -265,7 +309,7 @@ class MergeDerivedKey(MergeRefused):
         super().__init__(
             source,
             into,
-            f"fact {key!r} is derived by rule {rule!r}: remove or change the rule before merging its key",
+            f"fact {shown(key)} is derived by rule {shown(rule)}: remove or change the rule before merging its key",
         )
 
 
@@ -276,7 +320,7 @@ class MergeTypeMismatch(MergeRefused):
         super().__init__(
             source,
             into,
-            f"{source!r} holds {source_type} values and {into!r} {into_type} values: "
+            f"{shown(source)} holds {source_type} values and {shown(into)} {into_type} values: "
             "only facts of one value type merge; write the values again under one key instead",
         )
 
@@ -286,9 +330,8 @@ class KeySchemaError(ValidationError):
 
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = list(problems)
-        more = f" (and {len(self.problems) - 3} more)" if len(self.problems) > 3 else ""
         super().__init__(
-            f"invalid key schema: {'; '.join(self.problems[:3])}{more}; fix the schema and declare it again"
+            f"invalid key schema: {listed(self.problems, 'problem(s)', sep='; ', width=MAX_PROBLEM)}; fix the schema and declare it again"
         )
 
 
@@ -300,7 +343,7 @@ class KeyTypeConflict(ValidationError):
         self.declared = declared
         self.stored = stored
         super().__init__(
-            f"key {key!r} is declared {declared} but already holds {stored} values: "
+            f"key {shown(key)} is declared {declared} but already holds {stored} values: "
             f"declare it {stored}, or merge or rename the fact first"
         )
 
@@ -313,38 +356,38 @@ class ClaimNotFound(NotFoundError):
     def __init__(self, claim_id: str, space: str | None = None) -> None:
         self.claim_id = claim_id
         self.space = space
-        where = f" in space {space!r}" if space else ""
-        super().__init__(f"no claim with id {claim_id!r}{where}")
+        where = f" in space {shown(space)}" if space else ""
+        super().__init__(f"no claim with id {shown(claim_id)}{where}")
 
 
 class EpisodeNotFound(NotFoundError):
     def __init__(self, episode_id: str, space: str | None = None) -> None:
         self.episode_id = episode_id
         self.space = space
-        where = f" in space {space!r}" if space else ""
-        super().__init__(f"no episode with id {episode_id!r}{where}")
+        where = f" in space {shown(space)}" if space else ""
+        super().__init__(f"no episode with id {shown(episode_id)}{where}")
 
 
 class DisputeNotFound(NotFoundError):
     def __init__(self, dispute_id: str, space: str | None = None) -> None:
         self.dispute_id = dispute_id
         self.space = space
-        where = f" in space {space!r}" if space else ""
-        super().__init__(f"no dispute with id {dispute_id!r}{where}")
+        where = f" in space {shown(space)}" if space else ""
+        super().__init__(f"no dispute with id {shown(dispute_id)}{where}")
 
 
 class UnknownKey(NotFoundError):
     def __init__(self, key: str, space: str | None = None) -> None:
         self.key = key
         self.space = space
-        where = f" in space {space!r}" if space else ""
-        super().__init__(f"no fact with key {key!r}{where}: check the key with `belief-graph memory keys`")
+        where = f" in space {shown(space)}" if space else ""
+        super().__init__(f"no fact with key {shown(key)}{where}: check the key with `belief-graph memory keys`")
 
 
 class KeySchemaNotFound(NotFoundError):
     def __init__(self, space: str | None = None) -> None:
         self.space = space
-        where = f" space {space!r}" if space else " this space"
+        where = f" space {shown(space)}" if space else " this space"
         super().__init__(f"{where.strip().capitalize()} has no key schema: declare one with `memory schema set FILE`")
 
 
@@ -352,24 +395,24 @@ class AuditNotFound(NotFoundError):
     def __init__(self, audit_id: str, space: str | None = None) -> None:
         self.audit_id = audit_id
         self.space = space
-        where = f" in space {space!r}" if space else ""
-        super().__init__(f"no audit with id {audit_id!r}{where}")
+        where = f" in space {shown(space)}" if space else ""
+        super().__init__(f"no audit with id {shown(audit_id)}{where}")
 
 
 class FrameworkNotFound(NotFoundError):
     def __init__(self, name: str, space: str | None = None) -> None:
         self.name = name
         self.space = space
-        where = f" in space {space!r}" if space else ""
-        super().__init__(f"no argumentation framework named {name!r}{where}")
+        where = f" in space {shown(space)}" if space else ""
+        super().__init__(f"no argumentation framework named {shown(name)}{where}")
 
 
 class RuleNotFound(NotFoundError):
     def __init__(self, name: str, space: str | None = None) -> None:
         self.name = name
         self.space = space
-        where = f" in space {space!r}" if space else ""
-        super().__init__(f"no active derivation rule named {name!r}{where}")
+        where = f" in space {shown(space)}" if space else ""
+        super().__init__(f"no active derivation rule named {shown(name)}{where}")
 
 
 class NothingToShow(NotFoundError):
@@ -379,14 +422,14 @@ class NothingToShow(NotFoundError):
         self.what = what
         self.params = params
         self.space = space
-        shown = ", ".join(f"{k}={v!r}" for k, v in params.items() if k != "limit")
-        super().__init__(f"nothing to show for {what} ({shown}) in space {space!r}")
+        given = ", ".join(f"{k}={shown(v)}" for k, v in params.items() if k != "limit")
+        super().__init__(f"nothing to show for {what} ({given}) in space {shown(space)}")
 
 
 class QueryNotFound(NotFoundError):
     def __init__(self, name: str) -> None:
         self.name = name
-        super().__init__(f"no query named {name!r} in the registry (see cypher/)")
+        super().__init__(f"no query named {shown(name)} in the registry (see cypher/)")
 
 
 class DatabaseError(BeliefGraphError):
@@ -408,7 +451,7 @@ class AuthenticationFailed(DatabaseError):
         self.uri = uri
         self.user = user
         super().__init__(
-            f"Neo4j at {uri} refused user {user!r}: wrong user or password "
+            f"Neo4j at {uri} refused user {shown(user)}: wrong user or password "
             "(set BELIEF_GRAPH_NEO4J__USER / BELIEF_GRAPH_NEO4J__PASSWORD" + (f"; {hint}" if hint else "") + ")"
         )
 
@@ -539,7 +582,7 @@ class EncodingError(LLMError):
         self.raw = raw
         self.errors = list(errors)
         self.attempts = attempts
-        super().__init__(f"LLM job {job!r} gave no valid output after {attempts} attempt(s): {reason}")
+        super().__init__(f"LLM job {shown(job)} gave no valid output after {attempts} attempt(s): {reason}")
 
 
 class DoctorFailed(BeliefGraphError):

@@ -1,6 +1,7 @@
 """The input limits of belief_graph and the checks that enforce them (docs/security.md).
 
-Bad input gets a :class:`~belief_graph.errors.ValidationError` before anything is written. The
+Bad input gets a :class:`~belief_graph.errors.ValidationError` before anything is written (a
+text above its length limit: :class:`~belief_graph.errors.LimitExceeded`, which is one). The
 fixed limits below are part of the API; the argumentation file limits are settings
 (``BELIEF_GRAPH_LIMITS__*``, :class:`belief_graph.settings.LimitSettings`) because benchmarks
 load large frameworks on purpose.
@@ -12,6 +13,10 @@ claim / derived claim text    20,000 characters      embedded and fulltext-index
 episode text                  1,000,000 characters   raw evidence (a document); stored, not embedded
 recall / lookup query         10,000 characters      embedded once per call
 ids, agents, conversations    256 characters
+key descriptions              2,000 characters       embedded with the key (``register_key``, the
+                                                     key schema)
+argument names                256 characters         indexed (``Argument(space, ns, name)``): Neo4j
+                                                     refuses an index key above about 8 KB
 fact keys                     256 characters         dotted names (``models.KEY_RE``)
 key patterns                  256 characters,        matched in linear time (``keypatterns``)
                               32 segments
@@ -27,19 +32,23 @@ valid_from                    1900-01-01 UTC ..      when a fact became true: no
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from .errors import ValidationError
+from .errors import LimitExceeded, ValidationError
 
 __all__ = [
     "EARLIEST_TIME",
     "INT64_MAX",
     "INT64_MIN",
+    "MAX_ARGUMENT_NAME",
     "MAX_CLAIM_TEXT",
     "MAX_EPISODE_TEXT",
+    "MAX_KEY_DESCRIPTION",
     "MAX_NAME",
     "MAX_QUERY_TEXT",
+    "check_argument_names",
     "check_aware",
     "check_past",
     "check_name",
@@ -52,6 +61,8 @@ MAX_CLAIM_TEXT = 20_000
 MAX_EPISODE_TEXT = 1_000_000
 MAX_QUERY_TEXT = 10_000
 MAX_NAME = 256
+MAX_KEY_DESCRIPTION = 2_000
+MAX_ARGUMENT_NAME = 256
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 EARLIEST_TIME = datetime(1900, 1, 1, tzinfo=UTC)
@@ -69,13 +80,14 @@ def unicode_problem(text: str) -> str | None:
 
 def check_text(value: Any, what: str, max_chars: int, *, blank: bool = False) -> str:
     """``value`` if it is a string of at most ``max_chars`` characters of valid Unicode (and, unless
-    ``blank``, not only whitespace); else :class:`ValidationError` naming ``what``."""
+    ``blank``, not only whitespace); else :class:`ValidationError` naming ``what``
+    (:class:`LimitExceeded` when it is too long)."""
     if not isinstance(value, str):
         raise ValidationError(f"{what} must be a string, got {type(value).__name__}")
     if not blank and not value.strip():
         raise ValidationError(f"{what} must not be blank")
     if len(value) > max_chars:
-        raise ValidationError(f"{what} is longer than {max_chars:,} characters ({len(value):,})")
+        raise LimitExceeded(f"{what} (characters)", len(value), max_chars)
     problem = unicode_problem(value)
     if problem is not None:
         raise ValidationError(f"{what} cannot be stored: {problem}")
@@ -131,3 +143,13 @@ def check_past(value: Any, what: str, *, now: datetime | None = None) -> datetim
             "a fact is valid from a time it already holds"
         )
     return checked
+
+
+def check_argument_names(names: Iterable[str], path: str | None = None) -> None:
+    """:class:`LimitExceeded` for the first argument name longer than :data:`MAX_ARGUMENT_NAME`
+    characters (an argument is indexed by its name, and Neo4j refuses an index key above ~8 KB)."""
+    for name in names:
+        if isinstance(name, str) and len(name) > MAX_ARGUMENT_NAME:
+            raise LimitExceeded(
+                f"argument name starting {name[:20]!r} (characters)", len(name), MAX_ARGUMENT_NAME, path=path
+            )

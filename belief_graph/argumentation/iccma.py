@@ -31,7 +31,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Final, Literal
 
-from ..errors import FormatError, LimitExceeded, ValidationError
+from ..errors import FormatError, LimitExceeded, ValidationError, listed, shown
+from ..limits import check_argument_names
 from ..models.argumentation import AttackGraph
 from ..settings import LimitSettings
 
@@ -145,7 +146,7 @@ def parse(text: str, format: Format | str, path: str | None = None, limits: Limi
         return parse_tgf(text, path, lim)
     if format == "af":
         return parse_af(text, path, lim)
-    raise ValidationError(f"unknown framework format {format!r} (known: {', '.join(FORMATS)})")
+    raise ValidationError(f"unknown framework format {shown(format)} (known: {', '.join(FORMATS)})")
 
 
 class _Builder:
@@ -163,8 +164,9 @@ class _Builder:
         first = self.args.get(name)
         if first is not None:
             raise FormatError(
-                f"duplicate argument {name!r} (first declared on line {first})", self.path, line, expected
+                f"duplicate argument {shown(name)} (first declared on line {first})", self.path, line, expected
             )
+        check_argument_names([name], f"{self.path}:{line}" if self.path else f"line {line}")
         if len(self.args) >= self.limits.af_max_arguments:
             raise LimitExceeded(
                 f"arguments (line {line})", None, self.limits.af_max_arguments, _SETTING + "ARGUMENTS", self.path
@@ -186,7 +188,10 @@ class _Builder:
             for end in (x, y):
                 if end not in self.args:
                     raise FormatError(
-                        f"attack ({x}, {y}) names unknown argument {end!r}", self.path, line, declared_expected
+                        f"attack ({listed([x, y])}) names unknown argument {shown(end)}",
+                        self.path,
+                        line,
+                        declared_expected,
                     )
         if not self.args:
             raise FormatError("empty framework: no arguments", self.path, None, empty_expected)
@@ -206,8 +211,7 @@ def parse_apx(text: str, path: str | None = None, limits: LimitSettings | None =
         while pos < len(line):
             m = _FACT.match(line, pos)
             if m is None or m.end() == pos:
-                shown = line[pos : pos + 40]
-                raise FormatError(f"cannot parse {shown!r}", path, number, _APX_EXPECTED)
+                raise FormatError(f"cannot parse {line[pos : pos + 40]!r}", path, number, _APX_EXPECTED)
             if m.group(1) is not None:
                 b.arg(m.group(1), number, "each argument declared once")
             else:
@@ -304,7 +308,7 @@ def parse_af(text: str, path: str | None = None, limits: LimitSettings | None = 
 def _check_writable(graph: AttackGraph, fmt: Format) -> None:
     bad = next((a for a in graph.arguments if not re.fullmatch(_NAME, a)), None)
     if bad is not None:
-        raise ValidationError(f"argument name {bad!r} cannot be written as {fmt} (whitespace, ',' or parentheses)")
+        raise ValidationError(f"argument name {shown(bad)} cannot be written as {fmt} (whitespace, ',' or parentheses)")
 
 
 def write_apx(graph: AttackGraph) -> str:
@@ -341,7 +345,7 @@ def write(graph: AttackGraph, format: Format | str) -> str:
         return write_tgf(graph)
     if format == "af":
         return write_af(graph)
-    raise ValidationError(f"unknown framework format {format!r} (known: {', '.join(FORMATS)})")
+    raise ValidationError(f"unknown framework format {shown(format)} (known: {', '.join(FORMATS)})")
 
 
 def format_extension(names: Iterable[str], style: Literal["iccma19", "iccma23"] = "iccma19") -> str:

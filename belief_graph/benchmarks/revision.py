@@ -47,6 +47,7 @@ from ..scenarios.worlds import (
 from ..services.support import SupportService
 
 __all__ = [
+    "add_filler",
     "run_revision_latency",
     "run_revision_pairs",
     "run_scimap",
@@ -197,9 +198,11 @@ WARM_FIRST = 100
 """Warm-up repairs (and floor probes) before the first size is measured; 3 before each later one."""
 
 
-def _fill(graph: Graph, space: str, start: int, count: int, anchors: list[str], at: str) -> None:
+def add_filler(graph: Graph, space: str, start: int, count: int, anchors: list[str], at: str) -> None:
     """Add ``count`` filler claims in chains of 50: the head of each chain is derived from a
-    workspace node outside the region (so the graph is connected), the others from the previous."""
+    workspace node outside the region (so the graph is connected), the others from the previous.
+    Each is a derived claim as the engine writes one (first revision, writer, justification), so
+    the space keeps its invariants (`db check`)."""
     rows: list[dict[str, Any]] = []
     for n in range(start, start + count):
         prem = [anchors[(n // _CHAIN) % len(anchors)]] if n % _CHAIN == 0 else [f"filler-{n - 1}"]
@@ -339,7 +342,7 @@ def run_revision_latency(
             load_s = 0.0
             if need > 0:
                 t0 = time.perf_counter()
-                _fill(graph, space, filler, need, anchors, EPOCH.isoformat())
+                add_filler(graph, space, filler, need, anchors, EPOCH.isoformat())
                 filler += need
                 load_s = time.perf_counter() - t0
             count = int(graph.read("support.count_claims", space=space)[0]["claims"])

@@ -40,6 +40,7 @@ from ..errors import (
 )
 from ..settings import Neo4jSettings
 from .interrupts import shielded
+from .logs import route_driver_logs
 from .registry import QueryRegistry, get_registry
 
 __all__ = ["Graph", "ProfilingRunner", "Tx", "create_driver", "translate"]
@@ -56,6 +57,7 @@ def create_driver(settings: Neo4jSettings) -> neo4j.Driver:
     Raises:
         ConfigurationError: no password is configured (see :mod:`belief_graph.credentials`).
     """
+    route_driver_logs()  # the driver's retry warnings and notifications: under belief_graph's logger
     return neo4j.GraphDatabase.driver(
         settings.uri,
         auth=(settings.user, settings.require_password()),
@@ -94,20 +96,34 @@ def translate(exc: Exception, settings: Neo4jSettings | None = None) -> BeliefGr
     if _is_memory_error(exc):
         return TransactionMemoryExceeded((getattr(exc, "message", None) or str(exc)).split(". ")[0])
     if isinstance(exc, neo4j_exc.CypherTypeError | neo4j_exc.CypherSyntaxError):
-        return DatabaseError(f"{type(exc).__name__}: {getattr(exc, 'message', exc)}")
+        return DatabaseError(_brief(f"{type(exc).__name__}: {getattr(exc, 'message', exc)}"))
     if isinstance(exc, neo4j_exc.ClientError):
         code = getattr(exc, "code", "") or ""
         msg = getattr(exc, "message", None) or str(exc)
         if "Statement.ArgumentError" in code or "Procedure.ProcedureCallFailed" in code:
             return ValidationError(msg)
-        return DatabaseError(f"{code}: {msg}")
+        return DatabaseError(_brief(f"{code}: {msg}"))
     if isinstance(exc, neo4j_exc.Neo4jError | neo4j_exc.DriverError):
-        return DatabaseError(f"{type(exc).__name__}: {exc}")
+        return DatabaseError(_brief(f"{type(exc).__name__}: {exc}"))
     if isinstance(exc, OverflowError | UnicodeEncodeError):
         return ValidationError(f"a value cannot be stored in Neo4j: {exc}")
     if isinstance(exc, OSError):
         return DatabaseUnavailable(uri, str(exc))
-    return DatabaseError(f"{type(exc).__name__}: {exc}")
+    return DatabaseError(_brief(f"{type(exc).__name__}: {exc}"))
+
+
+MAX_SERVER_MESSAGE = 300
+"""Characters of the server's (or driver's) message a translated DatabaseError repeats; the whole
+text stays on the exception's ``__cause__``."""
+
+
+def _brief(text: str) -> str:
+    """``text`` on one line, cut to :data:`MAX_SERVER_MESSAGE` characters: a server message can quote
+    index definitions or the values of a statement (an 820-character message for one argument name)."""
+    line = " ".join(text.split())
+    return (
+        line if len(line) <= MAX_SERVER_MESSAGE else line[:MAX_SERVER_MESSAGE] + "... (the full message is the cause)"
+    )
 
 
 def _is_memory_error(exc: BaseException) -> bool:

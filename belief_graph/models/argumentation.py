@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import ValidationError
+from ..errors import ValidationError, shown
+from ..limits import check_argument_names
 
 __all__ = [
     "Attack",
@@ -64,21 +65,22 @@ class AttackGraph:
         seen: set[str] = set()
         for a in args:
             if not isinstance(a, str) or not a.strip():
-                raise ValidationError(f"argument names must be non-empty strings, got {a!r}")
+                raise ValidationError(f"argument names must be non-empty strings, got {shown(a)}")
             if a in seen:
-                raise ValidationError(f"duplicate argument {a!r}")
+                raise ValidationError(f"duplicate argument {shown(a)}")
             seen.add(a)
+        check_argument_names(args)
         if not args and not allow_empty:
             raise ValidationError("empty framework: no arguments")
         pairs: dict[tuple[str, str], None] = {}
         dupes = 0
         for p in attacks:
             if isinstance(p, str) or len(p) != 2:
-                raise ValidationError(f"an attack is an (attacker, target) pair, got {p!r}")
+                raise ValidationError(f"an attack is an (attacker, target) pair, got {shown(p)}")
             x, y = str(p[0]), str(p[1])
             for end in (x, y):
                 if end not in seen:
-                    raise ValidationError(f"attack ({x!r}, {y!r}) names unknown argument {end!r}")
+                    raise ValidationError(f"attack ({shown(x)}, {shown(y)}) names unknown argument {shown(end)}")
             if (x, y) in pairs:
                 dupes += 1
             pairs[(x, y)] = None

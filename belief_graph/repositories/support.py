@@ -180,10 +180,15 @@ class SupportRepository(Repo):
         rows = self.graph.read("support.list_audits", space=self.space, limit=limit)
         return [AuditSummary.model_validate({k: v for k, v in r["audit"].items() if v is not None}) for r in rows]
 
-    def audits_for_claim(self, claim_id: str) -> list[ClaimAudit]:
+    def audits_for_claim(self, claim_id: str) -> list[ClaimAudit] | None:
+        """The audits that touched the claim or episode ``claim_id``; None when there is no such node."""
         rows = self.graph.read("support.audits_for_claim", space=self.space, id=claim_id)
+        if not rows:
+            return None
         out = []
         for r in rows:
+            if r["audit"] is None:
+                continue
             a = AuditSummary.model_validate({k: v for k, v in r["audit"].items() if v is not None})
             out.append(
                 ClaimAudit(

@@ -58,7 +58,8 @@ from ..argumentation import iccma
 from ..argumentation.capacity import ARGUMENT_BYTES, solve_capacity
 from ..argumentation.explain import explain_row
 from ..db.driver import Graph, Tx
-from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError
+from ..errors import FrameworkNotFound, LimitExceeded, NotFoundError, ValidationError, listed, shown
+from ..limits import check_argument_names
 from ..models import new_id, utcnow
 from ..models.argumentation import (
     Attack,
@@ -126,13 +127,13 @@ def framework_ns(name: str) -> str:
 
 def _check_name(name: str) -> str:
     if not isinstance(name, str) or not name.strip() or not _NAME_RE.fullmatch(name):
-        raise ValidationError(f"framework name must be 1-200 printable characters, got {name!r}")
+        raise ValidationError(f"framework name must be 1-200 printable characters, got {shown(name)}")
     return name
 
 
 def _check_ns(ns: str) -> str:
     if not isinstance(ns, str) or not ns.strip() or not _NAME_RE.fullmatch(ns):
-        raise ValidationError(f"namespace must be 1-200 printable characters, got {ns!r}")
+        raise ValidationError(f"namespace must be 1-200 printable characters, got {shown(ns)}")
     return ns
 
 
@@ -227,6 +228,7 @@ class ArgumentationService:
         return fw
 
     def _check_size(self, af: AttackGraph) -> None:
+        check_argument_names(af.arguments)
         lim = self.limits
         if len(af.arguments) > lim.af_max_arguments:
             raise LimitExceeded(
@@ -317,6 +319,7 @@ class ArgumentationService:
         :data:`IMPORT_CHUNK` arguments + attacks, else chunked transactions (a failure deletes
         what was written before re-raising). Used for scratch and bench namespaces."""
         _check_ns(ns)
+        check_argument_names(af.arguments)
         if len(af.arguments) + len(af.attacks) <= IMPORT_CHUNK:
             self.graph.write_tx(lambda tx: self._write_graph(tx, ns, af), name="argumentation.store_graph")
             return
@@ -345,7 +348,7 @@ class ArgumentationService:
             found = self.repo.enlist(tx, ns, wanted)
             missing = sorted(set(wanted) - set(found))
             if missing:
-                raise NotFoundError(f"no Claim or Proposal with id(s) {', '.join(missing)} in space {self.space!r}")
+                raise NotFoundError(f"no Claim or Proposal in space {self.space!r}: {listed(missing, 'unknown id(s)')}")
             return found
 
         return self.graph.write_tx(work, name="argumentation.enlist")
@@ -363,7 +366,7 @@ class ArgumentationService:
             names = set(self.repo.export(ns, tx)[0])
             unknown = sorted({n for a in items for n in (a.attacker, a.target)} - names)
             if unknown:
-                raise ValidationError(f"attack names unknown argument(s) {', '.join(unknown)} in namespace {ns!r}")
+                raise ValidationError(f"attacks in namespace {ns!r} name {listed(unknown, 'unknown argument(s)')}")
             return self.repo.merge_attacks(tx, ns, items)
 
         return self.graph.write_tx(work, name="argumentation.add_attacks")
@@ -441,7 +444,7 @@ class ArgumentationService:
         known = set(af.arguments)
         unknown = [a for a in explain if a not in known]
         if unknown:
-            raise ValidationError(f"--explain names unknown argument(s): {', '.join(unknown)}")
+            raise ValidationError(f"--explain names {listed(unknown, 'unknown argument(s)')}")
         ns = SCRATCH_PREFIX + new_id()
         try:
             self.store_graph(ns, af)

@@ -21,13 +21,15 @@ from pydantic import ValidationError as PydanticValidationError
 from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import (
+    MAX_PROBLEM,
     ClaimNotFound,
     DerivedKeyConflict,
     EmbeddingDimensionError,
     UnknownAgent,
     ValidationError,
+    listed,
 )
-from ..limits import MAX_EPISODE_TEXT, check_aware, check_name, check_text
+from ..limits import MAX_EPISODE_TEXT, MAX_KEY_DESCRIPTION, MAX_QUERY_TEXT, check_aware, check_name, check_text
 from ..models import (
     AgentInfo,
     Claim,
@@ -70,7 +72,9 @@ def claim_input(**fields: Any) -> ClaimInput:
     try:
         return ClaimInput(**fields)
     except PydanticValidationError as exc:
-        msg = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        msg = listed(
+            [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()], sep="; ", width=MAX_PROBLEM
+        )
         raise ValidationError(f"invalid claim: {msg}") from exc
 
 
@@ -423,11 +427,11 @@ class BeliefService:
         found = self.claims.find_premises(evidence, tx=tx)
         missing = [e for e in evidence if e not in found]
         if missing:
-            raise ValidationError(f"unknown evidence id(s) in space {self.space!r}: {', '.join(missing)}")
+            raise ValidationError(f"{listed(missing, 'unknown evidence id(s)')} (space {self.space!r})")
         gone = [f"{e} ({found[e]['status']})" for e in evidence if not _current(found[e])]
         if gone:
             raise ValidationError(
-                f"evidence that no longer holds or is not current: {', '.join(gone)}; "
+                f"{listed(gone, 'evidence id(s) that no longer hold or are not current')}; "
                 "cite an active claim or an episode that is not retracted"
             )
 
@@ -454,14 +458,12 @@ class BeliefService:
 
     def register_key(self, key: str, description: str) -> KeyInfo:
         key = checked_key(key)
-        if not description or not description.strip():
-            raise ValidationError("a key description must not be blank")
+        description = check_text(description, "a key description", MAX_KEY_DESCRIPTION)
         vec = self._embed(f"{key}: {description}")
         return self.facts.register(key=key, description=description, embedding=vec, at=utcnow().isoformat())
 
     def similar_keys(self, text: str, k: int = 8) -> list[tuple[str, str | None, float]]:
-        if not text.strip():
-            raise ValidationError("text must not be blank")
+        check_text(text, "text", MAX_QUERY_TEXT)
         return self.facts.similar(self._embed(text, query_mode=True), k=k)
 
     # -- versions ----------------------------------------------------------------------------------
@@ -550,8 +552,8 @@ class BeliefService:
 
     def belief(self, key: str) -> Claim | None:
         """The current belief for ``key``; an alias of a merged key answers for its target (one more
-        read, only when ``key`` itself has no belief)."""
-        found = self.claims.belief(key)
+        read, only when ``key`` itself has no belief). A malformed key is a ValidationError, as for a write."""
+        found = self.claims.belief(checked_key(key))
         if found is not None:
             return found
         target = self.keys_repo.resolve(key)

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..db.driver import Graph
-from ..errors import ValidationError
+from ..errors import ValidationError, listed
 from ..models.keys import DuplicateKeys
 from ..repositories.check import CheckRepository
 
@@ -155,7 +155,7 @@ def run_check(
     if only is not None:
         unknown = sorted(set(only) - set(names))
         if unknown:
-            raise ValidationError(f"unknown invariant(s) {', '.join(unknown)}; known: {', '.join(names)}")
+            raise ValidationError(f"{listed(unknown, 'unknown invariant(s)')}; known: {', '.join(names)}")
     repo = CheckRepository(graph, space)
     report = CheckReport(space)
     for name, description in INVARIANTS:

@@ -25,13 +25,14 @@ for ``llm_judge``, asked before the write transaction so that no model call hold
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
 from .. import keypatterns
 from ..db.driver import Graph, Tx
-from ..errors import DisputeNotFound, ValidationError
+from ..errors import DisputeNotFound, ValidationError, shown
 from ..models import (
     KEY_RE,
     AuthorityRule,
@@ -87,7 +88,7 @@ def compile_pattern(pattern: str) -> tuple[str, int]:
 
 def validate_weight(weight: float) -> float:
     if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0.0 <= float(weight) <= 1.0:
-        raise ValidationError(f"authority weight must be a number between 0 and 1, got {weight!r}")
+        raise ValidationError(f"authority weight must be a number between 0 and 1, got {shown(weight)}")
     return float(weight)
 
 
@@ -95,14 +96,16 @@ def validate_strategy(strategy: str) -> Strategy:
     try:
         return Strategy(strategy)
     except ValueError:
-        raise ValidationError(f"unknown strategy {strategy!r}: one of {', '.join(s.value for s in Strategy)}") from None
+        raise ValidationError(
+            f"unknown strategy {shown(strategy)}: one of {', '.join(s.value for s in Strategy)}"
+        ) from None
 
 
 def checked_key(key: str) -> str:
     """``key`` if it is a well-formed fact key, else a ValidationError naming the form."""
     if not isinstance(key, str) or len(key) > 256 or not KEY_RE.match(key):
         raise ValidationError(
-            f"malformed fact key {key!r}: dotted names like 'user.timezone' (letters, digits, _ and -)"
+            f"malformed fact key {shown(key)}: dotted names like 'user.timezone' (letters, digits, _ and -)"
         )
     return key
 
@@ -367,8 +370,15 @@ class ConflictService:
             isinstance(auto_corroboration, bool) or not isinstance(auto_corroboration, int) or auto_corroboration < 2
         ):
             raise ValidationError("auto_corroboration is a number of agents, at least 2")
-        if auto_age_days is not None and (not isinstance(auto_age_days, int | float) or auto_age_days < 0):
-            raise ValidationError("auto_age_days must be a non-negative number of days")
+        if auto_age_days is not None and (
+            isinstance(auto_age_days, bool)
+            or not isinstance(auto_age_days, int | float)
+            or not math.isfinite(auto_age_days)
+            or auto_age_days < 0
+        ):
+            raise ValidationError(
+                f"auto_age_days must be a finite, non-negative number of days, got {shown(auto_age_days)}"
+            )
         if auto_age_winner not in (None, "incumbent", "challenger"):
             raise ValidationError("auto_age_winner is 'incumbent' or 'challenger'")
         return self.policies.set_policy(

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..errors import ValidationError
-from ..models import KEY_RE, Claim
+from ..models import Claim
 from ..models.support import ContextItem, SupportFamily, WorkingContext, estimate_tokens
 from ..repositories.support import SupportRepository
+from .conflicts import checked_key
 
 __all__ = ["ContextCompiler"]
 
@@ -46,8 +47,7 @@ class ContextCompiler:
             raise ValidationError("limit must be between 1 and 1000")
         key_list = list(keys or [])
         for k in key_list:
-            if not isinstance(k, str) or not KEY_RE.match(k):
-                raise ValidationError(f"malformed fact key {k!r}")
+            checked_key(k)
         if query is not None and not query.strip():
             raise ValidationError("query must not be blank")
         ranked: list[tuple[str, float | None]] = [(cid, None) for cid in self.repo.belief_ids(key_list)]

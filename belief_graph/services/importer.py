@@ -42,7 +42,7 @@ from typing import Any
 from pydantic import ValidationError as PydanticValidationError
 
 from ..db.driver import Tx
-from ..errors import ImportLineError, ImportStateError, ValidationError
+from ..errors import ImportLineError, ImportStateError, ValidationError, listed
 from ..models import ClaimInput, Strategy, WriteResult, new_id, utcnow
 from ..models.imports import OPS, ImportInfo, ImportResult, RejectedLine
 from ..policies import Decision, StaleVerdict
@@ -140,7 +140,7 @@ def parse_item(raw: bytes, item: Mapping[str, Any] | ClaimInput | None, agent: s
             )
         unknown = sorted(str(k) for k in obj if k not in FIELDS)
         if unknown:
-            raise _BadLine(f"unknown field(s) {', '.join(unknown)} (a claim has {', '.join(sorted(FIELDS))})")
+            raise _BadLine(f"unknown field(s) {listed(unknown)} (a claim has {', '.join(sorted(FIELDS))})")
         if obj.get("agent") is None:
             if agent is None:
                 raise _BadLine("no agent: give 'agent' on the line or a default agent (--agent)")

@@ -22,7 +22,8 @@ from typing import Any
 from pydantic import ValidationError as PydanticValidationError
 
 from ..db.driver import Tx
-from ..errors import KeySchemaError, KeySchemaNotFound, KeyTypeConflict, ValidationError
+from ..errors import MAX_PROBLEM, KeySchemaError, KeySchemaNotFound, KeyTypeConflict, ValidationError, listed, shown
+from ..limits import MAX_KEY_DESCRIPTION
 from ..models import KEY_RE, utcnow
 from ..models.keys import KeySchema, KeySpec
 from ..repositories.keys import KeyRepository
@@ -33,7 +34,6 @@ __all__ = ["MAX_SCHEMA_KEYS", "KeySchemas", "parse_schema"]
 MAX_SCHEMA_KEYS = 2_000
 """The most keys one schema declares (each is embedded and registered in one transaction)."""
 
-MAX_DESCRIPTION = 2_000
 MAX_EXAMPLES = 20
 _TYPES = {"string": (str,), "number": (int, float), "boolean": (bool,)}
 
@@ -47,7 +47,7 @@ def _type_ok(value: Any, type_: str) -> bool:
 def parse_schema(keys: Sequence[KeySpec | Mapping[str, Any]], unknown: str = "other") -> list[KeySpec]:
     """The declared keys, validated; every problem found is listed in one :class:`KeySchemaError`."""
     if unknown not in ("other", "refuse"):
-        raise KeySchemaError([f"unknown is 'other' or 'refuse', got {unknown!r}"])
+        raise KeySchemaError([f"unknown is 'other' or 'refuse', got {shown(unknown)}"])
     if isinstance(keys, str | bytes | Mapping) or not isinstance(keys, Sequence):
         raise KeySchemaError([f"keys is a list of {{key, description, type, examples}}, got {type(keys).__name__}"])
     if not keys:
@@ -62,23 +62,27 @@ def parse_schema(keys: Sequence[KeySpec | Mapping[str, Any]], unknown: str = "ot
             spec = raw if isinstance(raw, KeySpec) else KeySpec.model_validate(raw)
         except PydanticValidationError as exc:
             what = raw.get("key", f"#{i + 1}") if isinstance(raw, Mapping) else f"#{i + 1}"
-            msg = ", ".join(f"{'.'.join(str(p) for p in e['loc']) or 'key'}: {e['msg']}" for e in exc.errors())
-            problems.append(f"key {what!r}: {msg}")
+            msg = listed(
+                [f"{'.'.join(str(p) for p in e['loc']) or 'key'}: {e['msg']}" for e in exc.errors()], width=MAX_PROBLEM
+            )
+            problems.append(f"key {shown(what)}: {msg}")
             continue
         if len(spec.key) > 256 or not KEY_RE.match(spec.key):
-            problems.append(f"malformed key {spec.key!r} (dotted names like 'user.city': letters, digits, _ and -)")
+            problems.append(
+                f"malformed key {shown(spec.key)} (dotted names like 'user.city': letters, digits, _ and -)"
+            )
         if spec.key in seen:
-            problems.append(f"key {spec.key!r} is declared twice")
+            problems.append(f"key {shown(spec.key)} is declared twice")
         seen.add(spec.key)
         if not spec.description.strip():
-            problems.append(f"key {spec.key!r} has a blank description")
-        elif len(spec.description) > MAX_DESCRIPTION:
-            problems.append(f"key {spec.key!r}: a description has at most {MAX_DESCRIPTION} characters")
+            problems.append(f"key {shown(spec.key)} has a blank description")
+        elif len(spec.description) > MAX_KEY_DESCRIPTION:
+            problems.append(f"key {shown(spec.key)}: a description has at most {MAX_KEY_DESCRIPTION} characters")
         if len(spec.examples) > MAX_EXAMPLES:
-            problems.append(f"key {spec.key!r}: at most {MAX_EXAMPLES} examples")
+            problems.append(f"key {shown(spec.key)}: at most {MAX_EXAMPLES} examples")
         for ex in spec.examples:
             if ex is None or (spec.type is not None and not _type_ok(ex, spec.type)):
-                problems.append(f"key {spec.key!r}: example {ex!r} is not a {spec.type or 'value'}")
+                problems.append(f"key {shown(spec.key)}: example {shown(ex)} is not a {spec.type or 'value'}")
         out.append(spec)
     if problems:
         raise KeySchemaError(problems)

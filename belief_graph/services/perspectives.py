@@ -43,6 +43,7 @@ from pydantic import ValidationError as PydanticValidationError
 from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..errors import (
+    MAX_PROBLEM,
     ConstraintViolation,
     EmbeddingDimensionError,
     EncodingError,
@@ -50,6 +51,7 @@ from ..errors import (
     FormatError,
     NotFoundError,
     ValidationError,
+    listed,
 )
 from ..llm import LLMClient
 from ..llm.jobs import ConceptView, Observation, PerspectiveView
@@ -109,7 +111,11 @@ def perspective_view(p: Perspective) -> PerspectiveView:
 
 
 def _spec_errors(exc: PydanticValidationError) -> str:
-    return "; ".join(f"{'.'.join(str(x) for x in e['loc']) or '(root)'}: {e['msg']}" for e in exc.errors())
+    return listed(
+        [f"{'.'.join(str(x) for x in e['loc']) or '(root)'}: {e['msg']}" for e in exc.errors()],
+        sep="; ",
+        width=MAX_PROBLEM,
+    )
 
 
 def _ontology(ontology: Any) -> Any:

@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import ValidationError as PydanticValidationError
 
 from ..db.driver import Graph, Tx
-from ..errors import RuleNotFound, ValidationError
+from ..errors import MAX_PROBLEM, RuleNotFound, ValidationError, listed
 from ..models import KEY_RE, utcnow
 from ..models.rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec, patterns_intersect, rule_edges
 from ..repositories.rules import RuleRepository
@@ -45,7 +45,11 @@ def parse_rule(spec: RuleSpec | dict[str, Any]) -> RuleSpec:
     try:
         return RuleSpec.model_validate(spec)
     except PydanticValidationError as exc:
-        msg = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'rule'}: {e['msg']}" for e in exc.errors())
+        msg = listed(
+            [f"{'.'.join(str(p) for p in e['loc']) or 'rule'}: {e['msg']}" for e in exc.errors()],
+            sep="; ",
+            width=MAX_PROBLEM,
+        )
         raise ValidationError(f"invalid rule: {msg}") from exc
 
 

@@ -31,8 +31,9 @@ from ..errors import (
     EmbeddingDimensionError,
     UnknownAgent,
     ValidationError,
+    listed,
 )
-from ..limits import check_aware, check_number
+from ..limits import check_aware, check_name, check_number
 from ..models import KEY_RE, Claim, Value, new_id, time_after, utcnow
 from ..models.support import (
     MODES,
@@ -214,7 +215,7 @@ class SupportService:
             found, existing = self.repo.prepare_derive(prem, sig, tx)
             missing = [p for p in prem if p not in found]
             if missing:
-                raise ValidationError(f"unknown premise id(s) in space {self.space!r}: {', '.join(missing)}")
+                raise ValidationError(f"{listed(missing, 'unknown premise id(s)')} (space {self.space!r})")
             if existing is not None:
                 claim, families = existing
                 if claim.id in prem:
@@ -286,7 +287,7 @@ class SupportService:
                 props=dict(props or {}),
             )
             if out:  # a concurrent write changed a premise before we locked it
-                raise ValidationError(f"premise(s) {', '.join(out)} are no longer current")
+                raise ValidationError(f"{listed(out, 'premise(s) no longer current')}")
             if supersedes is not None:
                 self.claims.supersede_keyless(
                     supersedes, claim_id, now, f"replaced by {claim_id}" + (f" ({rule})" if rule else ""), tx
@@ -444,11 +445,11 @@ class SupportService:
         if op == "retract":
             again = [r for r in roots if found[r]["status"] == "retracted"]
             if again:
-                raise ValidationError(f"already retracted: {', '.join(again)} (restore it first)")
+                raise ValidationError(f"{listed(again, 'already retracted')} (restore it first)")
         else:
             live = [r for r in roots if found[r]["status"] != "retracted"]
             if live:
-                raise ValidationError(f"not retracted, nothing to restore: {', '.join(live)}")
+                raise ValidationError(f"nothing to restore: {listed(live, 'not retracted')}")
         raise AssertionError(f"support.repair refused {op} of {roots} for no reason find_nodes sees")
 
     def _repair(
@@ -577,8 +578,15 @@ class SupportService:
         return rec
 
     def audits_for_claim(self, claim_id: str) -> list[ClaimAudit]:
-        """Every audit that touched this claim (or episode), oldest first (for ``explain``)."""
-        return self.repo.audits_for_claim(claim_id)
+        """Every audit that touched this claim (or episode), oldest first (for ``explain``).
+
+        Raises:
+            ClaimNotFound: the space has no claim or episode ``claim_id``.
+        """
+        found = self.repo.audits_for_claim(check_name(claim_id, "claim id") or "")
+        if found is None:
+            raise ClaimNotFound(claim_id, self.space)
+        return found
 
     # -- working context ---------------------------------------------------------------------------
     def context(

@@ -6,7 +6,8 @@
 // :param id => 'probe-claim-1'
 // :param text => 'The timezone of user 1 is berlin'
 // :param embedding => null
-// No key, no edges, status 'probe': nothing the engine reads; the bench's space drop removes it.
+// No key, no edges, status 'probe': nothing the engine reads; the bench's space drop removes it, or
+// bench.delete_claim_probes when the space is kept.
 CREATE (c:Claim {space: $space, id: $id})
 SET c.text = $text, c.status = 'probe', c.kind = 'semantic', c.agent = 'bench:probe', c.embedding = $embedding
 RETURN c.id AS id

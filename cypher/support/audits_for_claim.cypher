@@ -1,7 +1,7 @@
 // name: support.audits_for_claim
 // mode: read
 // params: space, id
-// description: every audit that touched one claim or episode, oldest first, with what it did to it and why
+// description: every audit that touched one claim or episode, oldest first, with what it did to it and why; no row when the space has no such claim or episode, one row with a null audit when nothing touched it
 // :param space => 'default'
 // :param id => 'c-1'
 CALL () {
@@ -9,11 +9,11 @@ CALL () {
   UNION
   MATCH (n:Episode {space: $space, id: $id}) RETURN n
 }
-MATCH (a:Audit)-[r:ROOT|WITHDREW|RETAINED|REINSTATED|STALED|REFRESHED|REDERIVED]->(n)
+OPTIONAL MATCH (a:Audit)-[r:ROOT|WITHDREW|RETAINED|REINSTATED|STALED|REFRESHED|REDERIVED]->(n)
 WHERE a.space = $space
 OPTIONAL MATCH (n)-[:HAS_REVISION]->(rev:Revision)
 WHERE rev.audit = a.id
 WITH a, r, collect(rev.status) AS statuses
 ORDER BY a.at, a.id
-RETURN a {.id, .op, .mode, .reason, .agent, at: toString(a.at)} AS audit, type(r) AS action,
+RETURN CASE WHEN a IS NOT NULL THEN a {.id, .op, .mode, .reason, .agent, at: toString(a.at)} END AS audit, type(r) AS action,
        r.via AS via, r.lost AS lost, r.prior AS prior, statuses

@@ -32,6 +32,8 @@ REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "security.md"
 NAIVE = datetime(2026, 1, 1, 12, 0)
 INJECTION = "x'}) MATCH (n) DETACH DELETE n //"
+MAX_MESSAGE = 500
+"""Characters of an error message, whatever the size of the input (errors.shown, errors.listed)."""
 
 Call = Callable[[BeliefGraph, dict[str, str]], Any]
 Check = Callable[[BeliefGraph, dict[str, str], Any], None]
@@ -156,6 +158,11 @@ API: list[Case] = [
         ValidationError,
     ),
     Case(
+        "evidence-20000-unknown-ids",
+        lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=[f"e{i}" for i in range(20_000)]),
+        ValidationError,
+    ),
+    Case(
         "evidence-257-char-id",
         lambda bg, w: bg.assert_claim("user.x", "v", "t", agent="a", evidence=["e" * 257]),
         ValidationError,
@@ -215,6 +222,17 @@ API: list[Case] = [
     Case("lookup-limit-0", lambda bg, w: bg.lookup("user.seed", limit=0), ValidationError),
     Case("claim-unknown-id", lambda bg, w: bg.claim("no-such-claim"), ClaimNotFound),
     Case("claim-of-other-space", lambda bg, w: bg.explain(w["foreign_claim"]), ClaimNotFound),
+    Case("claim-5m-char-id", lambda bg, w: bg.claim("c" * 5_000_000), ClaimNotFound),
+    Case("audits-unknown-claim", lambda bg, w: bg.audits_for_claim("nope"), ClaimNotFound),
+    # reads by key: the key syntax of the writes
+    Case("belief-malformed-key", lambda bg, w: bg.belief("user x"), ValidationError),
+    Case("belief-5m-char-key", lambda bg, w: bg.belief("k" * 5_000_000), ValidationError),
+    Case("history-malformed-key", lambda bg, w: bg.history("user x"), ValidationError),
+    Case("as-of-malformed-key", lambda bg, w: bg.as_of("user x", datetime.now(UTC)), ValidationError),
+    Case("context-malformed-key", lambda bg, w: bg.context(keys=["user x"]), ValidationError),
+    # key descriptions
+    Case("key-description-10mb", lambda bg, w: bg.register_key("user.x", "d" * 10_000_000), LimitExceeded),
+    Case("key-description-2001-chars", lambda bg, w: bg.register_key("user.x", "d" * 2_001), LimitExceeded),
     # policies
     Case(
         "pattern-backtracking",
@@ -235,6 +253,21 @@ API: list[Case] = [
         ValidationError,
     ),
     Case("auto-age-negative", lambda bg, w: bg.set_policy("user.*", "authority", auto_age_days=-1), ValidationError),
+    Case(
+        "auto-age-nan",
+        lambda bg, w: bg.set_policy("user.*", "authority", auto_age_days=float("nan")),
+        ValidationError,
+    ),
+    Case(
+        "auto-age-inf",
+        lambda bg, w: bg.set_policy("user.*", "authority", auto_age_days=float("inf")),
+        ValidationError,
+    ),
+    Case(
+        "auto-authority-gap-inf",
+        lambda bg, w: bg.set_policy("user.*", "authority", auto_authority_gap=float("inf")),
+        ValidationError,
+    ),
     # disputes
     Case(
         "dispute-unknown", lambda bg, w: bg.resolve_dispute("nope", "challenger", by="me", reason="r"), DisputeNotFound
@@ -277,6 +310,9 @@ API: list[Case] = [
     ),
     Case("tgf-no-separator", _af("bad.tgf", "a\nb\n"), FormatError),
     Case("framework-name-newline", lambda bg, w: bg.store_attacks("ns\nMATCH", ["a"], []), ValidationError),
+    Case("argument-name-100k-chars", lambda bg, w: bg.store_attacks("x:ns", ["a" * 100_000], []), LimitExceeded),
+    Case("argument-name-5m-chars", lambda bg, w: bg.store_attacks("x:ns", ["a" * 5_000_000], []), LimitExceeded),
+    Case("apx-argument-name-100k-chars", _af("long.apx", f"arg({'a' * 100_000}).\n"), LimitExceeded),
     Case("attack-unknown-endpoint", lambda bg, w: bg.store_attacks("x:ns", ["a"], [("a", "b")]), ValidationError),
     Case(
         "enlist-other-space-proposal",
@@ -367,8 +403,9 @@ DOCUMENTED = [c for c in API if c.error is None]
 def test_api_refused(shared, case: Case) -> None:  # type: ignore[no-untyped-def]
     bg, w = shared
     before = _count(bg)
-    with pytest.raises(case.error):  # type: ignore[arg-type]
+    with pytest.raises(case.error) as err:  # type: ignore[arg-type]
         case.call(bg, w)
+    assert len(str(err.value)) < MAX_MESSAGE, str(err.value)[:2000]
     assert _count(bg) == before, "a refused call wrote something"
 
 
@@ -413,6 +450,17 @@ CLI: list[tuple[str, list[str | bytes], int]] = [
     ("cli-af-header-1e6", ["argue", "import", "@big.af", "--name", "big"], 2),
     ("cli-af-header-200000", ["argue", "import", "@unsolvable.af", "--name", "big"], 2),
     ("cli-unknown-option", ["memory", "recall", "q", "--evil"], 2),
+    ("cli-key-description-100k", ["memory", "register-key", "user.x", "d" * 100_000], 2),
+    ("cli-auto-age-nan", ["policy", "set", "user.*", "authority", "--auto-age-days", "nan"], 2),
+    ("cli-auto-age-inf", ["policy", "set", "user.*", "authority", "--auto-age-days", "inf"], 2),
+    ("cli-apx-argument-name-100k", ["argue", "import", "@long.apx", "--name", "long"], 2),
+    (
+        "cli-evidence-2000-unknown-ids",
+        ["memory", "assert", "user.y", "v", "t", "--agent", "a"] + [f"--evidence=e{i}" for i in range(2000)],
+        2,
+    ),
+    ("cli-belief-malformed-key", ["memory", "belief", "user x"], 2),
+    ("cli-audits-unknown-claim", ["support", "history", "nope"], 1),
 ]
 
 
@@ -454,12 +502,14 @@ def test_cli(
     (tmp_path / "huge.af").write_text("p af 100000000000000000000\n")
     (tmp_path / "big.af").write_text("p af 1000000\n")
     (tmp_path / "unsolvable.af").write_text("p af 200000\n")
+    (tmp_path / "long.apx").write_text(f"arg({'a' * 100_000}).\n")
     argv = [os.fsdecode(a) if isinstance(a, bytes) else str(tmp_path / a[1:]) if a.startswith("@") else a for a in args]
     bg.assert_claim("user.seed", "s", "seed", agent="a")
     before = _count(bg)
     got, err = _cli(argv, base_settings, bg.space, monkeypatch, capsys)
     assert got == code, (got, err[-1000:])
     assert "Traceback" not in err, err
+    assert len(err) < MAX_MESSAGE, err[:2000]
     if err.startswith("error: "):
         assert err.count("\n") == 1, err
     else:  # a usage error from the option parser: its own short message
@@ -483,3 +533,25 @@ def test_configuration_errors_are_typed() -> None:
         load_settings(space="")
     with pytest.raises(ConfigurationError):
         load_settings(neo4j={"uri": "http://127.0.0.1:7474"})
+
+
+@pytest.mark.parametrize(
+    "section, values",
+    [
+        ("policy", {"default_authority": float("nan")}),
+        ("policy", {"key_align_threshold": float("nan")}),
+        ("neo4j", {"connection_timeout": float("inf")}),
+        ("neo4j", {"max_transaction_retry_time": float("inf")}),
+        ("server", {"start_timeout": float("inf")}),
+        ("llm", {"timeout": float("inf")}),
+        ("llm", {"timeouts": {"extract": float("nan")}}),
+        ("retrieval", {"key_weight": float("nan")}),
+    ],
+    ids=lambda v: v if isinstance(v, str) else next(iter(v)),
+)
+def test_settings_numbers_are_finite(section: str, values: dict[str, Any]) -> None:
+    """No float setting is NaN or infinite (a timeout of inf waits for ever; NaN compares false)."""
+    from belief_graph.settings import load_settings
+
+    with pytest.raises(ConfigurationError, match="finite"):
+        load_settings(**{section: values})
