@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.benchmarks.revision import _fill
+from belief_graph.benchmarks.revision import add_filler
 from belief_graph.db.driver import Graph
 from belief_graph.db.registry import get_registry
 from belief_graph.repositories.support import ProfilingRunner
@@ -85,7 +85,7 @@ def test_db_hits_do_not_depend_on_the_graph_size(bg: BeliefGraph, graph: Graph) 
     outside = [n for n in list(w.episodes) + list(w.claims) if n not in w.downstream(w.roots) and n not in w.roots]
     assert outside, "the workspace has nodes outside the region to hang the filler on"
     anchors = [ids[n] for n in outside for ids in copies]
-    _fill(graph, bg.space, 0, 3000, anchors, "2026-12-02T09:00:00+00:00")
+    add_filler(graph, bg.space, 0, 3000, anchors, "2026-12-02T09:00:00+00:00")
     count = graph.read("support.count_claims", space=bg.space)[0]["claims"]
     assert count == 2 * len(w.claims) + 3000
     big = _profile(svc, runner, roots[1])
