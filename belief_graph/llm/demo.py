@@ -115,7 +115,7 @@ _BELIEFS = [
 DEMO_SCRIPT: tuple[DemoStep, ...] = (
     DemoStep(
         "extract",
-        {"turns": [_E2], "known_keys": []},
+        {"turns": [_E2], "known_keys": ["user.risk_tolerance"]},
         {
             "facts": [
                 {
@@ -129,6 +129,15 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
             ]
         },
         "remember(): the second turn alone (facts come from the latest turn)",
+    ),
+    DemoStep(
+        "extract",
+        {
+            "turns": [{"id": "e4", "agent": _ALICE, "text": "What's the weather like today?"}],
+            "known_keys": ["user.risk_tolerance"],
+        },
+        {"facts": []},
+        "remember(): a question that states no fact reaches the model, which extracts none",
     ),
     DemoStep(
         "classify",
