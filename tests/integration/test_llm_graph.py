@@ -164,6 +164,6 @@ def test_llm_built_from_settings_replays_without_an_api_key(
         step = next(s for s in DEMO_SCRIPT if s.job == "extract")
         ep = bg.add_episode(step.inputs["turns"][0]["text"], ALICE)
         turns = [{**step.inputs["turns"][0], "id": ep.id}]  # a generated id: the replay still answers
-        result = bg.llm.extract(turns)
+        result = bg.llm.extract(turns, known_keys=step.inputs["known_keys"])
         assert result.output.facts[0].source == ep.id
         assert bg.llm_usage().llm.calls_for("extract") == 1
