@@ -477,20 +477,21 @@ def grounding_on_suite(items: Sequence[Item]) -> dict[str, dict[str, Any]]:
         for item in items:
             if int(item.id[-3:]) % 2 != odd:
                 continue
-            turns = [t for _, _, _, t in item.turns()]
+            said = list(item.turns())
+            turns = [t for _, _, _, t in said]
             for i, t in enumerate(turns):
                 if t.agent == "assistant" or t.derive is not None:
                     continue
-                user = t.agent.startswith("user")
+                user, at = t.agent.startswith("user"), said[i][2]
                 for st in t.states:
                     gold += 1
                     refused += not check_fact(
-                        item.facts[st.fact].key, st.value, st.text, t.text, speaker_is_user=user
+                        item.facts[st.fact].key, st.value, st.text, t.text, speaker_is_user=user, at=at
                     ).grounded
                 offered = list(t.traps) + (list(turns[i - 1].traps) if i and turns[i - 1].agent == "assistant" else [])
                 for tr in offered:
                     traps += 1
-                    accepted += check_fact(tr.key, tr.value, tr.text, t.text, speaker_is_user=user).grounded
+                    accepted += check_fact(tr.key, tr.value, tr.text, t.text, speaker_is_user=user, at=at).grounded
         out[half] = {
             "gold": gold,
             "gold_refused": _rate(refused, gold),

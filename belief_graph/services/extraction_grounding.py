@@ -19,23 +19,31 @@ that assert something, never the turn's punctuation:
 2. **The value** must be stated in what the turn asserts:
 
    * a number: the same number is written there (``1,200`` = ``1200``, ``80k`` = ``80000``) or
-     spelled out (``three`` = 3, up to ``twenty`` and the tens);
-   * a string with figures (a date, an amount): each figure appears there in any common format
-     (``2027-03-31`` = ``31 March 2027``, the normal forms of the answer-grounding check);
+     spelled out (``three`` = 3, up to ``twenty`` and the tens); a value the model spelled out
+     (``"seventy"``) is the number (:func:`as_value`);
+   * a string with figures (a date, an amount, a time): each figure appears there in any common
+     format (``2027-03-31`` = ``31 March 2027``, the normal forms of the answer-grounding check),
+     with its unit written apart or not (``50 mg`` = ``50mg``); an hour said without am/pm after a
+     word of time is either reading ("in bed by 11" states ``23:00``); and, when the turn's time is
+     known, a date said relative to it is the date it names ("tomorrow", "on the 30th" — the last
+     or the next —, "this Friday", "next month"), so a model that resolved it is not refused;
    * a string: each of its content words appears there, compared by a light stem (``stocks`` =
-     ``stock``, ``aggressively`` = ``aggressive``); a value of three or more content words may
-     miss a third of them (a paraphrased list, "Mercy General Hospital" for "Mercy General"); a
-     value made only of common words (``May``, ``no``) needs those words; a value that carries its
-     own negation ("no meat", "non-smoker") may come from a negated clause;
+     ``stock``, ``aggressively`` = ``aggressive``); a value of three or more parts (content words
+     and figures) may miss a third of its words (a paraphrased list, "Mercy General Hospital" for
+     "Mercy General", "2014 Honda Civic" for "my 2014 Civic"); a value made only of common words
+     (``May``, ``no``) needs those words; a value that carries its own negation ("no meat",
+     "non-smoker") may come from a negated clause;
    * a boolean: ``true`` needs the key's own words (``user.vegetarian`` in "I'm vegetarian") in an
      asserting clause, ``false`` in a negated one ("I'm not vegetarian any more");
    * no value: at least half the content words of the fact's text appear there, and a key's own
      words (its last segment) are not all missing from them.
 3. **Whose fact**: a fact under a key about the speaker (``user.*``) whose value the turn states
    only of a person of the speaker's life ("my brother lives in Lyon") is refused unless the key
-   names that person (``user.brother.city``).
+   names that person (``user.brother.city``); so is one whose attribute the turn gives only as
+   someone else's ("her birthday's on the 28th" for ``user.birthday``).
 
-A value the model wrote as the string ``"true"``/``"false"`` is a boolean (:func:`as_value`). A
+A value the model wrote as the string ``"true"``/``"false"`` or ``"yes"``/``"no"`` is a boolean
+(:func:`as_value`). A
 refused value that the turn does say in a question, a hypothetical or a negation is refused with
 that reason ("'Berlin' is said only in a hypothetical: 'if I moved to Berlin I'd learn German'").
 
@@ -50,10 +58,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any, Literal
 
 from .clauses import NAMED, PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
 from .grounding import _figure_forms
+from .temporal import find_times
 
 _PARTY_NAMES = frozenset(w for g in PARTY_GROUPS for w in g)
 
@@ -157,13 +167,64 @@ def turn_kind(text: str) -> TurnKind:
     return "question"
 
 
-def _number_forms(words: Sequence[str], text: str) -> set[str]:
+_CLOCK = re.compile(
+    r"\b(?:at|by|from|until|till|to|before|after|around|about)\s+(\d{1,2})(?::([0-5]\d))?(?![\d:.,])"
+    r"(?!\s*(?:am|pm|a\.m|p\.m|%|percent|[kcm]?m\b|kg|mg|g\b|lbs?|miles?|hours?|hrs?|minutes?|mins?|days?|weeks?"
+    r"|months?|years?|people|persons?|times|kids|euros?|dollars?|pounds?|st\b|nd\b|rd\b|th\b|k\b))",
+    re.IGNORECASE,
+)
+"""An hour said without am/pm after a word of time ("in bed by 11", "open at 7 and close at 3")."""
+_UNIT_TOKEN = re.compile(r"(\d+(?:[.,]\d+)?)([a-z]+)")
+_MONTH_NAMES = ("january february march april may june july august september october november december").split()
+_DAY_NAMES = "monday tuesday wednesday thursday friday saturday sunday".split()
+
+
+def _number_forms(words: Sequence[str], text: str, at: datetime | None = None) -> set[str]:
+    """The normal forms of every figure the text offers (``services/grounding.py``), of its number
+    words, of an hour said without am/pm (both readings: "by 11" is 11:00 or 23:00), and, when the
+    turn's time ``at`` is known, of its dates said relative to it ("tomorrow", "on the 30th" — the
+    last one and the next one)."""
     forms = set(_figure_forms(text))
     joined = " ".join(words)
     for word, n in NUMBER_WORDS.items():
         if f" {word} " in f" {joined} ":
             forms.add(str(n))
+    for m in _CLOCK.finditer(text):
+        h, mm = int(m.group(1)), m.group(2) or "00"
+        if 1 <= h <= 12:
+            forms |= {f"{h}:{mm}", f"{h % 12 + 12}:{mm}", f"{h % 12}:{mm}"}
+    for day, granularity in _dates_said(text, at):
+        forms |= {f"{day.year:04d}-{day.month:02d}", f"{day.year:04d}"}
+        if granularity in ("day", "minute"):
+            forms |= {day.isoformat(), f"--{day.month:02d}-{day.day:02d}", str(day.day)}
     return forms
+
+
+def _dates_said(text: str, at: datetime | None) -> list[tuple[date, str]]:
+    """The days (and months, years) the text names relative to ``at``, each in both readings."""
+    if at is None or at.tzinfo is None:
+        return []
+    out: list[tuple[date, str]] = []
+    for tense in (None, "future"):
+        for r in find_times(text, at, tense=tense):
+            out.append((r.at.astimezone(at.tzinfo).date(), r.granularity))
+    return out
+
+
+def _unit_split(token: str) -> tuple[str, ...]:
+    m = _UNIT_TOKEN.fullmatch(token)
+    return (m.group(1), m.group(2)) if m else (token,)
+
+
+def _said_stems(words: Sequence[str], text: str, at: datetime | None) -> set[str]:
+    """Stems the text offers beyond its own words: the unit of a figure written with it ("50mg"
+    offers "mg"), and the month and weekday of a date said relative to the turn ("tomorrow")."""
+    out = {_stem(m.group(2)) for w in words if (m := _UNIT_TOKEN.fullmatch(w))}
+    for day, granularity in _dates_said(text, at):
+        out.add(_stem(_MONTH_NAMES[day.month - 1]))
+        if granularity in ("day", "minute"):
+            out.add(_stem(_DAY_NAMES[day.weekday()]))
+    return out
 
 
 def _num_form(value: float) -> str:
@@ -187,10 +248,68 @@ def _split_ident(text: str) -> list[str]:
     return tokens(re.sub(r"[_./\-]+", " ", spaced))
 
 
+_YES_NO = {"true": True, "false": False, "yes": True, "no": False}
+_SPELLED_UNITS = {
+    w: n
+    for w, n in NUMBER_WORDS.items()
+    if isinstance(n, int) and n < 20 and " " not in w and w not in ("single", "once", "twice", "double", "couple")
+} | {
+    "dozen": 12,
+    "a dozen": 12,
+}
+_SPELLED_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SPELLED_SCALES = {"hundred": 100, "thousand": 1000}
+
+
+def spelled_number(text: str) -> int | None:
+    """The whole of ``text`` as a number spelled out ("seventy", "sixty-five", "twenty one",
+    "two hundred", "a dozen"), else None. Words that name a number only in some senses ("single",
+    "once", "half", "a couple") are not read as one."""
+    words = text.strip().lower().replace("-", " ").split()
+    if not words or len(words) > 4:
+        return None
+    if " ".join(words) in _SPELLED_UNITS:
+        return _SPELLED_UNITS[" ".join(words)]
+    total = 0
+    current: int | None = None
+    for w in words:
+        if w in _SPELLED_SCALES and current is not None:
+            current *= _SPELLED_SCALES[w]
+            if _SPELLED_SCALES[w] >= 1000:
+                total, current = total + current, None
+        elif w in _SPELLED_TENS and (current is None or current % 100 == 0):
+            current = (current or 0) + _SPELLED_TENS[w]
+        elif w in _SPELLED_UNITS and (
+            current is None or (current % 10 == 0 and current % 100 != 0) or current % 100 == 0
+        ):
+            current = (current or 0) + _SPELLED_UNITS[w]
+        elif w == "and" and current is not None:
+            continue
+        else:
+            return None
+    return total + (current or 0)
+
+
 def as_value(value: Any) -> Any:
-    """The value a model meant: the strings ``"true"``/``"false"`` (any case) are booleans."""
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
+    """The value a model meant: ``"true"``/``"false"`` and ``"yes"``/``"no"`` (any case) are
+    booleans; a number spelled out as the whole value ("seventy", "twenty-one") is the number, so
+    that "70" and "seventy" are one value of one fact."""
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in _YES_NO:
+            return _YES_NO[low]
+        n = spelled_number(low)
+        if n is not None:
+            return n
     return value
 
 
@@ -268,6 +387,9 @@ def _key_names_party(key: str | None, party: str) -> bool:
     return any(_stem(w) in words for w in group)
 
 
+_THIRD_PERSON = frozenset("her his their its".split())
+
+
 def _about_speaker(key: str | None) -> bool:
     return bool(key) and key.split(".", 1)[0].lower() in ("user", "me", "self", "i", "my")  # type: ignore[union-attr]
 
@@ -295,6 +417,16 @@ def _whose(
         # "my landlord raised the rent to 1,400" for user.rent: the party acts on the speaker's thing
         return any(ws[i] in ("the", "my", "our") and _stem(ws[i + 1]) in attribute for i in range(len(ws) - 1))
 
+    def someone_elses(p: _Part) -> bool:
+        """ "her birthday's on the 28th" for user.birthday: the attribute is another person's."""
+        ws = list(p.words)
+        pairs = [(ws[i], _stem(ws[i + 1])) for i in range(len(ws) - 1)]
+        return any(o in _THIRD_PERSON and a in attribute for o, a in pairs) and not any(
+            o in ("my", "our") and a in attribute for o, a in pairs
+        )
+
+    if attribute and len((key or "").split(".")) == 2 and all(someone_elses(p) for p in holding):
+        return FactCheck(False, f"value {shown}: the turn says it of someone else's {' '.join(sorted(attribute))}")
     parties = [None if speaker_s(p) else p.party for p in holding]
     if any(p is None or _key_names_party(key, p) for p in parties):
         return FactCheck(True)
@@ -306,12 +438,19 @@ def _whose(
 
 
 def check_fact(
-    key: str | None, value: Any, fact_text: str, source_text: str, *, speaker_is_user: bool = True
+    key: str | None,
+    value: Any,
+    fact_text: str,
+    source_text: str,
+    *,
+    speaker_is_user: bool = True,
+    at: datetime | None = None,
 ) -> FactCheck:
     """Is the fact (``key``, ``value``, ``fact_text``) asserted by ``source_text`` (the turn it was
     extracted from)? See the module docstring for the rules. ``speaker_is_user``: False for a turn
     an agent wrote (a record, a note), which speaks of the user in the third person, so "whose
-    fact" (rule 3) does not apply."""
+    fact" (rule 3) does not apply. ``at``: when the turn was said (a timezone-aware time), so that
+    a date said relative to it ("tomorrow", "on the 30th") states the date a model resolved."""
     value = as_value(value)
     parts, cls = _parts(source_text)
     shown = repr(value)
@@ -343,16 +482,18 @@ def check_fact(
 
     if isinstance(value, int | float):
         form = _num_form(value)
-        holding = [p for p in asserting if form in _number_forms(p.words, p.text)]
+        holding = [p for p in asserting if form in _number_forms(p.words, p.text, at)]
         if holding:
             return _whose(key, holding, shown, first_person=speaker_is_user)
-        why = _elsewhere(lambda w, t: form in _number_forms(w, t), cls, shown)
+        why = _elsewhere(lambda w, t: form in _number_forms(w, t, at), cls, shown)
         return FactCheck(False, why or f"value {shown} is not stated in the turn (no such number where it asserts)")
 
     if isinstance(value, str) and value.strip():
         plain = tokens(re.sub(r"[_./\\-]+", " ", value))  # "iPhone 15" is one word and a figure
+        # a figure written with its unit ("50mg", "7pm") is the figure and the unit's word
+        plain = [p for t in plain for p in _unit_split(t)]
         figures = _figures_of(value) if _figure_forms(value) else []
-        # codes ("A2", "20GB", "BS3") are found as written, letters and digits together
+        # codes ("A2", "BS3") are found as written, letters and digits together
         codes = [t for t in plain if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)]
         words = _content(plain) or [t for t in plain if not any(c.isdigit() for c in t)]
         words += codes
@@ -365,13 +506,15 @@ def check_fact(
         words = [w for w in words if _stem(w) not in named] or words
 
         def stated(ws: Sequence[str], text: str) -> bool:
-            offered = _number_forms(ws, text)
+            offered = _number_forms(ws, text, at)
             if any(not forms & offered for written, forms in figures if written.lower() not in codes):
                 return False
             if not words:
                 return bool(figures)
-            stems = {_stem(t) for t in ws}
-            allowed = len(words) // 3 if len(words) >= 3 else 0
+            stems = {_stem(t) for t in ws} | _said_stems(ws, text, at)
+            # the figures count among the value's parts: "2014 Honda Civic" is said by "my 2014 Civic"
+            parts = len(words) + len(figures)
+            allowed = parts // 3 if parts >= 3 else 0
             return len(_word_hits(words, stems)) <= allowed
 
         if not words and not figures:
@@ -382,12 +525,14 @@ def check_fact(
             why = _elsewhere(stated, cls, shown)
             if why:
                 return FactCheck(False, why)
-            missing = _word_hits(words, {_stem(t) for t in joined_words})
+            missing = _word_hits(words, {_stem(t) for t in joined_words} | _said_stems(joined_words, joined_text, at))
             if missing:
                 return FactCheck(False, f"value {shown} is not stated in the turn (missing: {', '.join(missing)})")
-            fig = next((w for w, forms in figures if not forms & _number_forms(joined_words, joined_text)), shown)
+            fig = next((w for w, forms in figures if not forms & _number_forms(joined_words, joined_text, at)), shown)
             return FactCheck(False, f"value {shown}: the figure {fig!r} is not stated in the turn")
-        holding = [p for p in pool if set(map(_stem, words)) & p.stems or (not words)]
+        holding = [
+            p for p in pool if set(map(_stem, words)) & (p.stems | _said_stems(p.words, p.text, at)) or (not words)
+        ]
         return _whose(key, holding, shown, tokens(value), first_person=speaker_is_user)
 
     # no value (or an empty one): the statement itself must come from what the turn asserts, and a

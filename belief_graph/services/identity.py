@@ -42,6 +42,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -445,6 +446,36 @@ def fixed_attribute(key: str) -> bool:
     words = set(shape(key).words)
     joined = "_".join(shape(key).words)
     return bool(words & FIXED_ATTRIBUTES) or any(w in joined for w in ("blood_type", "mother_tongue", "first_language"))
+
+
+_EVENT_WORDS = ("grad", "start", "join", "hire", "found", "marri", "wed", "enrol", "began", "begin", "born", "qualif")
+_WHEN_WORDS = frozenset("year date when since".split())
+
+
+def past_event_redated(key: str, old: Any, new: Any, said_at: datetime) -> bool:
+    """Whether ``new`` contradicts ``old`` because both date an event that had already happened
+    when it was said ("graduated in 2012", later "finished in 2016" under ``user.graduation_year``):
+    a past event's year cannot change, so the two cannot both hold — unlike a planned date (a
+    wedding moved to June), which is why both values must lie before ``said_at``."""
+    words = shape(key).words
+    if not (set(words) & _WHEN_WORDS or any(w.endswith(("ed", "ion")) for w in words)):
+        return False
+    if not any(w.startswith(_EVENT_WORDS) for w in words):
+        return False
+    a, b = _year_of(old), _year_of(new)
+    return a is not None and b is not None and a != b and max(a, b) <= said_at.year
+
+
+def _year_of(value: Any) -> int | None:
+    """The year a value names: a number 1900..2100, or the year of a date string ("2016-09-01")."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float) and 1900 <= value <= 2100 and float(value).is_integer():
+        return int(value)
+    if isinstance(value, str):
+        found = re.findall(r"(?<!\d)(19\d\d|20\d\d)(?!\d)", value)
+        return int(found[0]) if len(found) == 1 else None
+    return None
 
 
 def duplicate_pairs(

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -49,7 +49,16 @@ from .beliefs import BeliefService, _iso
 from .clauses import tokens
 from .conflicts import ConflictService, PreJudge
 from .extraction_grounding import as_value, check_fact, turn_kind
-from .identity import CANDIDATE_LIMIT, Candidate, FactIdentity, Proposal, fit_value, fixed_attribute, type_of
+from .identity import (
+    CANDIDATE_LIMIT,
+    Candidate,
+    FactIdentity,
+    Proposal,
+    fit_value,
+    fixed_attribute,
+    past_event_redated,
+    type_of,
+)
 from .temporal import fact_time
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
@@ -133,6 +142,7 @@ class RememberService:
         latest = turns[-1]
         latest["agent"] = agent
         grounding = policy.ground_extraction
+        said_at = at if at is not None and at.tzinfo is not None else datetime.now(UTC)
         rejected: list[dict[str, Any]] = []
         if grounding and turn_kind(latest["text"]) == "small_talk":  # greetings and thanks only: no call
             reason = "the turn is small talk: it states no fact"
@@ -160,7 +170,14 @@ class RememberService:
             if f.source != latest["id"]:
                 continue
             check = (
-                check_fact(f.key, f.value, f.text, latest["text"], speaker_is_user=agent.lower().startswith("user"))
+                check_fact(
+                    f.key,
+                    f.value,
+                    f.text,
+                    latest["text"],
+                    speaker_is_user=agent.lower().startswith("user"),
+                    at=said_at,
+                )
                 if grounding
                 else None
             )
@@ -284,10 +301,18 @@ class RememberService:
                     hints[i] = WriteOp.REPLACE
         for i in own_of:  # a fact that cannot change (a birthday, a blood type) changed: a contradiction
             k = kept[i]
-            if i not in hints and "skip" not in k and k["key"] is not None and fixed_attribute(k["key"]):
+            if i in hints or "skip" in k or k["key"] is None:
+                continue
+            if fixed_attribute(k["key"]):
                 hints[i] = WriteOp.REPLACE
                 warnings.append(
                     f"{k['key']!r} cannot change, so a new value contradicts the belief: a dispute records it"
+                )
+            elif any(past_event_redated(k["key"], c.value, k["value"], said_at) for c in own_of[i]):
+                hints[i] = WriteOp.REPLACE
+                warnings.append(
+                    f"{k['key']!r} dates an event that had already happened, so a new year contradicts the belief: "
+                    "a dispute records it"
                 )
         # 5. one transaction: the episode and every fact
         episode_id = new_id()

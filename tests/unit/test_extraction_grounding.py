@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from hypothesis import given, strategies as st
 
-from belief_graph.services.extraction_grounding import check_fact, turn_kind
+from belief_graph.services.extraction_grounding import as_value, check_fact, turn_kind
 
 
 @pytest.mark.parametrize(
@@ -201,3 +203,62 @@ def test_a_claim_keeps_a_self_contained_statement(text: str, key: str | None, va
     from belief_graph.services.remember import self_contained
 
     assert self_contained(text, key, value) == kept
+
+
+SAID = datetime(2026, 6, 9, 10, 0, tzinfo=UTC)  # a Tuesday
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "source", "at"),
+    [
+        # an hour said without am/pm, in either reading
+        ("user.bedtime", "23:00", "Four coffees a day, in bed by 11, wide awake at 3am.", None),
+        ("user.medication_time", "07:00", "I take levothyroxine at 7 every morning.", None),
+        ("user.opening_hours", "07:00-15:00", "We open at 7 and close at 3 now.", None),
+        # a figure written with its unit
+        ("user.medication.dose", "50 mg", "I started 50mg on Monday.", None),
+        ("user.medication.dose", "100mg", "The doctor upped me to 100 mg.", None),
+        # a value whose figure and most words are said: the make a model adds to a model name
+        ("user.car", "2014 Honda Civic", "The renewal quote for my 2014 Civic just jumped 30%.", None),
+        ("user.car", "Hyundai Ioniq 5", "We drive the Ioniq 5 everywhere.", None),
+        # a date said relative to the turn, resolved by the model: the last one or the next one
+        ("user.appointments.dentist", "2026-06-10", "The tooth comes out at the dentist tomorrow.", SAID),
+        ("user.company.audit_date", "2026-06-30", "Our security audit is on the 30th.", SAID),
+        ("user.company.audit_date", "30 June", "Our security audit is on the 30th.", SAID),
+        ("user.partner.birthday", "June 12", "Josh turns 30 on the 12th.", SAID),
+        ("user.mother.birthday_month", "July", "I'm flying home for Mum's 60th next month.", SAID),
+        # a number spelled out as the whole value, yes/no as booleans
+        ("user.father.age", "seventy", "My dad's 70 and just got his first smartphone.", None),
+        ("user.lactose_intolerant", "yes", "I'm lactose intolerant so oat milk it is.", None),
+    ],
+)
+def test_normalised_values_are_stated(key: str, value: object, source: str, at: datetime | None) -> None:
+    check = check_fact(key, value, "", source, at=at)
+    assert check.grounded, check.reason
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "source", "at"),
+    [
+        ("user.bedtime", "23:00", "I ran 11 km before bed.", None),  # 11 is a distance, not an hour
+        ("user.bedtime", "23:00", "I go to bed at 11 km from home.", None),
+        ("user.appointments.dentist", "2026-06-10", "The tooth comes out at the dentist tomorrow.", None),  # when?
+        ("user.appointments.dentist", "2026-06-12", "The tooth comes out at the dentist tomorrow.", SAID),
+        ("user.manager", "Greta Lind", "Greta is my manager.", None),  # a surname is never said
+        ("user.birthday", "June 28", "My wife loves pottery and her birthday's on the 28th.", SAID),
+        ("user.father.age", "seventy", "My dad's 65 but acts like he's 90.", None),
+    ],
+)
+def test_normalisation_does_not_invent(key: str, value: object, source: str, at: datetime | None) -> None:
+    assert not check_fact(key, value, "", source, at=at).grounded
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [("seventy", 70), ("sixty-five", 65), ("twenty one", 21), ("two hundred", 200), ("a dozen", 12),
+     ("yes", True), ("No", False), ("TRUE", True), ("single", "single"), ("once", "once"),
+     ("one-bed", "one-bed"), ("nineteen ninety", "nineteen ninety"), ("Porto", "Porto")],
+)  # fmt: skip
+def test_as_value_reads_what_the_model_meant(given: str, meant: object) -> None:
+    got = as_value(given)
+    assert got == meant and type(got) is type(meant)

@@ -149,3 +149,23 @@ def test_facts_that_cannot_change(key: str, fixed: bool) -> None:
     from belief_graph.services.identity import fixed_attribute
 
     assert fixed_attribute(key) is fixed
+
+
+@pytest.mark.parametrize(
+    ("key", "old", "new", "redated"),
+    [
+        ("user.education.graduation_years", 2012, 2016, True),  # graduated in 2012, later "finished in 2016"
+        ("user.job.start_year", 2018, 2023, True),
+        ("user.start_date", "2018-03-01", "2023-03-01", True),
+        ("user.job.start_year", 2018, 2018, False),  # the same year: no contradiction
+        ("user.graduation_year", 2026, 2027, False),  # a planned graduation moved: it had not happened
+        ("user.city", 2012, 2016, False),  # not the date of an event
+        ("user.move_year", 2012, 2016, False),  # moving again is an update
+    ],
+)
+def test_past_event_redated(key: str, old: object, new: object, redated: bool) -> None:
+    from datetime import UTC, datetime
+
+    from belief_graph.services.identity import past_event_redated
+
+    assert past_event_redated(key, old, new, datetime(2026, 6, 1, tzinfo=UTC)) is redated

@@ -532,12 +532,12 @@ def _candidates(text: str) -> Iterator[tuple[int, int, re.Match[str], Resolver]]
                 yield m.start(), m.end(), m, resolve
 
 
-def _resolve(m: re.Match[str], resolve: Resolver, ctx: _Context) -> TimeRef | None:
+def _resolve(m: re.Match[str], resolve: Resolver, ctx: _Context, tense: str | None = None) -> TimeRef | None:
     start, end = m.span()
     pre_start = m.start("pre") if m.groupdict().get("pre") else start
     if _BLOCKED_BEFORE.search(ctx.text, max(0, pre_start - 40), pre_start):
         return None
-    tense = _tense(ctx.text, start, end)
+    tense = _tense(ctx.text, start, end) if tense is None else tense
     try:
         hit = resolve(m, ctx, tense)
     except (ValueError, OverflowError):  # a date out of range ("99999 years ago")
@@ -573,15 +573,17 @@ def _check_said_at(said_at: datetime) -> None:
         raise ValidationError("said_at must be a timezone-aware datetime (a naive time is not taken as UTC)")
 
 
-def find_times(text: str, said_at: datetime) -> list[TimeRef]:
+def find_times(text: str, said_at: datetime, *, tense: Literal["past", "future"] | None = None) -> list[TimeRef]:
     """Every time expression in ``text``, resolved against ``said_at``, in text order (overlaps:
     the one that starts first, then the longest). Expressions that cannot be resolved from the
-    text alone are left out (module docstring)."""
+    text alone are left out (module docstring). ``tense`` reads every expression as said of the
+    past or of the future instead of from the text's own cues ("on the 30th": the last one or the
+    next one)."""
     _check_said_at(said_at)
     norm = text.replace("\u2019", "'").replace("\u2018", "'")  # same length: spans stay valid
     ctx = _Context(text=norm, said_at=said_at, today=said_at.date(), tz=said_at.tzinfo)  # type: ignore[arg-type]
     found: list[TimeRef] = []
-    resolved = [r for r in (_resolve(m, fn, ctx) for _, _, m, fn in _candidates(norm)) if r is not None]
+    resolved = [r for r in (_resolve(m, fn, ctx, tense) for _, _, m, fn in _candidates(norm)) if r is not None]
     resolved.sort(key=lambda r: (r.start, -(r.end - r.start)))
     taken_until = -1
     for r in resolved:
