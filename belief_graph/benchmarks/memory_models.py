@@ -253,12 +253,21 @@ def _answer(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
     if q is None:
         return {"text": "unknown", "citations": []}
     wanted = [*q.expect, *q.stale]
+    asks_when = re.search(r"\b(since when|when did|when was|how long)\b", q.ask, re.IGNORECASE) is not None
 
     def gives(b: Mapping[str, Any]) -> GoldValue | None:
         for v in wanted:
             if (b.get("value") is not None and value_matches(v, b["value"])) or _text_mentions(b["text"], v):
                 return v
+            if asks_when and b.get("since") and value_matches(v, b["since"]):  # the belief's own time
+                return v
         return None
+
+    def said(b: Mapping[str, Any], v: GoldValue) -> str:
+        """The belief's statement, with its time when that is what answers."""
+        if b.get("since") and value_matches(v, b["since"]) and not _text_mentions(b["text"], v):
+            return f"{_sentence(b['text'])} Since {b['since']}."
+        return str(b["text"])
 
     if q.fact is not None:  # a reader knows what the question is about: beliefs of that fact first
         own = set(st.keys_of.get(q.fact, set())) | {st.item.facts[q.fact].key, *st.item.facts[q.fact].drift}
@@ -274,7 +283,7 @@ def _answer(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
         if other is not None:
             text = f"{_sentence(first['text'])} However, {_sentence(other[0]['text'])} These statements conflict."
             return {"text": text, "citations": [first["id"], other[0]["id"]]}
-    return {"text": first["text"], "citations": [first["id"]]}
+    return {"text": said(first, value), "citations": [first["id"]]}
 
 
 def _sentence(text: str) -> str:

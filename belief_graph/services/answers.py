@@ -167,7 +167,14 @@ class AnswerService:
         llm = self._llm()
         before = llm.usage().calls
         beliefs = [
-            BeliefView(id=i.claim.id, text=i.claim.text, key=i.claim.key, value=i.claim.value) for i in ctx.items
+            BeliefView(
+                id=i.claim.id,
+                text=i.claim.text,
+                key=i.claim.key,
+                value=i.claim.value,
+                since=i.claim.valid_from[:10] if i.claim.valid_from else None,
+            )
+            for i in ctx.items
         ]
         base: dict[str, Any] = {
             "query": query,

@@ -251,6 +251,9 @@ def _belief_text(b: Any) -> str:
     value = getattr(b, "value", None)
     if value is not None:
         parts.append(str(value))
+    since = getattr(b, "since", None)
+    if since:
+        parts.append(str(since))
     return " ".join(parts)
 
 

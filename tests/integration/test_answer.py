@@ -167,3 +167,29 @@ def test_model_saying_unknown_is_unknown_when_no_belief_says_what_is_asked(
     model.add("answer", {"text": "unknown", "citations": []})
     r = abg.answer("How much does the user earn per year?")
     assert r.status == "unknown" and r.llm_calls == 1 and "found no answer" in r.reason
+
+
+def test_a_belief_s_since_is_shown_and_grounds_a_when_answer(
+    base_settings: Settings, graph: Graph, embedder: Any, space: str, model: ScriptedModel
+) -> None:
+    """The working context shows when each belief became true, so "since when" has an answer, and a
+    date taken from it is grounded; a date it does not hold is not."""
+    from datetime import UTC, datetime
+
+    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
+        b.assert_claim(
+            "user.city", "York", "The user lives in York", agent="user:ruth",
+            valid_from=datetime(2026, 6, 25, tzinfo=UTC),
+        )  # fmt: skip
+        york = _id(b, "user.city")
+        model.add("answer", {"text": "Ruth has lived in York since 25 June 2026.", "citations": [york]})
+        r = b.answer("Since when has Ruth lived in York?")
+        assert r.status == "answered", r.reason
+        assert "25 June 2026" in r.text and r.citations == [york]
+        shown = model.calls_for("answer")[0].messages[-1].content
+        assert '"since": "2026-06-25"' in shown or '"since":"2026-06-25"' in shown, shown
+
+        model.add("answer", {"text": "Ruth has lived in York since 3 May 2026.", "citations": [york]})
+        r = b.answer("Since when has Ruth lived in York?")
+        (grounding,) = [c for c in r.checks if c.name == "grounding"]
+        assert not grounding.ok  # 3 May is in no cited belief

@@ -104,7 +104,7 @@ def _check_answer(inp: AnswerInput, out: Answer) -> list[str]:
         problems.append("text is empty (answer 'unknown' when no belief supports an answer)")
     elif not out.citations and text.lower().rstrip(".") != "unknown":
         problems.append("an answer without citations must be exactly 'unknown'")
-    cited = " ".join(b.text + " " + str(b.value) for b in inp.beliefs if b.id in set(out.citations))
+    cited = " ".join(f"{b.text} {b.value} {b.since or ''}" for b in inp.beliefs if b.id in set(out.citations))
     stray = sorted({n for n in _NUMBER.findall(text) if n not in cited})
     if stray:
         problems.append(f"figures {stray} appear in no cited belief: state only figures the cited beliefs contain")

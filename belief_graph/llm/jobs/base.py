@@ -79,6 +79,9 @@ class BeliefView(_In):
     text: str = Field(min_length=1)
     key: str | None = None
     value: Value = None
+    since: str | None = None
+    """When the belief became true (ISO date): the time its statement said ("since March", "two
+    weeks ago"), else when it was said."""
 
 
 class ProposalView(_In):
