@@ -196,6 +196,9 @@ def _is_request(piece: str, words: list[str]) -> bool:
     if not w or w[0] not in REQUEST_VERBS:
         return False
     raw = piece.split()
+    first = next((t.lower().strip(",.!?:;") for t in raw if t.lower().strip(",.!?:;").split("-")[0] == w[0]), "")
+    if "-" in first:
+        return False  # a noun made of the verb ("Check-in 14 Oct", "Follow-up on Friday"), not a request
     at = next((i for i, t in enumerate(raw) if t.lower().strip(",.!?:;") == w[0]), None)
     nxt = raw[at + 1] if at is not None and at + 1 < len(raw) else ""
     return not nxt or not (nxt[:1].isupper() or nxt[:1].isdigit() or nxt[:1] == "#")

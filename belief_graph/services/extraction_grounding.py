@@ -104,6 +104,15 @@ NUMBER_WORDS: dict[str, int | float] = {
     "double": 2,
     "half": 0.5,
 }
+ORDINAL_WORDS = {
+    w: i + 2
+    for i, w in enumerate(
+        "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+        "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
+    )
+}
+"""Ordinals that state a number ("third grade" for a grade of 3); "first" is left out: it is mostly
+an order, not a count ("my first smartphone")."""
 _SUFFIXES = ("ingly", "edly", "ness", "ment", "ings", "ing", "ies", "ied", "ers", "est", "ed", "es", "er", "ly", "s")
 
 
@@ -189,6 +198,7 @@ def _number_forms(words: Sequence[str], text: str, at: datetime | None = None) -
     for word, n in NUMBER_WORDS.items():
         if f" {word} " in f" {joined} ":
             forms.add(str(n))
+    forms |= {str(ORDINAL_WORDS[w]) for w in words if w in ORDINAL_WORDS}  # "in third grade": 3
     for m in _CLOCK.finditer(text):
         h, mm = int(m.group(1)), m.group(2) or "00"
         if 1 <= h <= 12:

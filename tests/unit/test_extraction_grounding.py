@@ -262,3 +262,17 @@ def test_normalisation_does_not_invent(key: str, value: object, source: str, at:
 def test_as_value_reads_what_the_model_meant(given: str, meant: object) -> None:
     got = as_value(given)
     assert got == meant and type(got) is type(meant)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "source", "grounded"),
+    [
+        ("user.daughter.school_grade", 3, "Freya's in third grade this year.", True),  # an ordinal
+        ("user.kids", 1, "My first kid was born in 2019.", False),  # "first" is an order, not a count
+        # a noun made of a request verb opens a record's field, not a request
+        ("user.trip.nights", 3, "Booking BK-55102: Hotel Gion, Kyoto. Check-in 14 Oct 2026, 3 nights.", True),
+        ("user.trip.nights", 3, "Can you book 3 nights at Hotel Gion for me?", False),  # a question
+    ],
+)
+def test_ordinals_and_record_fields(key: str, value: object, source: str, grounded: bool) -> None:
+    assert check_fact(key, value, "", source).grounded is grounded
