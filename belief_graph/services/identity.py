@@ -263,9 +263,13 @@ def relate(p: KeyShape, c: KeyShape, similarity: float, same: bool, policy: Poli
 
 def compatible(p: KeyShape, c: KeyShape, value: Any, held: str | None) -> bool:
     """Same root, the same parties (or one in general terms), and a value of the candidate's type
-    or text that says a value of it ("€8,000" for a number key; not 30 for a text key)."""
+    or text that says a value of it ("€8,000" for a number key; not 30 for a text key) — unless
+    the two keys name the same attribute in the same words (``car_budget`` / ``car_budgets``): a
+    budget said as "€8,000" once and 12000 the next time is still the one budget."""
     if p.root != c.root or not _parties_fit(p.parties, c.parties):
         return False
+    if p.core == c.core and p.parties == c.parties:
+        return True
     vt = type_of(value)
     return held is None or vt is None or held == vt or (vt == "string" and fit_value(value, held) is not None)
 

@@ -69,6 +69,15 @@ def test_facts_of_other_people_other_roots_or_other_types_are_never_candidates()
     assert compatible(shape("user.mom.city"), shape("user.mother.city"), "Cardiff", None)
 
 
+def test_the_same_attribute_in_the_same_words_is_one_fact_whatever_the_value_type() -> None:
+    # "max €8,000" stored a string, "12k now" proposes a number under the plural key: one budget
+    assert compatible(shape("user.car_budgets"), shape("user.car_budget"), 12000, "string")
+    assert relate(shape("user.car_budgets"), shape("user.car_budget"), 0.5, False, POLICY) == "same_attribute"
+    # other words stay kept apart by type: a number is not a city or an age group
+    assert not compatible(shape("user.age"), shape("user.age_group"), 30, "string")
+    assert not compatible(shape("user.city_count"), shape("user.city"), 3, "string")
+
+
 def test_a_party_named_in_general_terms_may_be_the_precise_one_but_only_the_model_can_tell() -> None:
     kid, daughter = shape("user.kid.name"), shape("user.daughter.name")
     assert compatible(kid, daughter, "Mila", "string")
