@@ -29,6 +29,8 @@ TABLE: list[tuple[str, datetime, str, bool]] = [
     ("we moved last week", _d(2026, 3, 11), "week", False),
     ("in 2023 I switched to decaf", _d(2023, 1, 1), "year", False),
     ("yesterday I adopted a cat", _d(2026, 3, 17), "day", False),
+    # an expression with its own preposition is not governed by the word before it
+    ("my visa came through on the 3rd", _d(2026, 3, 3), "day", False),
     # months
     ("since March", _d(2026, 3, 1), "month", False),
     ("in March", _d(2026, 3, 1), "month", False),

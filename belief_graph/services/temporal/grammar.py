@@ -534,8 +534,11 @@ def _candidates(text: str) -> Iterator[tuple[int, int, re.Match[str], Resolver]]
 
 def _resolve(m: re.Match[str], resolve: Resolver, ctx: _Context, tense: str | None = None) -> TimeRef | None:
     start, end = m.span()
-    pre_start = m.start("pre") if m.groupdict().get("pre") else start
-    if _BLOCKED_BEFORE.search(ctx.text, max(0, pre_start - 40), pre_start):
+    has_pre = bool(m.groupdict().get("pre"))
+    pre_start = m.start("pre") if has_pre else start
+    # "until the 3rd" ends a span; but an expression with its own preposition is not governed by the
+    # word before it ("the visa came through on the 3rd")
+    if not has_pre and _BLOCKED_BEFORE.search(ctx.text, max(0, pre_start - 40), pre_start):
         return None
     tense = _tense(ctx.text, start, end) if tense is None else tense
     try:
