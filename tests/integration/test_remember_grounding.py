@@ -141,3 +141,27 @@ def test_a_value_of_another_type_than_the_key_holds_is_converted_or_refused(
     r = mbg.remember("My rent is about 1400 euros now.", agent="user:alice")
     assert r.results == [] and "holds number values" in r.rejected[0]["reason"]
     assert mbg.belief("user.monthly_rent").value == 1350  # type: ignore[union-attr]
+
+
+def test_a_date_said_relative_to_the_turn_is_stored_as_the_model_resolved_it(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    """ "tomorrow" said on 10 February is 11 February: the model's resolved date is grounded by the
+    turn's own time (``at``), and a date the turn does not name is still refused."""
+    from datetime import UTC, datetime
+
+    said = datetime(2026, 2, 10, 9, 0, tzinfo=UTC)
+    model.respond(
+        "extract",
+        facts(
+            {
+                "key": "user.appointments.dentist",
+                "value": "2026-02-11",
+                "text": "The user's dentist visit is on 2026-02-11",
+            },
+            {"key": "user.appointments.checkup", "value": "2026-02-14", "text": "The user's checkup is on 2026-02-14"},
+        ),
+    )
+    r = mbg.remember("Wisdom tooth coming out at the dentist tomorrow.", agent="user:tomas", at=said)
+    assert [(w.claim.key, w.claim.value) for w in r.results] == [("user.appointments.dentist", "2026-02-11")]
+    assert [x["key"] for x in r.rejected] == ["user.appointments.checkup"]
