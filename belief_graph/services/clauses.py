@@ -96,6 +96,7 @@ __all__ = [
     "clauses",
     "is_small_talk",
     "party_of",
+    "says_change",
     "split_sentences",
     "tokens",
 ]
@@ -557,3 +558,19 @@ def clauses(text: str) -> list[Clause]:
                 pre += _name_possessives(piece)
             out.append(Clause(piece, mood, party, si, pre, subject))
     return out
+
+
+_CHANGE = re.compile(
+    r"\b(?:now|no\s+longer|any\s?more|moved|moving|move|switched|switching|switch|changed|changing|change|new|"
+    r"started|starting|quit|left|joined|became|become|since|from\s+now\s+on|as\s+of|upgraded|downgraded|"
+    r"transferred|promoted|sold|bought|traded|replaced|rebooked|rescheduled|postponed|cancell?ed|pushed|"
+    r"updated?|renamed|reorg|effective|instead|used\s+to)\b",
+    re.IGNORECASE,
+)
+
+
+def says_change(text: str) -> bool:
+    """Whether the turn says that something changed ("now", "moved", "switched", "no longer",
+    "since", "rebooked", "effective"...). A source that gives another value than memory holds
+    *without* saying anything changed disagrees with the belief rather than updating it."""
+    return _CHANGE.search(_norm(text)) is not None

@@ -21,7 +21,11 @@ The flow for one call (``docs/policies.md`` has the rationale):
    UPDATE / REPLACE / ADD; a NOOP between values that share no word is not trusted (the write
    path decides); a REPLACE ("the two cannot both hold, nothing says which is right") keeps the
    newer value current and records the contradiction as an open dispute, whoever wrote the
-   belief it contradicts;
+   belief it contradicts. The engine calls a change a contradiction whatever the model says when
+   the fact cannot change (a birthday), when a past event is given another year, and when
+   **another source** gives another value without the turn saying anything changed
+   (:func:`~belief_graph.services.clauses.says_change`): a booking record and an email digest,
+   a scraper and the user, disagree — they do not update each other;
 5. one write transaction: the episode, then every surviving fact through
    :meth:`BeliefService.write_prepared` (pass 2 against other agents by the key's strategy), each
    claim carrying the provenance of the prompts and model that produced it.
@@ -46,7 +50,7 @@ from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, n
 from ..models.keys import KeySchema
 from ..policies import Decision, judge, same_value
 from .beliefs import BeliefService, _iso
-from .clauses import tokens
+from .clauses import says_change, tokens
 from .conflicts import ConflictService, PreJudge
 from .extraction_grounding import as_value, check_fact, turn_kind
 from .identity import (
@@ -313,6 +317,14 @@ class RememberService:
                 warnings.append(
                     f"{k['key']!r} dates an event that had already happened, so a new year contradicts the belief: "
                     "a dispute records it"
+                )
+            elif any(c.agent != agent for c in own_of[i]) and not says_change(latest["text"]):
+                # another source gives another value and says nothing changed: two sources disagree
+                # (a record and a form, a scraper and the user), which a model may call an update
+                hints[i] = WriteOp.REPLACE
+                warnings.append(
+                    f"{agent} gives {k['key']!r} another value than {own_of[i][0].agent} without saying it changed: "
+                    "a dispute records the disagreement"
                 )
         # 5. one transaction: the episode and every fact
         episode_id = new_id()

@@ -207,3 +207,27 @@ def test_llm_judge_strategy(mbg: BeliefGraph, model: ScriptedModel) -> None:
     assert d.op == WriteOp.DISPUTED and d.dispute is not None and d.dispute.status == "open"
     assert "both plausible" in d.reason
     assert mbg.llm_usage().llm.jobs["judge"].calls == 3
+
+
+def test_another_source_giving_another_value_without_news_disagrees(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    """Billing's invoice says Pro, support's console says Team, and nothing says the plan changed:
+    the two sources disagree, so a dispute records it even though the model calls it an update; a
+    source that says it changed updates by the key's strategy, without a dispute."""
+    from scripted_replies import classify
+
+    plan = "user.subscription.plan"
+    model.respond("extract", facts({"key": plan, "value": "Pro", "text": "Lena's workspace is on the Pro plan."}))
+    mbg.remember("Invoice INV-2291 issued to Lena Fischer for the Pro plan, 12 seats.", agent="agent:billing")
+    model.respond("extract", facts({"key": plan, "value": "Team", "text": "Lena's workspace is on the Team plan."}))
+    model.respond("classify", classify("UPDATE"))
+    r = mbg.remember("Lena Fischer's workspace shows the Team plan in the admin console.", agent="agent:support")
+    (w,) = r.results
+    assert w.dispute is not None and w.dispute.status == "open", w
+    assert mbg.belief(plan).value == "Team"  # type: ignore[union-attr]  # the newer stays current, surfaced
+    assert any("without saying it changed" in x for x in r.warnings)
+
+    model.respond("extract", facts({"key": plan, "value": "Enterprise", "text": "Lena is on the Enterprise plan."}))
+    r = mbg.remember("Lena Fischer upgraded to the Enterprise plan today.", agent="agent:billing")
+    (w,) = r.results
+    assert w.dispute is None and w.op == WriteOp.SUPERSEDED, w
+    assert mbg.belief(plan).value == "Enterprise"  # type: ignore[union-attr]

@@ -82,3 +82,22 @@ def test_a_relative_clause_and_a_pronoun_speak_of_the_person_named_before() -> N
     assert pro[1].mood == "assert" and pro[1].party == "wife"
     split = clauses("I'm single and my sister is married.")
     assert [(c.mood, c.party) for c in split] == [("assert", None), ("assert", "sister")]
+
+
+@pytest.mark.parametrize(
+    ("text", "changed"),
+    [
+        ("I moved to Leipzig at the start of the month.", True),
+        ("Lena is on the Team plan now.", True),
+        ("Rebooked on UA 1187, Wed 13 May.", True),
+        ("HRIS change event: reorg effective 2026-02-16.", True),
+        ("I no longer eat fish.", True),
+        ("Lena Fischer's workspace shows the Team plan in the admin console.", False),
+        ("Pharmacy profile sync, Rosa Delgado: no known allergies.", False),
+        ("Greta's still my manager as far as I know.", False),
+    ],
+)
+def test_says_change(text: str, changed: bool) -> None:
+    from belief_graph.services.clauses import says_change
+
+    assert says_change(text) is changed
