@@ -331,9 +331,22 @@ def _embedded_statement(words: list[str]) -> tuple[str, ...]:
             continue  # "do you know where I can buy ...": an embedded question, not a statement
         if words[i + 1] in IRREALIS_MODALS:
             continue  # "... I might go to $110": not a statement
-        if words[i] in ("i", "we") and any(t in EMBEDDED_VERBS for t in words[i + 1 : i + 4]):
+        if words[i] in ("i", "we") and any(_past_or_embedded(t) for t in words[i + 1 : i + 4]):
+            return (" ".join(words[i - 3 :]),)
+        # "the amlodipine my doctor switched me to": somebody of the speaker's life did it to them
+        if (
+            words[i] in ("my", "our")
+            and i + 3 < len(words)
+            and _past_or_embedded(words[i + 2])
+            and words[i + 3] in ("me", "us")
+        ):
             return (" ".join(words[i - 3 :]),)
     return ()
+
+
+def _past_or_embedded(word: str) -> bool:
+    """A verb of a clause embedded without "that": a listed one, or a regular past ("traded")."""
+    return word in EMBEDDED_VERBS or (word.endswith("ed") and len(word) > 4)
 
 
 def _verb_like(word: str) -> bool:

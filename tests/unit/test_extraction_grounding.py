@@ -276,3 +276,20 @@ def test_as_value_reads_what_the_model_meant(given: str, meant: object) -> None:
 )
 def test_ordinals_and_record_fields(key: str, value: object, source: str, grounded: bool) -> None:
     assert check_fact(key, value, "", source).grounded is grounded
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "source", "grounded"),
+    [
+        # a clause of the speaker's embedded without "that" in a question presupposes what it says
+        ("user.medication", "amlodipine 5 mg",
+         "Does the amlodipine 5 mg my doctor switched me to from lisinopril last week clash with grapefruit?", True),
+        ("user.car", "Tesla Model 3",
+         "How often should I charge the used Tesla Model 3 I traded my Civic in for on Saturday?", True),
+        # what somebody else recommends, or what the speaker only considers, is not said of them
+        ("user.car", "Tesla Model 3", "Should I get the Tesla Model 3 my brother recommended?", False),
+        ("user.car", "Tesla Model 3", "Is the Tesla Model 3 I'm thinking of buying any good?", False),
+    ],
+)  # fmt: skip
+def test_embedded_clauses_in_questions(key: str, value: object, source: str, grounded: bool) -> None:
+    assert check_fact(key, value, "", source).grounded is grounded
