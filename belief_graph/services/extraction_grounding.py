@@ -59,6 +59,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any, Literal
 
 from .clauses import NAMED, PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
@@ -210,15 +211,16 @@ def _number_forms(words: Sequence[str], text: str, at: datetime | None = None) -
     return forms
 
 
-def _dates_said(text: str, at: datetime | None) -> list[tuple[date, str]]:
+@lru_cache(maxsize=512)
+def _dates_said(text: str, at: datetime | None) -> tuple[tuple[date, str], ...]:
     """The days (and months, years) the text names relative to ``at``, each in both readings."""
     if at is None or at.tzinfo is None:
-        return []
+        return ()
     out: list[tuple[date, str]] = []
     for tense in (None, "future"):
         for r in find_times(text, at, tense=tense):
             out.append((r.at.astimezone(at.tzinfo).date(), r.granularity))
-    return out
+    return tuple(out)
 
 
 def _unit_split(token: str) -> tuple[str, ...]:
