@@ -204,3 +204,24 @@ def test_progress_only_on_a_terminal_and_never_with_json() -> None:
     with activity("x", console=Console(file=quiet, force_terminal=False)) as act2:
         act2.say("y")
     assert not act.shown and not act2.shown and quiet.getvalue() == ""
+
+
+def test_a_result_printed_under_the_spinner_starts_its_own_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """stdout and stderr on one terminal (one buffer here): the line a command prints while its
+    spinner runs is not written at the end of the spinner's line."""
+    from belief_graph.cli import progress
+
+    terminal = io.StringIO()
+    out = Console(file=terminal, force_terminal=True, width=100)
+    monkeypatch.setattr(progress, "out_console", out)
+    monkeypatch.setattr(progress, "err_console", Console(file=terminal, force_terminal=True, width=100))
+
+    @progress.with_activity("importing the framework")
+    def command() -> None:
+        out.print("imported big: 3 arguments")
+
+    command()
+    before = terminal.getvalue().split("imported big")[0]
+    assert "importing the framework" in before  # the spinner was drawn
+    on_its_line = re.split(r"\r|\n|\x1b\[2K", before)[-1]
+    assert re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", on_its_line) == "", repr(on_its_line)
