@@ -225,3 +225,21 @@ def test_a_result_printed_under_the_spinner_starts_its_own_line(monkeypatch: pyt
     assert "importing the framework" in before  # the spinner was drawn
     on_its_line = re.split(r"\r|\n|\x1b\[2K", before)[-1]
     assert re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", on_its_line) == "", repr(on_its_line)
+
+
+def test_output_off_a_terminal_keeps_addresses_and_ids_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    from belief_graph.cli import common
+
+    buf = io.StringIO()
+    out = common.make_console(file=buf)
+    url = "http://127.0.0.1:7474/browser/"
+    out.print("Neo4j 5.26.30 running (pid 12345) at bolt://127.0.0.1:7687, Browser " + url + " " + "x" * 80)
+    assert len(buf.getvalue().splitlines()) == 1 and url in buf.getvalue()  # not wrapped at 80 columns
+    monkeypatch.setattr(common, "console", Console(file=(tab := io.StringIO()), width=60))
+    ident = "0d970f35-6bb0-4dad-8ace-efe854b1edd4"
+    common.table("audits", ["id", "op", "reason"], [[ident, "retract", "Alice was joking about the dog " * 3]])
+    assert "\u2026" not in tab.getvalue()  # nothing cut with an ellipsis
+    first_column = "".join(
+        line.split("\u2502")[1].strip() for line in tab.getvalue().splitlines() if line.startswith("\u2502")
+    )
+    assert first_column == ident  # folded over lines, whole
