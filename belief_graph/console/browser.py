@@ -13,10 +13,12 @@ Browser jar with three more files under ``browser/belief-graph/``::
       neo4j-browser-belief-graph.jar      the copy with browser/belief-graph/{guide.html,style.grass,guide.md}
       overlay.sha256                      what the copy was built from (rebuilt when it changes)
 
-On login Browser runs ``browser.post_connect_cmd`` (see :func:`post_connect_cmd`): it sets the
-``$space`` parameter, loads the style and opens the guide. The guide has one slide per curated
-question (the ``explore.*`` queries of the registry), each a runnable block made of the query's
-``:param`` lines and the query itself, exactly as in ``cypher/explore/``.
+On login Browser runs ``browser.post_connect_cmd`` (see :func:`post_connect_cmd`): it loads the
+style, clears the stream, sets ``$space`` (and the parameters every question agrees on) and opens
+the guide in the sidebar. The guide has one slide per curated question (the ``explore.*`` queries
+of the registry), each with two runnable blocks of one command each: the question's parameters
+(:func:`params_command`) and its statement exactly as in ``cypher/explore/`` (:func:`runnable`).
+Browser runs a block of several commands as a script that draws nothing, hence two blocks.
 
 Status in Browser: Browser styles nodes by label only. Claims carry a status label next to
 ``status`` (``:Active``, ``:Superseded``, ``:Disputed``, ``:Withdrawn``, ``:Retracted``,
