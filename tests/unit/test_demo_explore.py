@@ -34,3 +34,16 @@ def test_browser_hint_says_whether_browser_logs_in_on_the_demo_space() -> None:
     assert "run `:param space => 'demo'`" in browser_hint(_status(None))  # started before the space was recorded
     assert browser_hint(None).startswith("in Neo4j Browser, run `:param space => 'demo'`")
     assert browser_hint(_status("demo", browser=False)).startswith("in Neo4j Browser")
+
+
+def test_server_status_says_which_space_browser_logs_in_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from rich.console import Console
+
+    from belief_graph.cli import server
+
+    buf = io.StringIO()
+    monkeypatch.setattr(server, "console", Console(file=buf, width=300))
+    server._show(_status("demo"), json_=False)
+    assert "Browser http://127.0.0.1:7474/browser/ (logs in on the space 'demo')" in buf.getvalue()
