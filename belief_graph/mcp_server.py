@@ -21,7 +21,11 @@ deliberate     perspectives propose and attack; grounded semantics picks select/
 =============  =================================================================================
 
 Every result is JSON (the models' ``model_dump(mode="json")``). Errors of the library
-(:mod:`belief_graph.errors`) come back as tool errors with their one-line message.
+(:mod:`belief_graph.errors`) come back as tool errors with their one-line message. The server
+reports the package's version, and each tool carries MCP annotations (:data:`ANNOTATIONS`): the
+eight reads are read-only and idempotent; ``retract`` is the one destructive tool (it withdraws
+conclusions; ``restore`` undoes it); no tool reaches beyond this memory (``open_world`` false:
+the LLM that ``remember``, ``answer`` and ``deliberate`` call is the operator's configured model).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from .facade import BeliefGraph
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-__all__ = ["TOOLS", "build_server"]
+__all__ = ["ANNOTATIONS", "TOOLS", "build_server"]
 
 TOOLS = (
     "remember",
@@ -53,11 +57,36 @@ TOOLS = (
     "deliberate",
 )
 
+_READS = ("belief", "history", "recall", "answer", "explain", "dependents", "stale", "disputes")
+
+ANNOTATIONS: dict[str, dict[str, bool]] = {
+    **{name: {"read_only": True, "destructive": False, "idempotent": True} for name in _READS},
+    "remember": {"read_only": False, "destructive": False, "idempotent": False},
+    "assert": {"read_only": False, "destructive": False, "idempotent": False},
+    "retract": {"read_only": False, "destructive": True, "idempotent": False},
+    "restore": {"read_only": False, "destructive": False, "idempotent": False},
+    "deliberate": {"read_only": False, "destructive": False, "idempotent": False},
+}
+"""Tool name -> MCP hints (every tool: ``open_world`` false). A write that replaces a belief keeps
+the old version (history), so only ``retract`` is destructive."""
+
 
 def build_server(bg: BeliefGraph) -> Any:
     """An ``MCPServer`` whose tools act on ``bg`` (one space). Run it with ``.run("stdio")``."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.types import ToolAnnotations
+
+    from . import __version__
+
+    def hints(name: str) -> ToolAnnotations:
+        h = ANNOTATIONS[name]
+        return ToolAnnotations(
+            read_only_hint=h["read_only"],
+            destructive_hint=h["destructive"],
+            idempotent_hint=h["idempotent"],
+            open_world_hint=False,
+        )
 
     def said(fn: F) -> F:
         """Library errors reach the agent as tool errors with their message (bad input, not found)."""
@@ -73,6 +102,7 @@ def build_server(bg: BeliefGraph) -> Any:
 
     server = MCPServer(
         name="belief-graph",
+        version=__version__,
         instructions=(
             f"Long-term memory of space {bg.space!r}: claims with provenance, one current belief per fact key, "
             "justifications, reconsolidation and grounded argumentation. Prefer 'assert' for facts with a key; "
@@ -80,13 +110,19 @@ def build_server(bg: BeliefGraph) -> Any:
         ),
     )
 
-    @server.tool(name="remember", description="Extract facts from free text (the latest turn) and store them.")
+    @server.tool(
+        name="remember",
+        annotations=hints("remember"),
+        description="Extract facts from free text (the latest turn) and store them.",
+    )
     @said
     def remember(text: str, agent: str, conversation: str | None = None) -> dict[str, Any]:
         return bg.remember(text, agent, conversation=conversation).model_dump(mode="json")
 
     @server.tool(
-        name="assert", description="Store one structured fact: key, value, the sentence, who says it, evidence ids."
+        name="assert",
+        annotations=hints("assert"),
+        description="Store one structured fact: key, value, the sentence, who says it, evidence ids.",
     )
     @said
     def assert_(
@@ -94,13 +130,19 @@ def build_server(bg: BeliefGraph) -> Any:
     ) -> dict[str, Any]:
         return bg.assert_claim(key, value, text, agent, evidence=evidence).model_dump(mode="json")
 
-    @server.tool(name="belief", description="The current belief for a fact key (null when none).")
+    @server.tool(
+        name="belief", annotations=hints("belief"), description="The current belief for a fact key (null when none)."
+    )
     @said
     def belief(key: str) -> dict[str, Any]:
         claim = bg.belief(key)
         return {"key": key, "belief": claim.model_dump(mode="json", exclude={"embedding"}) if claim else None}
 
-    @server.tool(name="history", description="Every version of a fact key, oldest first, with why it changed.")
+    @server.tool(
+        name="history",
+        annotations=hints("history"),
+        description="Every version of a fact key, oldest first, with why it changed.",
+    )
     @said
     def history(key: str) -> dict[str, Any]:
         return {
@@ -108,7 +150,11 @@ def build_server(bg: BeliefGraph) -> Any:
             "versions": [v.model_dump(mode="json", exclude={"claim": {"embedding"}}) for v in bg.history(key)],
         }
 
-    @server.tool(name="recall", description="Active beliefs relevant to a query (hybrid vector + fulltext).")
+    @server.tool(
+        name="recall",
+        annotations=hints("recall"),
+        description="Active beliefs relevant to a query (hybrid vector + fulltext).",
+    )
     @said
     def recall(query: str, k: int = 5) -> dict[str, Any]:
         return {
@@ -116,48 +162,76 @@ def build_server(bg: BeliefGraph) -> Any:
             "hits": [h.model_dump(mode="json", exclude={"claim": {"embedding"}}) for h in bg.recall(query, k)],
         }
 
-    @server.tool(name="answer", description="A grounded answer citing active beliefs, or 'unknown' with the reason.")
+    @server.tool(
+        name="answer",
+        annotations=hints("answer"),
+        description="A grounded answer citing active beliefs, or 'unknown' with the reason.",
+    )
     @said
     def answer(query: str) -> dict[str, Any]:
         return bg.answer(query).model_dump(mode="json")
 
-    @server.tool(name="explain", description="Why memory holds a claim: justifications, versions, revisions, disputes.")
+    @server.tool(
+        name="explain",
+        annotations=hints("explain"),
+        description="Why memory holds a claim: justifications, versions, revisions, disputes.",
+    )
     @said
     def explain(claim_id: str) -> dict[str, Any]:
         ex = bg.explain(claim_id)
         return ex.model_dump(mode="json", exclude={"claim": {"embedding"}}) | {"text": ex.text()}
 
     @server.tool(
-        name="retract", description="Invalidate evidence (episode or claim ids); withdraws what loses all support."
+        name="retract",
+        annotations=hints("retract"),
+        description="Invalidate evidence (episode or claim ids); withdraws what loses all support.",
     )
     @said
     def retract(ids: list[str], reason: str, agent: str | None = None) -> dict[str, Any]:
         return bg.retract(ids, reason, agent=agent).model_dump(mode="json")
 
-    @server.tool(name="restore", description="Lift a retraction; reinstates the claims whose support holds again.")
+    @server.tool(
+        name="restore",
+        annotations=hints("restore"),
+        description="Lift a retraction; reinstates the claims whose support holds again.",
+    )
     @said
     def restore(ids: list[str], reason: str, agent: str | None = None) -> dict[str, Any]:
         return bg.restore(ids, reason, agent=agent).model_dump(mode="json")
 
     @server.tool(
-        name="dependents", description="The conclusions resting on a claim, an episode or a fact key's current claim."
+        name="dependents",
+        annotations=hints("dependents"),
+        description="The conclusions resting on a claim, an episode or a fact key's current claim.",
     )
     @said
     def dependents(target: str) -> dict[str, Any]:
         return {"target": target, "dependents": [d.model_dump(mode="json") for d in bg.dependents(target)]}
 
-    @server.tool(name="stale", description="Stale conclusions (premises no longer current) and the change behind each.")
+    @server.tool(
+        name="stale",
+        annotations=hints("stale"),
+        description="Stale conclusions (premises no longer current) and the change behind each.",
+    )
     @said
     def stale(limit: int = 100) -> dict[str, Any]:
         return {"stale": [s.model_dump(mode="json") for s in bg.stale(limit)]}
 
-    @server.tool(name="disputes", description="Disputes of this space: status 'open' (default), 'resolved' or 'all'.")
+    @server.tool(
+        name="disputes",
+        annotations=hints("disputes"),
+        description="Disputes of this space: status 'open' (default), 'resolved' or 'all'.",
+    )
     @said
     def disputes(status: str = "open") -> dict[str, Any]:
         chosen = None if status == "all" else status
         return {"status": status, "disputes": [d.model_dump(mode="json") for d in bg.disputes(chosen)]}
 
-    @server.tool(name="deliberate", description="Let the perspectives answer a question; grounded semantics decides.")
+    @server.tool(
+        name="deliberate",
+        annotations=hints("deliberate"),
+        description="Let the perspectives answer a question; grounded semantics decides.",
+    )
     @said
     def deliberate(query: str, perspectives: list[str] | None = None) -> dict[str, Any]:
         return bg.deliberate(query, perspectives).model_dump(mode="json")

@@ -14,8 +14,18 @@ from ..facade import BeliefGraph
 from ..llm.usage import UsageReport
 from ..settings import Settings, load_settings
 
-console = Console()
-err_console = Console(stderr=True)
+
+def make_console(*, stderr: bool = False, file: Any = None) -> Console:
+    """A console for command output. Off a terminal (a pipe, a file, a narrow CI log) lines are not
+    wrapped, so an address or an id printed in a line stays whole for whoever reads or parses it;
+    on a terminal rich wraps to its width."""
+    out = Console(stderr=stderr, file=file)
+    out.soft_wrap = not out.is_terminal
+    return out
+
+
+console = make_console()
+err_console = make_console(stderr=True)
 
 
 @dataclass
@@ -69,7 +79,7 @@ def print_json(data: Any) -> None:
 def table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
     t = Table(title=title, show_lines=False)
     for c in columns:
-        t.add_column(c)
+        t.add_column(c, overflow="fold")  # a narrow table folds a long id onto the next line, never cuts it
     for r in rows:
         t.add_row(*["" if v is None else str(v) for v in r])
     console.print(t)

@@ -13,9 +13,8 @@ from ..models import WriteResult
 from ..repositories import AdminRepository
 from .common import console, state, table
 from .demo_currency import story_conclusions_follow
+from .demo_explore import DEMO_SPACE, print_explore
 from .demo_revision import story_evidence
-
-DEMO_SPACE = "demo"
 
 
 def demo(
@@ -38,10 +37,11 @@ def demo(
             "(./scripts/demo.sh --real-llm does) or set BELIEF_GRAPH_LLM__API_KEY"
         )
     srv = None
+    status = None
     if server:
         from ..localserver import LocalServer
 
-        srv = LocalServer(s.server, s.neo4j)
+        srv = LocalServer(s.server, s.neo4j, space=DEMO_SPACE)  # Browser logs in on the demo's space
         console.rule("local Neo4j")
         t0 = time.perf_counter()
         status = srv.start(progress=lambda msg: console.print(f"  {msg}"))
@@ -88,6 +88,7 @@ def demo(
                 ["label", "status", "count"],
                 [[r["label"], r["status"], r["count"]] for r in bg.stats()],
             )
+        print_explore(console, status)
     finally:
         if srv is not None and stop:
             srv.stop()

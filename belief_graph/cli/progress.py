@@ -4,6 +4,11 @@
 done and the elapsed time while the block runs, and leaves nothing behind (transient). It is
 quiet when the command prints ``--json`` or when stderr is not a terminal (pipes, CI, tests), so
 machine-readable output never carries it. :func:`with_activity` wraps a whole command.
+
+The spinner is drawn by the command's output console when stdout is a terminal: a result line the
+command prints while it runs then goes above the spinner, which rich clears and draws again. Drawn
+by the stderr console on the same terminal, the result was written at the end of the spinner's
+line (``⠇ importing ... 0:00:01imported big: ...``). With stdout redirected it stays on stderr.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any, TypeVar
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 
-from .common import err_console
+from .common import console as out_console, err_console
 
 __all__ = ["Activity", "activity", "with_activity"]
 
@@ -50,7 +55,12 @@ def activity(
     what: str, *, quiet: bool = False, total: int | None = None, console: Console | None = None
 ) -> Iterator[Activity]:
     """Show ``what`` with a spinner and the elapsed time while the block runs (see module doc)."""
-    con = console if console is not None else err_console
+    if console is not None:
+        con = console
+    elif not err_console.is_terminal:
+        con = err_console  # quiet below: stderr is a pipe or a file
+    else:
+        con = out_console if out_console.is_terminal else err_console
     if quiet or not con.is_terminal:
         yield Activity(None, None)
         return

@@ -56,7 +56,8 @@ def show(name: str, json_: bool = typer.Option(False, "--json")) -> None:
             }
         )
         return
-    console.print(f"// {q.title} - {q.note}", markup=False, highlight=False)
+    # plain echo, never wrapped: `query show NAME > file.cypher` must keep the // header one line
+    typer.echo(f"// {q.title} - {q.note}")
     typer.echo(script(q.query))
 
 

@@ -22,7 +22,8 @@ def _show(st: ServerStatus, json_: bool) -> None:
     if st.running:
         console.print(
             f"Neo4j {st.version} running (pid {st.pid}) at {st.bolt_uri}"
-            + (f", Browser {st.browser_url}" if st.browser_url else ""),
+            + (f", Browser {st.browser_url}" if st.browser_url else "")
+            + (f" (logs in on the space {st.browser_space!r})" if st.browser_space else ""),
             highlight=False,
         )
     else:

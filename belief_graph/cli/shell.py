@@ -9,7 +9,7 @@ import typer
 from ..console.curated import parse_param_pairs, script
 from ..db.registry import Query, get_registry, parse_query
 from ..errors import ValidationError
-from ..localserver.shell import CypherShell
+from ..localserver.shell import CypherShell, elide_embeddings
 from .common import state
 
 
@@ -34,6 +34,9 @@ def shell(
     target: str = typer.Argument(None, help="A .cypher file or a query name to run; none: interactive."),
     params: list[str] = typer.Option([], "--param", "-p", help="name=value for the file's :param lines (repeatable)."),
     output_format: str = typer.Option("verbose", "--format", help="cypher-shell output: verbose, plain or auto."),
+    embeddings: bool = typer.Option(
+        False, "--embeddings", help="Print embedding vectors in full (by default: how many numbers each held)."
+    ),
 ) -> None:
     """cypher-shell on the configured database, with $space set; or run one file with its :param lines.
 
@@ -53,7 +56,7 @@ def shell(
             raise ValidationError("the space is chosen with --space / BELIEF_GRAPH_SPACE, not -p space=...")
         values["space"] = settings.space
     done = sh.run_script(script(q, values), output_format=output_format)
-    typer.echo(done.stdout, nl=False)
+    typer.echo(done.stdout if embeddings else elide_embeddings(done.stdout), nl=False)
     if done.returncode != 0:
         typer.echo(done.stderr.strip() or f"cypher-shell exited with {done.returncode}", err=True)
     raise typer.Exit(done.returncode)

@@ -19,8 +19,13 @@ _OUT = typer.Option(None, "--output", "-o", help="Where to write the page (defau
 def _write(view: GraphView, out: Path | None, default: str) -> None:
     path = view.save(out if out is not None else Path(default))
     console.print(
-        f"{view.title}: {view.node_count} nodes, {view.edge_count} edges -> {path}", markup=False, highlight=False
+        f"{view.title}: {view.node_count} nodes, {view.edge_count} edges -> {path}",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
     )
+    if view.note:
+        console.print(f"  {view.note}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _safe(name: str) -> str:

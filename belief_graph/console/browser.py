@@ -13,10 +13,12 @@ Browser jar with three more files under ``browser/belief-graph/``::
       neo4j-browser-belief-graph.jar      the copy with browser/belief-graph/{guide.html,style.grass,guide.md}
       overlay.sha256                      what the copy was built from (rebuilt when it changes)
 
-On login Browser runs ``browser.post_connect_cmd`` (see :func:`post_connect_cmd`): it sets the
-``$space`` parameter, loads the style and opens the guide. The guide has one slide per curated
-question (the ``explore.*`` queries of the registry), each a runnable block made of the query's
-``:param`` lines and the query itself, exactly as in ``cypher/explore/``.
+On login Browser runs ``browser.post_connect_cmd`` (see :func:`post_connect_cmd`): it loads the
+style, clears the stream, sets ``$space`` (and the parameters every question agrees on) and opens
+the guide in the sidebar. The guide has one slide per curated question (the ``explore.*`` queries
+of the registry), each with two runnable blocks of one command each: the question's parameters
+(:func:`params_command`) and its statement exactly as in ``cypher/explore/`` (:func:`runnable`).
+Browser runs a block of several commands as a script that draws nothing, hence two blocks.
 
 Status in Browser: Browser styles nodes by label only. Claims carry a status label next to
 ``status`` (``:Active``, ``:Superseded``, ``:Disputed``, ``:Withdrawn``, ``:Retracted``,
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import logging
 import shutil
 import zipfile
@@ -39,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..db.registry import Query, QueryRegistry
-from .curated import questions, script
+from .curated import questions
 
 __all__ = [
     "ARTIFACT",
@@ -50,10 +53,14 @@ __all__ = [
     "guide_html",
     "guide_markdown",
     "overlay_files",
+    "login_params",
     "palette",
+    "params_command",
     "runnable",
     "post_connect_cmd",
     "style_grass",
+    "style_json",
+    "style_rules",
 ]
 
 log = logging.getLogger(__name__)
@@ -110,21 +117,70 @@ _PALETTE = {
 }
 
 
-def runnable(query: Query, space: str) -> str:
-    """What one guide block runs in Browser: the ``:param`` lines (``space`` set to ``space``),
-    each ended by ``;`` (Browser's multi-statement editor runs them in order), then the query."""
-    return script(query, {"space": space}, separator=";")
+def params_command(query: Query, space: str) -> str:
+    """The guide block that sets one question's parameters in one command: ``space`` and the
+    header's example values, evaluated by the server as Cypher (so ``300`` stays an integer)::
+
+        :param [{space, key}] => { RETURN 'demo' AS space, 'user.risk_tolerance' AS key }
+
+    Browser's editor runs a block of several commands as a script whose frame reports "Completed"
+    per statement and draws nothing, so parameters and query are two blocks, each one command.
+    """
+    values = {"space": _cypher_string(space)}
+    values.update((name, example) for name, example in query.examples if name != "space")
+    return _params_lambda(values)
+
+
+def _params_lambda(values: Mapping[str, str]) -> str:
+    """``:param [{a, b}] => { RETURN <a> AS a, <b> AS b }`` without its leading colon."""
+    names = ", ".join(values)
+    returns = ", ".join(f"{literal} AS {name}" for name, literal in values.items())
+    return f":param [{{{names}}}] => {{ RETURN {returns} }}"
+
+
+def runnable(query: Query) -> str:
+    """The guide block that asks the question: the file's statement alone, one command, so one
+    click and a run draw the graph with the parameters set."""
+    return query.text
+
+
+def login_params(registry: QueryRegistry, space: str) -> dict[str, str]:
+    """The parameters set on login (name -> Cypher literal): ``space``, and each parameter whose
+    header example is the same in every curated question that takes it (``key``, ``limit``), so
+    the questions that take only those run at once. Parameters whose examples differ (``id`` is an
+    episode in one question and an audit in another) are set by the question's own block."""
+    seen: dict[str, set[str]] = {}
+    for q in questions(registry):
+        for name, example in q.query.examples:
+            seen.setdefault(name, set()).add(example)
+    out = {"space": _cypher_string(space)}
+    out.update({name: next(iter(ex)) for name, ex in seen.items() if name != "space" and len(ex) == 1})
+    return out
+
+
+def _pre(text: str, query: str, kind: str) -> str:
+    return (
+        f'<pre mode="cypher" class="pre-scrollable code runnable standalone-example ng-binding" '
+        f'data-query="{html.escape(query)}" data-block="{kind}">{html.escape(text)}</pre>'
+    )
 
 
 def guide_html(registry: QueryRegistry, space: str) -> str:
-    """The Browser guide (``:play``): an introduction, one slide per curated question, the style."""
+    """The Browser guide (``:guide`` in the sidebar, or ``:play``): an introduction, one slide per
+    curated question, the style."""
     slides: list[str] = []
+    at_login = ", ".join(f"<code>${html.escape(n)}</code>" for n in login_params(registry, space))
     intro = (
         "<h3>belief_graph: a tour of the memory</h3>"
-        f"<p>Space <code>{html.escape(space)}</code> (the <code>$space</code> parameter, set on login). "
-        "Each slide asks one question; click a block to put it into the editor, edit the "
-        "<code>:param</code> values, and run it (Ctrl+Enter). The same files run in "
-        "<code>belief-graph shell</code> and <code>belief-graph query run</code>.</p>"
+        f"<p>Space <code>{html.escape(space)}</code>. On login Browser set {at_login} and loaded the "
+        "belief_graph style.</p>"
+        "<p>Each slide asks one question with two blocks. Click a block to put it into the editor, "
+        "then run it (Ctrl+Enter or the run button): the first sets the question's parameters "
+        "(edit the values before you run it), the second is the question and draws the graph. "
+        "The same files run in <code>belief-graph shell</code> and <code>belief-graph query run</code>.</p>"
+        "<p>Another space: click and run</p>"
+        + _pre(":param space => 'demo'", "space", "space")
+        + "<p>(<code>demo</code> is the space <code>belief-graph demo</code> fills).</p>"
         "<p>Colours: claims by status label (<b style='color:#2E7D32'>Active</b>, "
         "<b style='color:#9E9E9E'>Superseded</b>, <b style='color:#F9A825'>Disputed</b>, "
         "<b style='color:#BDBDBD'>Withdrawn</b>, <b style='color:#C62828'>Retracted</b>, "
@@ -135,23 +191,25 @@ def guide_html(registry: QueryRegistry, space: str) -> str:
     slides.append(intro)
     for q in questions(registry):
         query, title, note = q.query, q.title, q.note
+        params, statement = params_command(query, space), runnable(query)
         slides.append(
             f"<h3>{html.escape(title)}</h3>"
             f"<p>{html.escape(note)}</p>"
+            f"<p>1. Set the parameters (edit the values first):</p>{_pre(params, query.name, 'params')}"
+            f"<p>2. Ask the question:</p>{_pre(statement, query.name, 'query')}"
             f"<p><small><code>cypher/{html.escape(query.name.replace('.', '/'))}.cypher</code> &middot; "
             f"<code>belief-graph query run {html.escape(q.short_name)}</code></small></p>"
-            f'<pre mode="cypher" class="pre-scrollable code runnable standalone-example ng-binding" '
-            f'data-query="{html.escape(query.name)}">{html.escape(runnable(query, space))}</pre>'
         )
     slides.append(
         "<h3>Style and this guide</h3><p>Both were loaded on login (<code>browser.post_connect_cmd</code> "
         "in the generated <code>neo4j.conf</code>). <code>:style</code> shows the style; "
         f"<code>:style http://127.0.0.1:&lt;http port&gt;/browser/{MOUNT}/style.grass</code> loads it again "
-        f"after <code>:style reset</code>; <code>:play http://127.0.0.1:&lt;http port&gt;/browser/{MOUNT}/guide.html</code> "
+        f"after <code>:style reset</code>; <code>:guide http://127.0.0.1:&lt;http port&gt;/browser/{MOUNT}/guide.html</code> "
         "reopens this guide.</p>"
     )
     body = "\n".join(f'<slide class="row-fluid"><div class="col-sm-12">{s}</div></slide>' for s in slides)
     return (
+        "<title>belief_graph: a tour of the memory</title>\n"
         '<article class="guide" ng-controller="AppCtrl">\n'
         '<carousel class="deck container-fluid">\n'
         f"{body}\n"
@@ -164,63 +222,81 @@ def guide_markdown(registry: QueryRegistry, space: str) -> str:
     out = ["# belief_graph: a tour of the memory", ""]
     for q in questions(registry):
         query, title, note = q.query, q.title, q.note
-        out += [f"## {title}", "", note, "", "```cypher", runnable(query, space), "```", ""]
+        out += [f"## {title}", "", note, "", "```cypher", params_command(query, space), "", runnable(query), "```", ""]
     return "\n".join(out)
 
 
-def style_grass() -> str:
-    """The Browser style (GraSS): claims coloured by status label, arguments and proposals by
-    grounded mark, justifications small."""
-    rules = [
-        "node {\n  diameter: 50px;\n  color: #A5ABB6;\n  border-color: #9AA1AC;\n  border-width: 2px;\n"
-        "  text-color-internal: #FFFFFF;\n  font-size: 10px;\n}",
-        "relationship {\n  color: #A5ABB6;\n  shaft-width: 1px;\n  font-size: 8px;\n  padding: 3px;\n"
-        "  text-color-external: #000000;\n  text-color-internal: #FFFFFF;\n  caption: '<type>';\n}",
-    ]
+def style_rules() -> dict[str, dict[str, str]]:
+    """The Browser style as selector -> properties, in order (Browser merges every rule whose
+    labels a node has and later rules win): claims coloured by status label, arguments and
+    proposals by grounded mark, justifications small."""
+    rules: dict[str, dict[str, str]] = {
+        "node": {
+            "diameter": "50px",
+            "color": "#A5ABB6",
+            "border-color": "#9AA1AC",
+            "border-width": "2px",
+            "text-color-internal": "#FFFFFF",
+            "font-size": "10px",
+        },
+        "relationship": {
+            "color": "#A5ABB6",
+            "shaft-width": "1px",
+            "font-size": "8px",
+            "padding": "3px",
+            "text-color-external": "#000000",
+            "text-color-internal": "#FFFFFF",
+            "caption": "<type>",
+        },
+    }
 
-    def node(label: str, caption: str, diameter: int, text: str = "#FFFFFF") -> str:
+    def node(label: str, caption: str, diameter: int, text: str = "#FFFFFF") -> None:
         color = _PALETTE[label]
-        return (
-            f"node.{label} {{\n  color: {color};\n  border-color: {_darker(color)};\n"
-            f"  text-color-internal: {text};\n  diameter: {diameter}px;\n  caption: '{caption}';\n}}"
-        )
+        rules[f"node.{label}"] = {
+            "color": color,
+            "border-color": _darker(color),
+            "text-color-internal": text,
+            "diameter": f"{diameter}px",
+            "caption": caption,
+        }
 
-    # Order matters: Browser merges every rule whose labels a node has, later rules win, so the
-    # grounded marks come after Argument / Proposal, and the status labels after Claim /
-    # Interpretation and after the marks (a claim enlisted as an argument keeps its status colour).
-    rules += [
-        node("Fact", "{key}", 55),
-        node("Episode", "{text}", 50),
-        node("Claim", "{text}", 60),
-        node("Interpretation", "{text}", 55),
-        node("Justification", "{rule}", 18, "#37474F"),
-        node("Revision", "{status}", 25, "#37474F"),
-        node("Audit", "{op}", 45),
-        node("Dispute", "{status}", 45),
-        node("Deliberation", "{query}", 60),
-        node("Proposal", "{label}", 55),
-        node("Perspective", "{name}", 55),
-        node("Concept", "{name}", 40, "#37474F"),
-        node("Argument", "{label}", 35),
-        node("Framework", "{name}", 55),
-        node("Agent", "{id}", 35),
-        node("Rule", "{name}", 45),
-        node("RuleInstance", "{id}", 20, "#37474F"),
-        node("KeySchema", "{version}", 35),
-    ]
+    # Order matters: the grounded marks come after Argument / Proposal, and the status labels after
+    # Claim / Interpretation and after the marks (a claim enlisted as an argument keeps its status colour).
+    for label, caption, diameter, *text in (
+        ("Fact", "{key}", 55),
+        ("Episode", "{text}", 50),
+        ("Claim", "{text}", 60),
+        ("Interpretation", "{text}", 55),
+        ("Justification", "{rule}", 18, "#37474F"),
+        ("Revision", "{status}", 25, "#37474F"),
+        ("Audit", "{op}", 45),
+        ("Dispute", "{status}", 45),
+        ("Deliberation", "{query}", 60),
+        ("Proposal", "{label}", 55),
+        ("Perspective", "{name}", 55),
+        ("Concept", "{name}", 40, "#37474F"),
+        ("Argument", "{label}", 35),
+        ("Framework", "{name}", 55),
+        ("Agent", "{id}", 35),
+        ("Rule", "{name}", 45),
+        ("RuleInstance", "{id}", 20, "#37474F"),
+        ("KeySchema", "{version}", 35),
+    ):
+        node(str(label), str(caption), int(diameter), *(str(t) for t in text))
     for mark in GROUNDED_LABELS.values():
         color = _PALETTE[mark]
-        text = "#37474F" if mark == "Undec" else "#FFFFFF"
-        rules.append(
-            f"node.{mark} {{\n  color: {color};\n  border-color: {_darker(color)};\n  text-color-internal: {text};\n}}"
-        )
+        rules[f"node.{mark}"] = {
+            "color": color,
+            "border-color": _darker(color),
+            "text-color-internal": "#37474F" if mark == "Undec" else "#FFFFFF",
+        }
     for status_label in STATUS_LABELS.values():
         color = _PALETTE[status_label]
-        text = "#37474F" if status_label in ("Withdrawn", "Superseded") else "#FFFFFF"
-        rules.append(
-            f"node.{status_label} {{\n  color: {color};\n  border-color: {_darker(color)};\n"
-            f"  text-color-internal: {text};\n}}"
-        )
+        rules[f"node.{status_label}"] = {
+            "color": color,
+            "border-color": _darker(color),
+            "text-color-internal": "#37474F" if status_label in ("Withdrawn", "Superseded") else "#FFFFFF",
+        }
     for rel, color, width in (
         ("CURRENT", "#1565C0", 3),
         ("SUPERSEDES", "#9E9E9E", 2),
@@ -232,8 +308,26 @@ def style_grass() -> str:
         ("REINSTATED", "#2E7D32", 2),
         ("ROOT", "#C62828", 2),
     ):
-        rules.append(f"relationship.{rel} {{\n  color: {color};\n  shaft-width: {width}px;\n}}")
-    return "\n".join(rules) + "\n"
+        rules[f"relationship.{rel}"] = {"color": color, "shaft-width": f"{width}px"}
+    return rules
+
+
+_QUOTED = ("caption",)
+
+
+def style_grass() -> str:
+    """The Browser style as a GraSS file (what ``:style URL`` loads; see :func:`style_rules`)."""
+    out = []
+    for selector, props in style_rules().items():
+        body = "".join(f"  {k}: {chr(39) + v + chr(39) if k in _QUOTED else v};\n" for k, v in props.items())
+        out.append(f"{selector} {{\n{body}}}")
+    return "\n".join(out) + "\n"
+
+
+def style_json() -> str:
+    """The same style as the JSON Browser's ``:style`` also takes inline: one line, no ``;``
+    outside strings, so it fits ``browser.post_connect_cmd`` and loads without a fetch."""
+    return json.dumps(style_rules(), separators=(",", ":"))
 
 
 def _darker(color: str) -> str:
@@ -245,19 +339,26 @@ def _cypher_string(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def post_connect_cmd(space: str, http_url: str) -> str:
-    """``browser.post_connect_cmd``: set ``$space``, load the style, open the guide.
+def post_connect_cmd(registry: QueryRegistry, space: str, http_url: str) -> str:
+    """``browser.post_connect_cmd``: a clean first screen with the guide in front.
 
-    Browser fetches ``:style`` and ``:play`` content only from absolute URLs whose host is on
+    In order: load the style inline (``:style {json}`` adds its frame at once, no fetch), ``:clear``
+    the stream (that frame, the login form's and Browser's own welcome ``:play start``, which the
+    connection runs before this command), set the login parameters (:func:`login_params`; parsed
+    in Browser, so their frame comes after the clear and is the only one left) and open the guide
+    in the sidebar (``:guide``), which stays beside the stream whatever the order frames arrive in.
+
+    Browser fetches ``:guide`` content only from absolute URLs whose host is on
     ``browser.remote_content_hostname_whitelist``; ``http_url`` is the server's own
     ``http://127.0.0.1:<port>``.
     """
     base = f"{http_url.rstrip('/')}/browser/{MOUNT}"
     return "; ".join(
         [
-            f"param space => {_cypher_string(space)}",
-            f"style {base}/style.grass",
-            f"play {base}/guide.html",
+            f"style {style_json()}",
+            "clear",
+            _params_lambda(login_params(registry, space))[1:],
+            f"guide {base}/guide.html",
         ]
     )
 

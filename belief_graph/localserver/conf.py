@@ -16,6 +16,31 @@ def _conf_path(p: Path) -> str:
     return s
 
 
+def browser_csp(bolt_port: int, http_port: int) -> str:
+    """The content security policy of the pages the HTTP connector serves (Browser): scripts,
+    styles, fonts and images from the server itself, connections to its own HTTP and Bolt ports
+    on this machine only (Browser also probes the Bolt port over HTTP); nothing else loads, so no
+    request leaves the machine."""
+    local = [
+        f"{scheme}://{host}:{port}"
+        for scheme, port in (("http", http_port), ("ws", bolt_port))
+        for host in (HOST, "localhost")
+    ]
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self' 'unsafe-inline'",
+            "font-src 'self' data:",
+            "img-src 'self' data:",
+            "connect-src 'self' " + " ".join(local),
+            "base-uri 'none'",
+            "object-src 'none'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
 def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: str = "default") -> str:
     """Render ``neo4j.conf`` for ``server`` (a pure function; see :class:`ServerLayout`).
 
@@ -49,11 +74,16 @@ def render_conf(server: ServerSettings, *, home: Path, data_dir: Path, space: st
         ]
     if http and server.browser:
         from ..console.browser import post_connect_cmd
+        from ..db.registry import get_registry
 
         lines += [
             "# Neo4j Browser: the belief_graph style and guide on login; no remote content.",
-            f"browser.post_connect_cmd={post_connect_cmd(space, f'http://{HOST}:{server.http_port}')}",
+            f"browser.post_connect_cmd={post_connect_cmd(get_registry(), space, f'http://{HOST}:{server.http_port}')}",
             "browser.remote_content_hostname_whitelist=localhost,127.0.0.1",
+            "# Browser on a Community server loads analytics, a feedback widget, an error reporter and",
+            "# web fonts from the Internet whatever its settings say (browser.allow_outgoing_connections",
+            "# is an Enterprise setting): the page's content security policy allows this machine only.",
+            f"dbms.security.http_static_content_security_policy_header={browser_csp(server.bolt_port, server.http_port)}",
         ]
     lines += [
         "server.https.enabled=false",

@@ -76,6 +76,10 @@ class ServerStatus(BaseModel):
     """``None`` when the HTTP connector is disabled (``http_port == 0``)."""
     browser_url: str | None = None
     """Neo4j Browser's address, only when the running server serves it."""
+    browser_space: str | None = None
+    """The memory space Browser's ``$space`` is set to on login (the space the running server was
+    started for); ``None`` when Browser is not served or the server was started without a record
+    of it."""
     version: str
     """Neo4j version of the running server (else: the configured one)."""
     home: Path
@@ -276,6 +280,7 @@ class LocalServer(_Distribution, _ProcessControl):
                 "bolt_port": self.server.bolt_port,
                 "http_port": self.server.http_port,
                 "browser": browser_jar is not None,
+                "browser_space": self.space if browser_jar is not None else None,
                 "data_dir": str(lay.data_dir),
                 "home": str(lay.home),
                 "java": str(java.executable),
@@ -377,6 +382,7 @@ class LocalServer(_Distribution, _ProcessControl):
             bolt_uri=f"bolt://{HOST}:{bolt_port}",
             http_url=f"http://{HOST}:{http_port}" if http_port else None,
             browser_url=f"http://{HOST}:{http_port}/browser/" if http_port and state.get("browser") else None,
+            browser_space=state.get("browser_space") if http_port and state.get("browser") else None,
             version=str(state.get("version", self.server.version)),
             home=self.layout.home,
             data_dir=Path(state.get("data_dir", self.layout.data_dir)),

@@ -15,6 +15,7 @@ and then runs the statement, as Browser does with the same lines.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
@@ -28,7 +29,7 @@ from ..settings import Neo4jSettings, Settings
 from .java import find_java, find_maven, run_maven
 from .process import _TAIL_LINES, file_lock, read_tail
 
-__all__ = ["ARTIFACT", "MAIN_CLASS", "CypherShell"]
+__all__ = ["ARTIFACT", "MAIN_CLASS", "CypherShell", "elide_embeddings"]
 
 ARTIFACT = "org.neo4j:cypher-shell"
 MAIN_CLASS = "org.neo4j.shell.Main"
@@ -138,13 +139,19 @@ class CypherShell:
         """The environment: ours plus ``NEO4J_PASSWORD`` (kept off the command line)."""
         env = dict(os.environ)
         env["NEO4J_PASSWORD"] = self.neo4j.require_password()
-        env.setdefault("NEO4J_CYPHER_SHELL_HISTORY", "in-memory")
         return env
 
     def interactive(self, extra: Sequence[str] = ()) -> int:
-        """Run cypher-shell on this terminal; return its exit code."""
+        """Run cypher-shell on this terminal; return its exit code.
+
+        History stays in memory (``--history in-memory``: queries carry values, which should not
+        land in ``~/.neo4j``) unless ``NEO4J_CYPHER_SHELL_HISTORY`` names a file. Given as that
+        variable, ``in-memory`` made cypher-shell start with a Java warning ("Could not load
+        history file ... path is null"); as the option it does not.
+        """
         self.install()
-        return subprocess.run(self.argv(extra), env=self.env(), check=False).returncode
+        history = [] if os.environ.get("NEO4J_CYPHER_SHELL_HISTORY") else ["--history", "in-memory"]
+        return subprocess.run(self.argv([*history, *extra]), env=self.env(), check=False).returncode
 
     def run_script(
         self, text: str, *, output_format: str = "plain", timeout: float | None = 300.0
@@ -152,7 +159,21 @@ class CypherShell:
         """Feed ``text`` (``:param`` lines and ``;``-terminated statements) to cypher-shell on
         stdin, non-interactively, stopping at the first error; output captured."""
         self.install()
-        argv = self.argv(["--format", output_format, "--non-interactive", "--fail-fast"])
+        argv = self.argv(["--format", output_format, "--non-interactive", "--fail-fast", "--history", "in-memory"])
         return subprocess.run(
             argv, input=text, env=self.env(), capture_output=True, text=True, timeout=timeout, check=False
         )
+
+
+_VECTOR = re.compile(r"\b(embedding: )\[([^\[\]]*)\]")
+
+
+def elide_embeddings(text: str) -> str:
+    """cypher-shell's output with every ``embedding: [...]`` property shortened to how many
+    numbers it held (a node prints all its properties; an embedding is hundreds of numbers)."""
+
+    def short(m: re.Match[str]) -> str:
+        n = m.group(2).count(",") + 1 if m.group(2).strip() else 0
+        return f"{m.group(1)}[{n} numbers left out]"
+
+    return _VECTOR.sub(short, text)

@@ -79,6 +79,14 @@ class ExploreService:
         """An imported framework's first ``limit`` arguments (by name) and the attacks among them."""
         if limit < 1:
             raise ValidationError("limit must be at least 1")
-        return self._view(
+        view = self._view(
             "explore.show_framework", {"name": name, "limit": limit}, f"Framework {name}", "framework", "TB"
         )
+        drawn = sum(1 for n in view.graph.nodes if "Argument" in n.labels)
+        total = next((n.properties.get("arguments") for n in view.graph.nodes if "Framework" in n.labels), None)
+        if isinstance(total, int) and total > drawn:
+            view.note = (
+                f"{drawn} of {total} arguments drawn (the first by name) and the attacks among them; "
+                f"--limit {total} draws all"
+            )
+        return view

@@ -78,6 +78,67 @@ _CAPTIONS: tuple[tuple[str, str], ...] = (
 )
 _KINDS = tuple(label for label, _ in _CAPTIONS)
 
+KIND_COLOURS: dict[str, str] = {
+    "fact": "#1565C0",
+    "claim": "#4C8EDA",
+    "interpretation": "#7E57C2",
+    "episode": "#00897B",
+    "justification": "#90A4AE",
+    "audit": "#6D4C41",
+    "revision": "#B0BEC5",
+    "dispute": "#EF6C00",
+    "deliberation": "#283593",
+    "proposal": "#5C6BC0",
+    "perspective": "#AD1457",
+    "concept": "#F48FB1",
+    "argument": "#546E7A",
+    "framework": "#37474F",
+    "agent": "#78909C",
+    "rule": "#00838F",
+}
+"""Fill of a node by kind (its first label in caption order), before status or grounded label."""
+
+STATUS_COLOURS: dict[str, str] = {
+    "active": "#2E7D32",
+    "disputed": "#F9A825",
+    "open": "#EF6C00",
+    "superseded": "#9E9E9E",
+    "withdrawn": "#BDBDBD",
+    "retracted": "#C62828",
+    "stale": "#8D6E63",
+}
+"""Fill by ``status`` (the Browser style's colours); the greyed ones are also faded and dashed."""
+
+LABEL_COLOURS: dict[str, str] = {"IN": "#2E7D32", "OUT": "#C62828", "UNDEC": "#F9A825"}
+"""Fill of arguments and proposals by grounded label."""
+
+
+_KIND_NAMES = {k.lower(): k for k in _KINDS}
+
+
+def legend_html(nodes: Sequence[dict[str, Any]]) -> str:
+    """The legend of what this view draws: each kind of node, each status and grounded label
+    present, the justification's diamond, and the faded look of what does not hold now."""
+    kinds = {n["data"]["kind"] for n in nodes}
+    statuses = {n["data"]["status"] for n in nodes} - {""}
+    labels = {
+        str(n["data"]["props"].get("label") or "") for n in nodes if n["data"]["kind"] in ("Argument", "Proposal")
+    }
+    items: list[str] = []
+    for kind in (k for k in (_KIND_NAMES[c] for c in KIND_COLOURS) if k in kinds):
+        shape = "diamond" if kind == "Justification" else "dot"
+        items.append(f'<span><i class="{shape}" style="background:{KIND_COLOURS[kind.lower()]}"></i>{kind}</span>')
+    for status, colour in STATUS_COLOURS.items():
+        if status in statuses:
+            faded = " faded" if status in GREYED_STATUSES else ""
+            items.append(f'<span><i class="dot{faded}" style="background:{colour}"></i>{status}</span>')
+    for label, colour in LABEL_COLOURS.items():
+        if label in labels:
+            items.append(f'<span><i class="dot" style="background:{colour}"></i>{label}</span>')
+    if statuses & GREYED_STATUSES:
+        items.append("<span>faded, dashed: does not hold now</span>")
+    return f'<span class="legend" id="legend">{"".join(items)}</span>'
+
 
 @lru_cache(maxsize=1)
 def _scripts() -> str:
@@ -121,6 +182,8 @@ class GraphView:
     graph: GraphData
     kind: str = "graph"
     rank_dir: str = "TB"
+    note: str = ""
+    """What the view leaves out and how to see more (shown under the title; empty: nothing left out)."""
 
     @property
     def node_count(self) -> int:
@@ -137,6 +200,8 @@ class GraphView:
         for n in self.graph.nodes:
             kind = _kind(n.labels)
             status = str(n.properties.get("status") or "")
+            if not status and ("Retracted" in n.labels or "Stale" in n.labels):
+                status = "retracted" if "Retracted" in n.labels else "stale"
             label = str(n.properties.get("label") or "") if kind in ("Argument", "Proposal") else ""
             classes = [kind.lower()]
             if status:
@@ -170,8 +235,9 @@ class GraphView:
 
     def to_html(self) -> str:
         """The whole page: data, style, the three libraries; opens offline."""
+        elements = self.elements()
         data = json.dumps(
-            {"elements": self.elements(), "rankDir": self.rank_dir, "title": self.title},
+            {"elements": elements, "rankDir": self.rank_dir, "title": self.title, "colours": KIND_COLOURS},
             default=str,
             ensure_ascii=False,
         )
@@ -184,6 +250,8 @@ class GraphView:
             scripts=_scripts(),
             nodes=self.node_count,
             edges=self.edge_count,
+            note=f'<div id="note">{html.escape(self.note)}</div>' if self.note else "",
+            legend=legend_html(elements["nodes"]),
             app=_APP,
         )
 
@@ -203,10 +271,7 @@ class GraphView:
 _APP = r"""
 (function () {
   var data = JSON.parse(document.getElementById('bg-data').textContent);
-  var C = {fact:'#1565C0', claim:'#4C8EDA', interpretation:'#7E57C2', episode:'#00897B', justification:'#90A4AE',
-           audit:'#6D4C41', revision:'#B0BEC5', dispute:'#EF6C00', deliberation:'#283593', proposal:'#5C6BC0',
-           perspective:'#AD1457', concept:'#F48FB1', argument:'#546E7A', framework:'#37474F', agent:'#78909C',
-           rule:'#00838F'};
+  var C = data.colours;
   var style = [
     {selector:'node', style:{'label':'data(caption)','font-size':9,'text-wrap':'wrap','text-max-width':120,
       'text-valign':'bottom','text-margin-y':3,'background-color':'#A5ABB6','width':34,'height':34,
@@ -219,10 +284,14 @@ _APP = r"""
     {selector:'node.status-active', style:{'background-color':'#2E7D32'}},
     {selector:'node.status-disputed', style:{'background-color':'#F9A825'}},
     {selector:'node.status-open', style:{'background-color':'#EF6C00'}},
+    {selector:'node.status-superseded', style:{'background-color':'#9E9E9E'}},
+    {selector:'node.status-withdrawn', style:{'background-color':'#BDBDBD'}},
+    {selector:'node.status-retracted', style:{'background-color':'#C62828'}},
+    {selector:'node.status-stale', style:{'background-color':'#8D6E63'}},
     {selector:'node.label-IN', style:{'background-color':'#2E7D32'}},
     {selector:'node.label-OUT', style:{'background-color':'#C62828'}},
     {selector:'node.label-UNDEC', style:{'background-color':'#F9A825'}},
-    {selector:'node.greyed', style:{'background-color':'#BDBDBD','opacity':0.55,'border-style':'dashed',
+    {selector:'node.greyed', style:{'opacity':0.55,'border-style':'dashed',
       'border-color':'#757575','color':'#757575'}},
     {selector:'edge.attacks', style:{'line-color':'#C62828','target-arrow-color':'#C62828'}},
     {selector:'edge.current', style:{'line-color':'#1565C0','target-arrow-color':'#1565C0','width':3}},
@@ -261,10 +330,15 @@ _PAGE = """<!DOCTYPE html>
 <style>
   html, body {{ margin: 0; height: 100%; font-family: system-ui, sans-serif; }}
   header {{ position: absolute; top: 0; left: 0; right: 0; height: 40px; padding: 8px 12px; box-sizing: border-box;
-           border-bottom: 1px solid #e0e0e0; font-size: 14px; background: #fafafa; }}
+           border-bottom: 1px solid #e0e0e0; font-size: 14px; background: #fafafa; white-space: nowrap;
+           overflow-x: auto; overflow-y: hidden; }}
   header small {{ color: #607D8B; margin-left: 8px; }}
   .legend span {{ display: inline-block; margin-left: 10px; font-size: 12px; }}
   .legend i {{ display: inline-block; width: 10px; height: 10px; border-radius: 5px; margin-right: 3px; }}
+  .legend i.diamond {{ border-radius: 0; width: 8px; height: 8px; transform: rotate(45deg); }}
+  .legend i.faded {{ opacity: 0.55; outline: 1px dashed #757575; }}
+  #note {{ position: absolute; top: 40px; left: 0; right: 260px; padding: 4px 12px; font-size: 12px;
+          background: #FFF8E1; border-bottom: 1px solid #FFE082; z-index: 1; }}
   #cy {{ position: absolute; top: 40px; left: 0; right: 260px; bottom: 0; }}
   #info {{ position: absolute; top: 40px; right: 0; width: 260px; bottom: 0; overflow: auto; margin: 0;
           padding: 8px; box-sizing: border-box; border-left: 1px solid #e0e0e0; font-size: 11px; white-space: pre-wrap; }}
@@ -272,9 +346,9 @@ _PAGE = """<!DOCTYPE html>
 </head>
 <body data-kind="{kind}" data-expected="{nodes}">
 <header><b>{title}</b><small id="summary">{nodes} nodes, {edges} edges</small>
-<span class="legend"><span><i style="background:#2E7D32"></i>active / IN</span><span><i style="background:#C62828"></i>OUT</span>
-<span><i style="background:#F9A825"></i>disputed / UNDEC</span><span><i style="background:#BDBDBD"></i>withdrawn, stale, superseded, retracted</span></span>
+{legend}
 </header>
+{note}
 <div id="cy"></div>
 <pre id="info">Click a node or an edge.</pre>
 {scripts}

@@ -13,7 +13,7 @@ import pytest
 from explore_world import World
 
 from belief_graph import BeliefGraph
-from belief_graph.console.curated import questions
+from belief_graph.console.curated import question, questions
 from belief_graph.db.registry import get_registry
 from belief_graph.errors import NothingToShow, ValidationError
 
@@ -99,6 +99,10 @@ def test_query_cli_lists_shows_and_runs(explore_world: World) -> None:
     assert [q["name"] for q in listed] == [q.short_name for q in questions(get_registry())]
     shown = _cli(explore_world, "query", "show", "why_believed")
     assert shown.returncode == 0 and ":param key => 'user.risk_tolerance'" in shown.stdout
+    why = question(get_registry(), "why_believed")
+    assert (
+        shown.stdout.splitlines()[0] == f"// {why.title} - {why.note}"
+    )  # one line however long (a pipe is no terminal)
     assert get_registry()["explore.why_believed"].text in shown.stdout
     run = _cli(explore_world, "query", "run", "why_believed", "-p", "key=user.timezone", "--json")
     assert run.returncode == 0, run.stderr

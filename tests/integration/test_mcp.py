@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
+import belief_graph
 from belief_graph.mcp_server import TOOLS
 from belief_graph.settings import Settings
 
@@ -105,7 +106,13 @@ def _data(result: Any) -> Any:
 
 def test_the_sdk_client_uses_every_tool(base_settings: Settings, mcp_space: str, llm: str) -> None:
     async def steps(s: Any) -> dict[str, Any]:
-        out: dict[str, Any] = {"tools": sorted(t.name for t in (await s.list_tools()).tools)}
+        listed = (await s.list_tools()).tools
+        out: dict[str, Any] = {"tools": sorted(t.name for t in listed), "server": s.server_info}
+        out["hints"] = {
+            t.name: (t.annotations.read_only_hint, t.annotations.destructive_hint, t.annotations.open_world_hint)
+            for t in listed
+            if t.annotations is not None
+        }
         a = _data(
             await s.call_tool(
                 "assert", {"key": "user.city", "value": "Paris", "text": "Alice lives in Paris", "agent": "user:alice"}
@@ -159,6 +166,11 @@ def test_the_sdk_client_uses_every_tool(base_settings: Settings, mcp_space: str,
 
     out = _session_run(base_settings, mcp_space, steps, llm)
     assert out["tools"] == sorted(TOOLS)
+    assert out["server"].name == "belief-graph" and out["server"].version == belief_graph.__version__
+    reads = {"belief", "history", "recall", "answer", "explain", "dependents", "stale", "disputes"}
+    assert out["hints"] == {
+        name: (name in reads, name == "retract", False) for name in TOOLS
+    }  # every tool annotated; only retract destroys; none reaches past this memory
     assert out["ops"] == ("ADD", "UPDATE")
     assert out["belief"] == "Lyon" and out["history"] == ["Paris", "Lyon"]
     assert out["recall"] and out["recall"][0] == "Lyon"  # only the active belief is recalled

@@ -4,6 +4,7 @@ in it with the :param lines of its header, and each curated question gives the r
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,6 +85,13 @@ def test_belief_graph_shell_runs_a_file_with_params(explore_world: World) -> Non
     assert done.returncode == 0, done.stderr
     assert "Alice's timezone is Europe/Paris" in done.stdout and done.stdout.startswith("f, current, c, support")
     assert s.neo4j.password.get_secret_value() not in done.stdout  # the password is never echoed
+    # embeddings are shortened to their length (a row was ~18 KB of numbers); --embeddings prints them
+    assert re.search(r"embedding: \[\d+ numbers left out\]", done.stdout), done.stdout[:600]
+    assert not re.search(r"embedding: \[-?[\d.]+(?:[eE]-?\d+)?,", done.stdout)
+    assert re.search(
+        r"embedding: \[-?[\d.]+(?:[eE]-?\d+)?,",
+        run(path, "-p", "key=user.timezone", "--format", "plain", "--embeddings").stdout,
+    )
     by_name = run("why_believed", "-p", "key=user.timezone", "--format", "plain")
     assert by_name.stdout == done.stdout
     bad = run("why_believed", "-p", "space=other")
@@ -100,3 +108,43 @@ def test_belief_graph_shell_runs_a_file_with_params(explore_world: World) -> Non
         timeout=300,
     )
     assert plain.returncode == 0 and plain.stdout.split() == ["s", f'"{explore_world.space}"'], plain
+
+
+def test_the_interactive_shell_starts_without_a_java_warning(explore_world: World) -> None:
+    """On a terminal (a pty here), `belief-graph shell` opens cypher-shell, which greets and exits
+    on :exit; its history is kept in memory and no warning about a history file is printed."""
+    import pty
+    import select
+
+    s = explore_world.settings
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_") and k != "NEO4J_CYPHER_SHELL_HISTORY"
+    }
+    env.update(
+        BELIEF_GRAPH_NEO4J__URI=s.neo4j.uri,
+        BELIEF_GRAPH_NEO4J__USER=s.neo4j.user,
+        BELIEF_GRAPH_NEO4J__PASSWORD=s.neo4j.password.get_secret_value(),
+        BELIEF_GRAPH_SERVER__HOME=str(s.server.home),
+    )
+    main, sub = pty.openpty()
+    proc = subprocess.Popen([BIN, "--space", explore_world.space, "shell"], stdin=sub, stdout=sub, stderr=sub, env=env)
+    os.close(sub)
+    seen = b""
+    try:
+        while proc.poll() is None and b"Bye" not in seen:
+            ready, _, _ = select.select([main], [], [], 120)
+            if not ready:
+                break
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:
+                break
+            seen += chunk
+            if b"Type :help" in seen.replace(b"\x1b[1m", b"").replace(b"\x1b[22m", b"") and b":exit\r" not in seen:
+                os.write(main, b":exit\n")
+    finally:
+        proc.wait(timeout=120)
+        os.close(main)
+    text = seen.decode(errors="replace")
+    assert "Connected to Neo4j" in text, text[-800:]
+    assert "history" not in text.lower(), text[:800]

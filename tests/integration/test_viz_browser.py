@@ -101,6 +101,12 @@ def test_views_colour_by_status_and_label(page: Any, explore_world: World, tmp_p
         ".filter(n => n.classes.split(' ').includes('greyed')).map(n => n.data.status)"
     )
     assert sorted(withdrawn) == ["retracted", "withdrawn"]  # the retracted episode and the claim it carried
+    fills = page.evaluate("window.bgCy.nodes('.greyed').map(n => n.data('status') + '=' + n.style('background-color'))")
+    assert sorted(fills) == ["retracted=rgb(198,40,40)", "withdrawn=rgb(189,189,189)"]  # faded, still told apart
+    legend = page.inner_text("#legend")
+    for item in ("Audit", "Episode", "Claim", "Justification", "retracted", "withdrawn", "does not hold now"):
+        assert item in legend, (item, legend)
+    assert page.evaluate("document.querySelector('#legend i.diamond') !== null")  # the justification's shape
     _draw(page, deliberation, "deliberation-colours.png")
     colours = page.evaluate(
         "window.bgCy.nodes('.proposal').map(n => n.data('props').label + '=' + n.style('background-color')).sort()"
@@ -142,3 +148,16 @@ def test_repr_html_of_the_models_draws_them(page: Any, explore_world: World, tmp
     for build in (from_support, from_audit, from_deliberation):
         assert build.__name__.startswith("from_")
     assert from_grounded(grounded, [("a", "b"), ("b", "c")]).edge_count == 2
+
+
+def test_a_truncated_framework_view_says_what_it_left_out(page: Any, explore_world: World, tmp_path: Path) -> None:
+    out = tmp_path / "fw.html"
+    done = _cli(explore_world, "framework", "af1", "--limit", "2", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "2 of 3 arguments drawn (the first by name) and the attacks among them; --limit 3 draws all" in done.stdout
+    info = _draw(page, out, "framework-truncated.png")
+    assert info["drawn"] == 3  # the framework and two arguments
+    assert "2 of 3 arguments drawn" in page.inner_text("#note")
+    whole = tmp_path / "fw-all.html"
+    assert "arguments drawn" not in _cli(explore_world, "framework", "af1", "-o", str(whole)).stdout
+    assert 'id="note"' not in whole.read_text()

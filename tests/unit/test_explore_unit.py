@@ -59,15 +59,47 @@ def test_script_is_the_header_param_lines_then_the_statement() -> None:
     assert cypher_literal({"a b": [1, 2.5, True, None]}) == "{`a b`: [1, 2.5, true, null]}"
 
 
-def test_guide_has_one_runnable_block_per_question() -> None:
-    html = browser.guide_html(REGISTRY, "alice")
-    blocks = re.findall(r'data-query="([^"]+)">(.*?)</pre>', html, re.S)
-    assert [b[0] for b in blocks] == [q.query.name for q in questions(REGISTRY)]
+def test_guide_has_a_parameter_block_and_a_query_block_per_question() -> None:
+    """Each block is one command: Browser runs a block of several as a script that draws nothing."""
     import html as h
 
-    for (_name, body), q in zip(blocks, questions(REGISTRY), strict=True):
-        assert h.unescape(body) == browser.runnable(q.query, "alice")
-        assert h.unescape(body).startswith(":param space => 'alice';")
+    text = browser.guide_html(REGISTRY, "alice")
+    blocks = [
+        (name, kind, h.unescape(body))
+        for name, kind, body in re.findall(r'data-query="([^"]+)" data-block="(\w+)">(.*?)</pre>', text, re.S)
+    ]
+    assert blocks[0] == ("space", "space", ":param space => 'demo'")  # the intro's switch to the demo's space
+    per_question = blocks[1:]
+    assert [(n, k) for n, k, _ in per_question] == [
+        (q.query.name, kind) for q in questions(REGISTRY) for kind in ("params", "query")
+    ]
+    for q, (params, query) in zip(
+        questions(REGISTRY), zip(per_question[::2], per_question[1::2], strict=True), strict=True
+    ):
+        assert query[2] == q.query.text and ";" not in q.query.text  # one statement
+        names = ", ".join(n for n, _ in q.query.examples)
+        returns = ", ".join(("'alice'" if n == "space" else ex) + f" AS {n}" for n, ex in q.query.examples)
+        assert params[2] == f":param [{{{names}}}] => {{ RETURN {returns} }}"
+    assert browser.params_command(REGISTRY["explore.show_framework"], "it's") == (
+        ":param [{space, name, limit}] => { RETURN 'it\\'s' AS space, 'ex1' AS name, 300 AS limit }"
+    )
+
+
+def test_login_sets_the_parameters_every_question_agrees_on() -> None:
+    assert browser.login_params(REGISTRY, "alice") == {
+        "space": "'alice'",
+        "key": "'user.risk_tolerance'",
+        "limit": "300",
+    }
+
+
+def test_style_json_is_the_grass_file_as_one_line_without_semicolons() -> None:
+    import json
+
+    rules = json.loads(browser.style_json())
+    assert list(rules) == [m.group(1) for m in re.finditer(r"^([\w.]+) \{", browser.style_grass(), re.M)]
+    assert rules["node.Justification"]["diameter"] == "18px" and rules["node.Fact"]["caption"] == "{key}"
+    assert ";" not in browser.style_json() and "\n" not in browser.style_json()
 
 
 def test_style_colours_status_labels_and_grounded_marks_in_order_and_keeps_justifications_small() -> None:
@@ -88,11 +120,17 @@ def test_style_colours_status_labels_and_grounded_marks_in_order_and_keeps_justi
 
 def test_conf_serves_browser_only_when_on_and_http_is_enabled(tmp_path: Path) -> None:
     on = render_conf(ServerSettings(http_port=7474), home=tmp_path, data_dir=tmp_path / "d", space="alice")
-    assert (
-        "browser.post_connect_cmd=param space => 'alice'; style http://127.0.0.1:7474/browser/belief-graph/"
-        "style.grass; play http://127.0.0.1:7474/browser/belief-graph/guide.html" in on
+    cmd = next(line for line in on.splitlines() if line.startswith("browser.post_connect_cmd="))
+    assert cmd == (
+        f"browser.post_connect_cmd=style {browser.style_json()}; clear; "
+        "param [{space, key, limit}] => { RETURN 'alice' AS space, 'user.risk_tolerance' AS key, 300 AS limit }; "
+        "guide http://127.0.0.1:7474/browser/belief-graph/guide.html"
     )
     assert "browser.remote_content_hostname_whitelist=localhost,127.0.0.1" in on
+    csp = next(line for line in on.splitlines() if line.startswith("dbms.security.http_static_content_security"))
+    assert "script-src 'self';" in csp and "connect-src 'self' http://127.0.0.1:7474 " in csp
+    assert "ws://127.0.0.1:7687" in csp and "googleapis" not in csp and "segment" not in csp
+    assert re.search(r"\s(https?|wss?):(\s|;|$)", csp) is None  # no scheme-wide source: hosts of this machine only
     off = render_conf(ServerSettings(browser=False), home=tmp_path, data_dir=tmp_path / "d")
     no_http = render_conf(ServerSettings(http_port=0), home=tmp_path, data_dir=tmp_path / "d")
     assert "browser." not in off and "browser." not in no_http
@@ -166,3 +204,42 @@ def test_progress_only_on_a_terminal_and_never_with_json() -> None:
     with activity("x", console=Console(file=quiet, force_terminal=False)) as act2:
         act2.say("y")
     assert not act.shown and not act2.shown and quiet.getvalue() == ""
+
+
+def test_a_result_printed_under_the_spinner_starts_its_own_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """stdout and stderr on one terminal (one buffer here): the line a command prints while its
+    spinner runs is not written at the end of the spinner's line."""
+    from belief_graph.cli import progress
+
+    terminal = io.StringIO()
+    out = Console(file=terminal, force_terminal=True, width=100)
+    monkeypatch.setattr(progress, "out_console", out)
+    monkeypatch.setattr(progress, "err_console", Console(file=terminal, force_terminal=True, width=100))
+
+    @progress.with_activity("importing the framework")
+    def command() -> None:
+        out.print("imported big: 3 arguments")
+
+    command()
+    before = terminal.getvalue().split("imported big")[0]
+    assert "importing the framework" in before  # the spinner was drawn
+    on_its_line = re.split(r"\r|\n|\x1b\[2K", before)[-1]
+    assert re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", on_its_line) == "", repr(on_its_line)
+
+
+def test_output_off_a_terminal_keeps_addresses_and_ids_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    from belief_graph.cli import common
+
+    buf = io.StringIO()
+    out = common.make_console(file=buf)
+    url = "http://127.0.0.1:7474/browser/"
+    out.print("Neo4j 5.26.30 running (pid 12345) at bolt://127.0.0.1:7687, Browser " + url + " " + "x" * 80)
+    assert len(buf.getvalue().splitlines()) == 1 and url in buf.getvalue()  # not wrapped at 80 columns
+    monkeypatch.setattr(common, "console", Console(file=(tab := io.StringIO()), width=60))
+    ident = "0d970f35-6bb0-4dad-8ace-efe854b1edd4"
+    common.table("audits", ["id", "op", "reason"], [[ident, "retract", "Alice was joking about the dog " * 3]])
+    assert "\u2026" not in tab.getvalue()  # nothing cut with an ellipsis
+    first_column = "".join(
+        line.split("\u2502")[1].strip() for line in tab.getvalue().splitlines() if line.startswith("\u2502")
+    )
+    assert first_column == ident  # folded over lines, whole
