@@ -121,16 +121,7 @@ class BeliefService:
         self.conflicts = ConflictService(
             graph, space, self.policy, claims=self.claims, versions=self.versions, consequences=self.consequences
         )
-        """Conflict policy and disputes (services/conflicts.py): pass 2 of every write asks it."""
-        self.policies = self.conflicts.policies
-        # the conflict policy's own operations, under the names users call on ``bg.beliefs``
-        self.set_policy = self.conflicts.set_policy
-        self.set_authority = self.conflicts.set_authority
-        self.policy_for = self.conflicts.policy_for
-        self.authority_for = self.conflicts.authority_for
-        self.disputes_list = self.conflicts.disputes_list
-        self.resolve_dispute = self.conflicts.resolve_dispute
-        self.auto_resolve = self.conflicts.auto_resolve
+        """Conflict policy and disputes (services/conflicts.py; ``bg.conflicts``): pass 2 of every write asks it."""
         self.explain_hooks: list[ExplainHook] = []
         """Other components add to an explanation (e.g. the audits of reconsolidation)."""
 
@@ -346,7 +337,7 @@ class BeliefService:
                 claim=self._get(claim_id, tx),
                 reason=reason,
                 strategy=strategy.value,
-                dispute=self.conflicts.disputes.get(dispute.id, tx),
+                dispute=self.conflicts.dispute_repo.get(dispute.id, tx),
                 resolved=resolved,
                 warnings=decision.warnings,
             )
@@ -442,6 +433,10 @@ class BeliefService:
         if kind not in ("user", "agent", "system"):
             raise ValidationError(f"agent kind is 'user', 'agent' or 'system', got {kind!r}")
         return self.agent_repo.register(id=agent, kind=kind, description=description, at=utcnow().isoformat())
+
+    def agents(self) -> list[AgentInfo]:
+        """The registered writers of this space."""
+        return self.agent_repo.all()
 
     def _check_writer(self, agent: str, tx: Tx) -> None:
         if self.policy.strict_agents and agent not in self.agent_repo.registered([agent], tx):
