@@ -274,7 +274,7 @@ def test_encode_without_perspectives_and_llm_failures_write_nothing(
         space=bg.space, settings=base_settings, embedder=embedder, chat_model=ScriptedModel()
     ) as b2:
         with pytest.raises(LLMUnavailable):
-            b2.encode()
+            b2.perspectives.encode()
     assert _count(graph, bg.space) == before
 
     # finance answers with a concept outside its ontology every time: recorded as rejected,
@@ -297,7 +297,7 @@ def test_encode_without_perspectives_and_llm_failures_write_nothing(
     with BeliefGraph.connect(
         space=bg.space, settings=base_settings, embedder=embedder, chat_model=ScriptedModel().respond("encode", reply)
     ) as b3:
-        r = b3.encode()
+        r = b3.perspectives.encode()
         fin, risk = r.cell(ep.id, "finance"), r.cell(ep.id, "risk")
         assert fin.rejected and "Vibes" in fin.rejected and fin.interpretation is None
         assert risk.passed and risk.concepts == ["Precedent"]
