@@ -207,10 +207,6 @@ class ClaimRepository(Repo):
         rows = self._read(tx, "claim.get_belief", space=self.space, key=key)
         return Claim.from_record(rows[0]["claim"]) if rows else None
 
-    def vector_search(self, embedding: Sequence[float], k: int, fetch: int) -> list[tuple[Claim, float]]:
-        rows = self.graph.read("retrieval.vector_search", space=self.space, embedding=list(embedding), k=k, fetch=fetch)
-        return [(Claim.from_record(r["claim"]), float(r["score"])) for r in rows]
-
 
 class AdminRepository(Repo):
     def delete_space(self, space: str) -> int:

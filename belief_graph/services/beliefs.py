@@ -38,7 +38,6 @@ from ..models import (
     Episode,
     Explanation,
     KeyInfo,
-    RecallHit,
     Value,
     Version,
     WriteOp,
@@ -553,16 +552,6 @@ class BeliefService:
             return found
         target = self.keys_repo.resolve(key)
         return self.claims.belief(target) if target is not None else None
-
-    def recall(self, query: str, k: int = 5) -> list[RecallHit]:
-        if not query.strip():
-            raise ValidationError("query must not be blank")
-        if k < 1 or k > 1000:
-            raise ValidationError("k must be between 1 and 1000")
-        vector = self._embed(query, query_mode=True)
-        # Over-fetch: the index is shared by every space and status; filtering happens after.
-        hits = self.claims.vector_search(vector, k=k, fetch=max(50, 10 * k))
-        return [RecallHit(claim=c, score=s, scores={"vector": s}) for c, s in hits]
 
     def _embed(self, text: str, query_mode: bool = False) -> list[float]:
         vec = self.embedder.embed_query(text) if query_mode else self.embedder.embed_documents([text])[0]
