@@ -54,7 +54,6 @@ from ..repositories import (
     EpisodeRepository,
     FactRepository,
     KeyRepository,
-    VersionRepository,
 )
 from ..settings import PolicySettings
 from .conflicts import ConflictService, checked_key
@@ -112,14 +111,11 @@ class BeliefService:
         self.episodes = EpisodeRepository(graph, space)
         self.agent_repo = AgentRepository(graph, space)
         self.facts = FactRepository(graph, space)
-        self.versions = VersionRepository(graph, space)
         self.keys_repo = KeyRepository(graph, space)
         """Aliases of merged keys (``bg.keys``): reads of an alias answer for its target."""
         self.consequences = Consequences(graph, space, embedder, dimension)
         """Settles each write: rule re-derivation and currency of the conclusions resting on it."""
-        self.conflicts = ConflictService(
-            graph, space, self.policy, claims=self.claims, versions=self.versions, consequences=self.consequences
-        )
+        self.conflicts = ConflictService(graph, space, self.policy, claims=self.claims, consequences=self.consequences)
         """Conflict policy and disputes (services/conflicts.py; ``bg.conflicts``): pass 2 of every write asks it."""
         self.explain_hooks: list[ExplainHook] = []
         """Other components add to an explanation (e.g. the audits of reconsolidation)."""
@@ -250,7 +246,7 @@ class BeliefService:
             if active is not None and same_value(active.value, data.value):
                 if active.agent == data.agent:
                     return WriteResult(op=WriteOp.NOOP, claim=active, reason="same value as the current belief")
-                self.versions.corroborate(
+                self.claims.corroborate(
                     tx,
                     id=active.id,
                     agent=data.agent,
@@ -463,11 +459,11 @@ class BeliefService:
     # -- versions ----------------------------------------------------------------------------------
     def history(self, key: str) -> list[Version]:
         """Every version of ``key``, oldest first (an alias of a merged key answers for its target)."""
-        got = self.versions.history(checked_key(key))
+        got = self.claims.history(checked_key(key))
         if got:
             return got
         target = self.keys_repo.resolve(key)
-        return self.versions.history(target) if target is not None else []
+        return self.claims.history(target) if target is not None else []
 
     def revert(self, key: str, *, agent: str, to: str | None = None, agent_kind: str = "user") -> WriteResult:
         """Write an earlier version's value and text again, as a **new** version by ``agent`` (through
@@ -515,7 +511,7 @@ class BeliefService:
             raise ValidationError("as_of needs a timezone-aware datetime (e.g. datetime.now(UTC))")
         if basis not in ("recorded", "valid"):
             raise ValidationError(f"as_of basis is 'recorded' or 'valid', got {basis!r}")
-        read = self.versions.as_of if basis == "recorded" else self.versions.valid_at
+        read = self.claims.as_of if basis == "recorded" else self.claims.valid_at
         found = read(checked_key(key), at.isoformat())
         if found is not None:
             return found
@@ -523,11 +519,11 @@ class BeliefService:
         return read(target, at.isoformat()) if target is not None else None
 
     def explain(self, claim_id: str) -> Explanation:
-        ex = self.versions.explain(claim_id)
+        ex = self.claims.explain(claim_id)
         if ex is None:
             raise ClaimNotFound(claim_id, self.space)
         if ex.claim.key is not None:
-            ex.versions = self.versions.history(ex.claim.key)
+            ex.versions = self.claims.history(ex.claim.key)
         for hook in self.explain_hooks:
             hook(self, ex)
         return ex

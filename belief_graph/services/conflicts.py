@@ -57,7 +57,7 @@ from ..policies import (
     norm_value,
     same_value,
 )
-from ..repositories import ClaimRepository, DisputeRepository, PolicyRepository, VersionRepository
+from ..repositories import ClaimRepository, DisputeRepository, PolicyRepository
 from ..settings import PolicySettings
 from .currency import Change, Consequences
 
@@ -124,14 +124,12 @@ class ConflictService:
         policy: PolicySettings,
         *,
         claims: ClaimRepository,
-        versions: VersionRepository,
         consequences: Consequences,
     ) -> None:
         self.graph = graph
         self.space = space
         self.policy = policy
         self.claims = claims
-        self.versions = versions
         self.consequences = consequences
         self.policy_repo = PolicyRepository(graph, space)
         self.dispute_repo = DisputeRepository(graph, space)
@@ -177,7 +175,7 @@ class ConflictService:
             ctx = replace(ctx, verdict=(judged or {}).get(incumbent.id))
         agents: list[str] = []
         if Need.positions in s.needs:
-            positions = [(str(r["agent"]), r["value"]) for r in self.versions.positions(key, tx)]
+            positions = [(str(r["agent"]), r["value"]) for r in self.claims.positions(key, tx)]
             positions.append((data.agent, data.value))
             agents = sorted({a for a, _ in positions})
             ctx = replace(ctx, positions=positions)
@@ -225,7 +223,7 @@ class ConflictService:
         with the challenger brings it back)."""
         self.claims.unlink_version(new_id, old_id, tx)
         why = f"contradicted by {new_id}: {reason}"
-        self.versions.change_status(
+        self.claims.change_status(
             tx, id=old_id, status="disputed", at=at, reason=why, by=new_id, revision_id=new_id + ":c:" + old_id
         )
         return self.open_dispute(
@@ -292,7 +290,7 @@ class ConflictService:
         inc, ch = d.incumbent, d.challenger
         if rule.auto_corroboration is not None:
             agents_by_value: dict[object, set[str]] = {}
-            for r in self.versions.positions(key, tx):
+            for r in self.claims.positions(key, tx):
                 agents_by_value.setdefault(norm_value(r["value"]), set()).add(r["agent"])
             nc = len(agents_by_value.get(norm_value(ch.value), set()))
             ni = len(agents_by_value.get(norm_value(inc.value), set()))
@@ -328,7 +326,7 @@ class ConflictService:
         if winner_id == d.challenger.id:
             if current is not None and current.id != winner_id:
                 self.claims.supersede(d.key, current.id, winner_id, now, why, tx)
-            self.versions.change_status(
+            self.claims.change_status(
                 tx, id=winner_id, status="active", at=now, reason=why, by=by, revision_id=new_id()
             )
             old = [current.id] if current is not None and current.id != winner_id else []
@@ -336,7 +334,7 @@ class ConflictService:
             # the winner is a root too: it becomes active only if its own premises are current
             self.consequences.settle(tx, change, roots=old + [winner_id], keys=[d.key])
         else:
-            self.versions.change_status(
+            self.claims.change_status(
                 tx, id=d.challenger.id, status="superseded", at=now, reason=why, by=by, revision_id=new_id()
             )
         self.dispute_repo.close(tx, id=d.id, winner=winner_id, by=by, reason=reason, rule=rule, at=now)

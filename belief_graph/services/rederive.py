@@ -26,7 +26,7 @@ from ..errors import ValidationError
 from ..llm import LLMClient
 from ..llm.jobs import BeliefView, ClaimView
 from ..models import Claim
-from ..repositories.core import ClaimRepository
+from ..repositories.claims import ClaimRepository
 
 if TYPE_CHECKING:  # support.py builds a Rederiver: a run-time import back would be a circle
     from .support import SupportService

@@ -49,8 +49,8 @@ from ..models.support import (
     WorkingContext,
     premise_current,
 )
-from ..repositories.core import ClaimRepository
-from ..repositories.policy import AgentRepository
+from ..repositories.agents import AgentRepository
+from ..repositories.claims import ClaimRepository
 from ..repositories.support import Runner, SupportRepository
 from .context import ContextCompiler
 from .currency import Change, Consequences
