@@ -125,6 +125,12 @@ def test_the_migration_table_names_every_removed_name_and_its_new_home(bg: Belie
             target = getattr(target, part)
     for old in removed_flat_names():
         assert not hasattr(BeliefGraph, old), f"bg.{old} is back"
+    for old in (old for old, _ in rows if "." in old):
+        *path, last = old.split(".")
+        owner: object = bg
+        for part in path:
+            owner = getattr(owner, part)
+        assert not hasattr(owner, last), f"bg.{old} is back"
 
 
 def test_no_caller_uses_a_removed_name() -> None:
