@@ -258,7 +258,7 @@ class UnknownAgent(ValidationError):
         self.space = space
         where = f" in space {shown(space)}" if space else ""
         super().__init__(
-            f"unknown agent {shown(agent)}{where}: register it first (bg.add_agent / `belief-graph agents add`)"
+            f"unknown agent {shown(agent)}{where}: register it first (bg.beliefs.add_agent / `belief-graph agents add`)"
         )
 
 

@@ -2,10 +2,10 @@
 
     with BeliefGraph.connect(space="default") as bg:      # settings from BELIEF_GRAPH_* env vars
         bg.assert_claim("user.risk_tolerance", "cautious", "The user is cautious with money", agent="user:alice")
-        bg.beliefs.set_policy("user.*", "authority")      # everything else lives in a namespace
+        bg.conflicts.set_policy("user.*", "authority")    # everything else lives in a namespace
 
-Namespaces are services of the space, built on first use and wired here only; older flat names (``bg.set_policy``)
-are aliases in :mod:`belief_graph.facade_aliases`. Unformatted (``fmt: off``): it is the API's table of contents.
+Namespaces are services of the space, built on first use and wired here only. Each operation has one public name,
+``bg.<namespace>.<method>``, but the everyday calls at the end (CHANGELOG.md says why). ``fmt: off``: the API's contents.
 """
 
 from __future__ import annotations
@@ -17,16 +17,17 @@ from typing import Any
 
 from .db.driver import Graph, create_driver
 from .embeddings import CountingEmbedder, Embedder
-from .facade_aliases import FacadeAliases
 from .lazy import LazyEmbedder, usage_report
 from .llm import ChatModel, LLMClient, UsageReport, make_client
 from .models import Claim, Episode, Value, WriteResult
 from .models.retrieval import AnswerResult, RetrievalHit
 from .models.support import AuditRecord, WorkingContext
+from .services.admin import AdminService
 from .services.answers import AnswerService
 from .services.argumentation import ArgumentationService
 from .services.beliefs import BeliefService, claim_input
 from .services.conflict_af import conflict_grounder
+from .services.conflicts import ConflictService
 from .services.deliberation import DeliberationService
 from .services.explanations import support_hooks
 from .services.explore import ExploreService
@@ -43,7 +44,7 @@ __all__ = ["BeliefGraph"]
 
 
 # fmt: off
-class BeliefGraph(FacadeAliases):
+class BeliefGraph:
     """One memory space on one Neo4j database (:meth:`connect`): the namespaces, then the everyday calls."""
 
     def __init__(self, graph: Graph, settings: Settings, space: str, embedder: Embedder,
@@ -73,13 +74,12 @@ class BeliefGraph(FacadeAliases):
         self.graph.close()
     def __enter__(self) -> BeliefGraph:
         return self
-
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     @cached_property
     def beliefs(self) -> BeliefService:
-        """Episodes, claims, versions, conflict policy, disputes, agents and keys (services/beliefs.py)."""
+        """Episodes, claims, versions, agents and registered keys: the write path (services/beliefs.py)."""
         b = BeliefService(self.graph, self.space, self.embedder, self._dim, self.settings.policy)
         b.conflicts.prejudge = llm_prejudge(lambda: self.llm)  # the llm_judge strategy's verdict
         b.conflicts.grounder = conflict_grounder(self.graph, self.space)  # the argumentation strategy's labelling
@@ -87,19 +87,24 @@ class BeliefGraph(FacadeAliases):
         return b
 
     @cached_property
+    def conflicts(self) -> ConflictService:
+        """Conflict policy (strategies, authority rules) and disputes: the one ``bg.beliefs`` writes through."""
+        return self.beliefs.conflicts
+
+    @cached_property
     def keys(self) -> KeyService:
-        """Fact keys: merge drifted keys, resolve aliases, the key schema (services/keys.py); ``bg.keys()`` lists."""
+        """Fact keys: the registry, merge drifted keys, resolve aliases, the key schema (services/keys.py)."""
         return KeyService(self.beliefs)
 
     @cached_property
     def support(self) -> SupportService:
         """Justifications, reconsolidation (retract/restore), audits, working context, staleness."""
         return SupportService(self.graph, self.space, self.embedder, self._dim, consequences=self.beliefs.consequences,
-                              strict_agents=self.settings.policy.strict_agents)
+                              strict_agents=self.settings.policy.strict_agents, llm=lambda: self.llm)
 
     @cached_property
     def rules(self) -> RuleService:
-        """Derivation rules (services/rules.py); ``bg.rules()`` lists them."""
+        """Derivation rules (services/rules.py)."""
         return RuleService(self.graph, self.space, self.beliefs.consequences)
 
     @cached_property
@@ -109,19 +114,18 @@ class BeliefGraph(FacadeAliases):
 
     @cached_property
     def perspectives(self) -> PerspectiveService:
-        """Perspectives, encoding and retrieval by perspective; ``bg.perspectives()`` lists them."""
+        """Perspectives, encoding and retrieval by perspective (services/perspectives.py)."""
         return PerspectiveService(self.graph, self.space, self.embedder, self._dim, lambda: self.llm)
 
     @cached_property
     def deliberations(self) -> DeliberationService:
-        """Deliberation by argument among perspectives; ``bg.deliberations()`` lists recent ones."""
+        """Deliberation by argument among perspectives (services/deliberation.py)."""
         return DeliberationService(self.graph, self.space, self.perspectives, lambda: self.llm)
 
     @cached_property
     def retrieval(self) -> RetrievalService:
         """Hybrid recall and key look-ups (services/retrieval.py)."""
-        return RetrievalService(self.graph, self.space, self.embedder, self._dim, self.settings.retrieval,
-                                lambda: self.llm)
+        return RetrievalService(self.graph, self.space, self.embedder, self._dim, self.settings.retrieval, lambda: self.llm)
 
     @cached_property
     def answers(self) -> AnswerService:
@@ -139,6 +143,11 @@ class BeliefGraph(FacadeAliases):
         return ExploreService(self.graph, self.space)
 
     @cached_property
+    def admin(self) -> AdminService:
+        """Schema and health: init_schema, verify_schema, stats, check, doctor, ogm (services/admin.py)."""
+        return AdminService(self.graph, self.space, self.embedder, self._dim, lambda: self.keys.duplicates())
+
+    @cached_property
     def llm(self) -> LLMClient:
         """The LLM job runner: ``chat_model`` of :meth:`connect`, else built from ``settings.llm`` (docs/llm.md)."""
         return make_client(self.settings.llm, self._chat_model, server=self.settings.llm_server)
@@ -148,8 +157,7 @@ class BeliefGraph(FacadeAliases):
         return usage_report(self.__dict__.get("llm"), self.embedder)  # never builds a model to report on it
 
     # -- the everyday calls (the rest: bg.<namespace>.<method>) ----------------------------------------
-    def add_episode(self, text: str, agent: str, conversation: str | None = None,
-                    at: datetime | None = None) -> Episode:
+    def add_episode(self, text: str, agent: str, conversation: str | None = None, at: datetime | None = None) -> Episode:
         return self.beliefs.add_episode(text, agent, conversation=conversation, at=at)
 
     def assert_claim(self, key: str | None, value: Value, text: str, agent: str, evidence: list[str] | None = None,
@@ -183,13 +191,11 @@ class BeliefGraph(FacadeAliases):
         """Add one AND-justification ``premises -> text``; the same statement again adds an OR alternative."""
         return self.support.derive(text, premises, key, agent=agent, rule=rule, kind=kind, confidence=confidence, at=at)
 
-    def retract(self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *,
-                agent: str | None = None) -> AuditRecord:
+    def retract(self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None) -> AuditRecord:
         """Invalidate evidence; withdraw exactly the claims that lost every support (one audit)."""
         return self.support.retract(root_ids, reason, mode, agent=agent)
 
-    def restore(self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *,
-                agent: str | None = None) -> AuditRecord:
+    def restore(self, root_ids: Sequence[str] | str, reason: str, mode: str = "justification", *, agent: str | None = None) -> AuditRecord:
         """Lift a retraction; reinstate the withdrawn claims whose support is intact again (one audit)."""
         return self.support.restore(root_ids, reason, mode, agent=agent)
 

@@ -147,7 +147,7 @@ def build_server(bg: BeliefGraph) -> Any:
     def history(key: str) -> dict[str, Any]:
         return {
             "key": key,
-            "versions": [v.model_dump(mode="json", exclude={"claim": {"embedding"}}) for v in bg.history(key)],
+            "versions": [v.model_dump(mode="json", exclude={"claim": {"embedding"}}) for v in bg.beliefs.history(key)],
         }
 
     @server.tool(
@@ -178,7 +178,7 @@ def build_server(bg: BeliefGraph) -> Any:
     )
     @said
     def explain(claim_id: str) -> dict[str, Any]:
-        ex = bg.explain(claim_id)
+        ex = bg.beliefs.explain(claim_id)
         return ex.model_dump(mode="json", exclude={"claim": {"embedding"}}) | {"text": ex.text()}
 
     @server.tool(
@@ -206,7 +206,7 @@ def build_server(bg: BeliefGraph) -> Any:
     )
     @said
     def dependents(target: str) -> dict[str, Any]:
-        return {"target": target, "dependents": [d.model_dump(mode="json") for d in bg.dependents(target)]}
+        return {"target": target, "dependents": [d.model_dump(mode="json") for d in bg.support.dependents(target)]}
 
     @server.tool(
         name="stale",
@@ -215,7 +215,7 @@ def build_server(bg: BeliefGraph) -> Any:
     )
     @said
     def stale(limit: int = 100) -> dict[str, Any]:
-        return {"stale": [s.model_dump(mode="json") for s in bg.stale(limit)]}
+        return {"stale": [s.model_dump(mode="json") for s in bg.support.stale(limit)]}
 
     @server.tool(
         name="disputes",
@@ -225,7 +225,7 @@ def build_server(bg: BeliefGraph) -> Any:
     @said
     def disputes(status: str = "open") -> dict[str, Any]:
         chosen = None if status == "all" else status
-        return {"status": status, "disputes": [d.model_dump(mode="json") for d in bg.disputes(chosen)]}
+        return {"status": status, "disputes": [d.model_dump(mode="json") for d in bg.conflicts.disputes(chosen)]}
 
     @server.tool(
         name="deliberate",
@@ -234,6 +234,6 @@ def build_server(bg: BeliefGraph) -> Any:
     )
     @said
     def deliberate(query: str, perspectives: list[str] | None = None) -> dict[str, Any]:
-        return bg.deliberate(query, perspectives).model_dump(mode="json")
+        return bg.deliberations.deliberate(query, perspectives).model_dump(mode="json")
 
     return server

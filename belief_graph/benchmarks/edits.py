@@ -81,7 +81,7 @@ class _Store:
         rows = [r for i in ids for r in _chain_rows(depth, i)]
         self._load(rows)
         self.instances[depth] += n
-        self.bg.derive_by_rule(f"chain{depth}", [f"e{depth}.i{i}.start" for i in ids])
+        self.bg.rules.run(f"chain{depth}", [f"e{depth}.i{i}.start" for i in ids])
         return ids
 
     def add_fillers(self, n: int) -> list[str]:
@@ -147,7 +147,7 @@ def run_edits(
     rows: list[dict[str, Any]] = []
     try:
         for depth in DEPTHS:
-            engine.add_rule(chain_rule(depth), agent="bench:admin")
+            engine.rules.add(chain_rule(depth), agent="bench:admin")
         # warm-up: plans compiled, caches warm (these keys are never measured)
         for depth in DEPTHS:
             for i in store.add_chains(depth, 10):

@@ -11,7 +11,7 @@ scripted model (no endpoint needed; the counts are properties of the job runner,
   perspective). :data:`DELIBERATE_HOOK` runs the LLM phase of ``deliberate()``
   (:func:`belief_graph.services.deliberation.debate` — the exact code path, minus the retrieval
   before it and the write transaction after it, which make no LLM call) on 3 perspectives with 3
-  interpretations each; the integration tests count the same on a full ``bg.deliberate`` against
+  interpretations each; the integration tests count the same on a full ``bg.deliberations.deliberate`` against
   Neo4j.
 """
 

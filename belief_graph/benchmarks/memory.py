@@ -116,9 +116,9 @@ def _setup(bg: BeliefGraph, item: Item) -> None:
     for a in s.agents:
         bg.beliefs.add_agent(a.id, kind=a.kind)
         if a.authority is not None:
-            bg.beliefs.set_authority(a.id, "*", a.authority)
+            bg.conflicts.set_authority(a.id, "*", a.authority)
     for p in s.policies:
-        bg.beliefs.set_policy(p.pattern, p.strategy)
+        bg.conflicts.set_policy(p.pattern, p.strategy)
     for w in s.world:
         bg.assert_claim(w.key, w.value, w.text, agent=w.agent)
     for spec in s.rules:
@@ -338,7 +338,7 @@ def _questions(bg: BeliefGraph, item: Item, written: list[_Written], res: ItemRe
             res.errors.append(f"question {q.ask!r}: {note['error']}")
         if q.conflict:
             fact_keys = keys_of.get(q.fact, set()) if q.fact else set()
-            open_keys = {d.key for d in bg.beliefs.disputes_list("open")}
+            open_keys = {d.key for d in bg.conflicts.disputes("open")}
             both = bool(note.get("conflict_in_answer"))
             got = bool(open_keys & fact_keys) or (q.fact is None and bool(open_keys)) or both
             surfaced_item = got if surfaced_item is None else (surfaced_item or got)

@@ -38,7 +38,7 @@ def run_study(bg: BeliefGraph, script: ScriptedRashomon) -> dict[str, Any]:
     scenario = script.scenario
     keys = setup_scenario(bg, scenario, script)
     key_of = {v: k for k, v in keys.items()}
-    enc = bg.encode()
+    enc = bg.perspectives.encode()
     episodes = list(keys.values())
     texts = [next(o["text"].strip() for o in scenario.observations if o["key"] == key_of[e]) for e in episodes]
     doc = np.asarray(bg.embedder.embed_documents(texts), dtype=np.float64)
@@ -50,8 +50,8 @@ def run_study(bg: BeliefGraph, script: ScriptedRashomon) -> dict[str, Any]:
         q /= np.linalg.norm(q)
         sims = doc @ q
         raw_order = [episodes[i] for i in np.argsort(-sims, kind="stable")]
-        pool = {h.episode for h in bg.interpretations(persp, "active")}
-        hits = bg.search_interpretations(question, persp, k=max(1, len(pool)))
+        pool = {h.episode for h in bg.perspectives.interpretations(persp, "active")}
+        hits = bg.perspectives.search(question, persp, k=max(1, len(pool)))
         rows.append(
             {
                 "perspective": persp,

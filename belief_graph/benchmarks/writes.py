@@ -20,7 +20,7 @@ When the bench talks to the local server (``belief-graph server``), the CPU its 
 transaction is read from ``/proc`` around each one (mean over the rounds: the clock ticks in 10 ms).
 
 **Bulk import** (``--import-n`` claims, 80 % new keys, 20 % updates of them by the same writer):
-``bg.import_claims`` with the hashing embedder (the engine's cost: embeddings that cost nothing)
+``bg.importer.import_items`` with the hashing embedder (the engine's cost: embeddings that cost nothing)
 and with the configured embedder (the cost a user pays), ``assert_claim`` one transaction per claim
 (the baseline), and the configured embedder alone on the same texts in the same batches. The four
 run interleaved in chunks (the imports resume chunk after chunk under one name each), so machine
@@ -436,14 +436,14 @@ def run_import_bench(
     try:
         # warm-up: the model loaded, plans compiled (its own space, dropped below)
         warm = BeliefGraph(graph, bg.settings, f"bench-import-warm-{tag}", model)
-        warm.import_claims(_import_items(20, "warm"), batch_size=10)
+        warm.importer.import_items(_import_items(20, "warm"), batch_size=10)
         model.embed_documents(["warm up"])
         _drop(graph, warm.space, say)
         done = 0
         while done < n:
             upto = min(n, done + chunk)
             for k in ("hashing", "model"):
-                r = engines[k].import_claims(items[k][:upto], name=f"bench-{k}", batch_size=batch_size)
+                r = engines[k].importer.import_items(items[k][:upto], name=f"bench-{k}", batch_size=batch_size)
                 if r.resumed_from != done or r.done != upto or r.rejected:
                     raise RuntimeError(f"bench import {k} did lines {r.resumed_from}-{r.done}, expected {done}-{upto}")
                 secs[k] += r.seconds

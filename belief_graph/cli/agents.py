@@ -18,14 +18,14 @@ def add(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Register an agent (required for writes when BELIEF_GRAPH_POLICY__STRICT_AGENTS=true)."""
-    a = state(ctx).engine().add_agent(agent, kind, description)
+    a = state(ctx).engine().beliefs.add_agent(agent, kind, description)
     print_json(a.model_dump(mode="json")) if json_ else console.print(f"registered {a.id} ({a.kind})")
 
 
 @app.command("list")
 def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
     """Every agent that wrote to or was registered in the space."""
-    agents = state(ctx).engine().agents()
+    agents = state(ctx).engine().beliefs.agents()
     if json_:
         print_json([a.model_dump(mode="json") for a in agents])
     else:

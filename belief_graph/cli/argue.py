@@ -77,7 +77,7 @@ def import_(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Validate a file completely, then store it as a named framework."""
-    fw = state(ctx).engine().import_framework(file, name, format=format, replace=replace)
+    fw = state(ctx).engine().argumentation.import_framework(file, name, format=format, replace=replace)
     if json_:
         print_json(fw.model_dump(mode="json"))
     else:
@@ -94,8 +94,8 @@ def show(
 ) -> None:
     """Solve a stored framework in Neo4j (labels written back) and show it with its grounded extension."""
     bg = state(ctx).engine()
-    fw = bg.framework(name)
-    result = bg.ground_framework(name)
+    fw = bg.argumentation.framework(name)
+    result = bg.argumentation.ground_framework(name)
     if json_:
         print_json({"framework": fw.model_dump(mode="json"), **result.extension(), "waves": result.waves})
         return
@@ -129,7 +129,7 @@ def explain(
 ) -> None:
     """Why an argument of a stored framework is IN, OUT or UNDEC (solves it first if needed)."""
     bg = state(ctx).engine()
-    e = bg.explain_framework_label(name, argument)
+    e = bg.argumentation.explain_framework(name, argument)
     if json_:
         print_json(_explanation_json(e))
     else:
@@ -145,7 +145,7 @@ def explain(
 @app.command("list")
 def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
     """The stored frameworks of this space."""
-    fws = state(ctx).engine().frameworks()
+    fws = state(ctx).engine().argumentation.frameworks()
     if json_:
         print_json([f.model_dump(mode="json") for f in fws])
     else:
@@ -164,7 +164,7 @@ def export(
     out: Path = typer.Option(None, "--out", help="Write to this file instead of stdout."),
 ) -> None:
     """Write a stored framework back as ICCMA text."""
-    text = state(ctx).engine().export_framework(name, format=format)
+    text = state(ctx).engine().argumentation.export_text(name, format=format)
     if out is None:
         typer.echo(text, nl=False)
     else:
@@ -175,7 +175,7 @@ def export(
 @app.command("delete")
 def delete(ctx: typer.Context, name: str = typer.Argument(..., help="A stored framework.")) -> None:
     """Delete a stored framework and its arguments (exit 1 when there is none)."""
-    if not state(ctx).engine().delete_framework(name):
+    if not state(ctx).engine().argumentation.delete_framework(name):
         console.print(f"no framework named {name}")
         raise typer.Exit(1)
     console.print(f"deleted {name}")

@@ -27,8 +27,8 @@ def init(
 ) -> None:
     """Apply pending migrations from schemas/ and record them in the graph."""
     bg = state(ctx).engine()
-    applied = bg.init_schema()
-    report = bg.verify_schema(wait_seconds=wait)
+    applied = bg.admin.init_schema()
+    report = bg.admin.verify_schema(wait_seconds=wait)
     if json_:
         print_json({"applied": applied, "verify": report.to_dict()})
     else:
@@ -60,7 +60,7 @@ def verify(
     json_: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Compare SHOW CONSTRAINTS/INDEXES with the migrations; wait for ONLINE. Exit 1 on any difference."""
-    report = state(ctx).engine().verify_schema(wait_seconds=wait)
+    report = state(ctx).engine().admin.verify_schema(wait_seconds=wait)
     if json_:
         print_json(report.to_dict())
     else:
@@ -90,7 +90,7 @@ def stats(
 ) -> None:
     """Node counts by label and status."""
     st = state(ctx)
-    rows = st.engine().stats(all_spaces=all_spaces)
+    rows = st.engine().admin.stats(all_spaces=all_spaces)
     if json_:
         print_json({"space": None if all_spaces else st.settings.space, "counts": rows})
     else:
@@ -109,7 +109,7 @@ def check(
 ) -> None:
     """Check the invariants of the space (read-only). Exit 1, listing the offending ids, when one breaks."""
     st = state(ctx)
-    report = st.engine().check(limit=limit)
+    report = st.engine().admin.check(limit=limit)
     if json_:
         print_json(report.to_dict())
     else:

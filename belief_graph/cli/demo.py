@@ -53,8 +53,8 @@ def demo(
     try:
         with BeliefGraph.connect(space=DEMO_SPACE, settings=s) as bg:
             console.rule("schema")
-            applied = bg.init_schema()
-            report = bg.verify_schema()
+            applied = bg.admin.init_schema()
+            report = bg.admin.verify_schema()
             console.print(
                 f"  migrations applied now: {applied or 'none (up to date)'}; verify: {'ok' if report.ok else report.to_dict()}"
             )
@@ -86,7 +86,7 @@ def demo(
             table(
                 f"space {DEMO_SPACE}",
                 ["label", "status", "count"],
-                [[r["label"], r["status"], r["count"]] for r in bg.stats()],
+                [[r["label"], r["status"], r["count"]] for r in bg.admin.stats()],
             )
         print_explore(console, status)
     finally:
@@ -139,7 +139,7 @@ def story_mind_change(bg: BeliefGraph) -> None:
                 v.claim.agent,
                 v.revisions[-1].reason if v.revisions else "",
             ]
-            for v in bg.history("user.risk_appetite")
+            for v in bg.beliefs.history("user.risk_appetite")
         ],
     )
 
@@ -147,9 +147,9 @@ def story_mind_change(bg: BeliefGraph) -> None:
 def story_agents_disagree(bg: BeliefGraph) -> None:
     """Story 2: two agents disagree; an authority rule parks a dispute, an unconfigured key uses recency."""
     console.rule("story 2: two agents disagree")
-    bg.set_policy("user.timezone", "authority")
-    bg.set_authority("agent:calendar", "user.timezone", 0.9)
-    bg.set_authority("agent:chat", "user.*", 0.2)
+    bg.conflicts.set_policy("user.timezone", "authority")
+    bg.conflicts.set_authority("agent:calendar", "user.timezone", 0.9)
+    bg.conflicts.set_authority("agent:chat", "user.*", 0.2)
     console.print("  policy: user.timezone is decided by authority (calendar 0.9, chat 0.2 on user.*)")
     console.print(
         _op(
@@ -162,7 +162,7 @@ def story_agents_disagree(bg: BeliefGraph) -> None:
     console.print(_op(r))
     cur = bg.belief("user.timezone")
     console.print(
-        f"  current belief: {cur.value if cur else None!r}; open disputes: {len(bg.disputes('open'))} "
+        f"  current belief: {cur.value if cur else None!r}; open disputes: {len(bg.conflicts.disputes('open'))} "
         f"(resolve with `belief-graph --space {bg.space} disputes resolve ...`)"
     )
     console.print("  no rule for user.food: the default strategy, recency, applies")
@@ -174,7 +174,9 @@ def story_agents_disagree(bg: BeliefGraph) -> None:
             )
         )
     )
-    console.print(f"  disputes still open: {len(bg.disputes('open'))} (recency settled user.food without one)")
+    console.print(
+        f"  disputes still open: {len(bg.conflicts.disputes('open'))} (recency settled user.food without one)"
+    )
 
 
 def story_free_text(bg: BeliefGraph) -> None:

@@ -80,7 +80,7 @@ def _beliefs(bg: BeliefGraph, title: str, extra: list[str]) -> Table:
         c = bg.belief(key)
         t.add_row(key, escape(repr(c.value)) if c else "-", "[green]active[/]" if c else "-", c.agent if c else "")
     for cid in extra:
-        c = bg.claim(cid)
+        c = bg.beliefs.claim(cid)
         st = c.status.value
         t.add_row(escape(c.text), "", f"[{_STYLE.get(st, 'white')}]{st}[/]", c.agent)
     return t
@@ -93,7 +93,7 @@ def story_conclusions_follow(bg: BeliefGraph, console: Console) -> None:
     ep = bg.add_episode("I work at Acme.", "user:dana", conversation="onboarding")
     bg.assert_claim("user.dana.employer", "acme", "Dana works at Acme", agent="user:dana", evidence=[ep.id])
     for rule in RULES:
-        run = bg.add_rule(rule, agent="user:admin")
+        run = bg.rules.add(rule, agent="user:admin")
         console.print(
             f"  rule {run.rule}: "
             + " -> ".join(p["key"] for p in rule["premises"])
@@ -118,7 +118,7 @@ def story_conclusions_follow(bg: BeliefGraph, console: Console) -> None:
     )
     console.print(_beliefs(bg, "after: the same conclusions, followed by themselves", [sync.id]))
     if r.audit:
-        audit = bg.audit(r.audit)
+        audit = bg.support.audit(r.audit)
         t = Table(title=escape(f"audit {audit.id[:8]}…: {audit.op} “{audit.reason}”"))
         for col in ("action", "claim", "why"):
             t.add_column(col)
@@ -131,7 +131,7 @@ def story_conclusions_follow(bg: BeliefGraph, console: Console) -> None:
                 why = "; ".join(_ids.sub(lambda m: m.group(0)[:8] + "…", x) for x in e.lost)
             t.add_row(e.action, escape(e.text or e.id), escape(why))
         console.print(t)
-    for s in bg.stale():
+    for s in bg.support.stale():
         console.print(f"  stale: {s.claim.text!r} because {s.cause}", markup=False, highlight=False)
     try:
         bg.assert_claim("user.dana.work_timezone", "Europe/Lisbon", "Dana works on Lisbon time", agent="agent:chat")
@@ -140,7 +140,7 @@ def story_conclusions_follow(bg: BeliefGraph, console: Console) -> None:
     t = Table(title="history of user.dana.meeting_hours")
     for col in ("value", "status", "why it changed"):
         t.add_column(col)
-    for v in bg.history("user.dana.meeting_hours"):
+    for v in bg.beliefs.history("user.dana.meeting_hours"):
         t.add_row(
             escape(str(v.claim.value)),
             v.claim.status.value + (" (current)" if v.current else ""),

@@ -76,13 +76,13 @@ def demo_rashomon(
     script = ScriptedRashomon(scenario)
     space = st.space or RASHOMON_SPACE
     with BeliefGraph.connect(space=space, settings=s, chat_model=None if real else script.model()) as bg:
-        bg.init_schema()
+        bg.admin.init_schema()
         AdminRepository(bg.graph, space).delete_space(space)
         label = bg.llm.describe() if real else SCRIPTED_LABEL
         keys = setup_scenario(bg, scenario, script)
         key_of = {v: k for k, v in keys.items()}
-        enc = bg.encode()
-        records = [bg.deliberate(q["text"], batched=not per_perspective) for q in scenario.queries]
+        enc = bg.perspectives.encode()
+        records = [bg.deliberations.deliberate(q["text"], batched=not per_perspective) for q in scenario.queries]
         if json_:
             print_json(
                 {
@@ -100,7 +100,7 @@ def demo_rashomon(
         console.rule(f"Rashomon memory: {scenario.title}")
         console.print(f"  LLM: {label}", markup=False, highlight=False)
         console.print(
-            f"  space {space!r}; perspectives: " + "; ".join(f"{p.name} ({p.goal})" for p in bg.perspectives()),
+            f"  space {space!r}; perspectives: " + "; ".join(f"{p.name} ({p.goal})" for p in bg.perspectives.all()),
             markup=False,
             highlight=False,
         )
@@ -209,7 +209,7 @@ def _print_staleness(bg: BeliefGraph, rec: DeliberationRecord, keys: dict[str, s
         markup=False,
         highlight=False,
     )
-    again = bg.deliberation(rec.id)
+    again = bg.deliberations.get(rec.id)
     console.print(
         f"  deliberation {rec.id[:8]}... ({rec.query!r}) stale: {again.stale} "
         f"({len(again.stale_citations)} cited interpretation(s) withdrawn)",
@@ -217,4 +217,4 @@ def _print_staleness(bg: BeliefGraph, rec: DeliberationRecord, keys: dict[str, s
         highlight=False,
     )
     bg.restore([ep], "it was the right account after all", agent="user:demo")
-    console.print(f"  restore o7: stale again? {bg.deliberation(rec.id).stale}", markup=False, highlight=False)
+    console.print(f"  restore o7: stale again? {bg.deliberations.get(rec.id).stale}", markup=False, highlight=False)

@@ -106,7 +106,7 @@ def story_evidence(bg: BeliefGraph, console: Console) -> dict[str, Any]:
         "target": target.id,
     }
 
-    fams = bg.supports(target.id)
+    fams = bg.support.supports(target.id)
     console.print(
         f"  “{target.text}” has {len(fams.families)} independent justifications: "
         + " OR ".join("(" + " AND ".join(p.text or p.id for p in f.premises) + ")" for f in fams.families),
@@ -136,6 +136,6 @@ def story_evidence(bg: BeliefGraph, console: Console) -> dict[str, Any]:
     cur = bg.belief("project.next_experiment")
     console.print(f"  belief(project.next_experiment) = {cur.text if cur else None!r}")
     console.print("  the plan's audit trail (what explain shows):")
-    for x in bg.audits_for_claim(plan.id):
+    for x in bg.support.audits_for_claim(plan.id):
         console.print("    " + x.text(), markup=False, highlight=False)
     return {"names": names, "retract": a1, "restore": a2, "context": ctx}

@@ -33,7 +33,7 @@ def list_(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Disputes of the space."""
-    ds = state(ctx).engine().disputes(None if status == "all" else status, key)
+    ds = state(ctx).engine().conflicts.disputes(None if status == "all" else status, key)
     if json_:
         print_json([d.model_dump(mode="json") for d in ds])
     else:
@@ -50,14 +50,14 @@ def resolve(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Settle a dispute: the winner becomes current, the loser superseded, all recorded."""
-    d = state(ctx).engine().resolve_dispute(dispute_id, winner, by, reason)
+    d = state(ctx).engine().conflicts.resolve_dispute(dispute_id, winner, by, reason)
     print_json(d.model_dump(mode="json")) if json_ else console.print(f"resolved {d.id}: winner {d.winner}")
 
 
 @app.command("auto-resolve")
 def auto_resolve(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
     """Apply the declared auto-resolution rules to every open dispute."""
-    ds = state(ctx).engine().auto_resolve()
+    ds = state(ctx).engine().conflicts.auto_resolve()
     if json_:
         print_json([d.model_dump(mode="json") for d in ds])
     else:

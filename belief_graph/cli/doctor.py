@@ -14,7 +14,7 @@ def doctor(
     json_: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Check that the store is reachable, migrated, and really semantic. Exit 1 with the reason otherwise."""
-    report = state(ctx).engine(verify=False).doctor(sample=sample)
+    report = state(ctx).engine(verify=False).admin.doctor(sample=sample)
     if json_:
         print_json(report.to_dict())
     else:

@@ -85,7 +85,7 @@ def revert(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Write an earlier version of a fact again, as a new version; derived conclusions follow."""
-    _print_write(state(ctx).engine().revert(key, agent=agent, to=to), json_)
+    _print_write(state(ctx).engine().beliefs.revert(key, agent=agent, to=to), json_)
 
 
 def _one_or_exit(c: Claim | None, title: str, status_header: str, missing: str, json_: bool) -> None:
@@ -109,7 +109,7 @@ def belief(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--js
 @app.command("claim")
 def claim(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False, "--json")) -> None:
     """Any claim by id, with its status."""
-    c = state(ctx).engine().claim(claim_id)
+    c = state(ctx).engine().beliefs.claim(claim_id)
     if json_:
         print_json(c.model_dump(mode="json"))
     else:
@@ -193,7 +193,9 @@ def lookup(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Exact-key or key-prefix look-up (no embedding), with provenance and support."""
-    hits = state(ctx).engine().lookup(key or None, prefix, as_of=_when(as_of), include_inactive=include_inactive)
+    hits = (
+        state(ctx).engine().retrieval.lookup(key or None, prefix, as_of=_when(as_of), include_inactive=include_inactive)
+    )
     if json_:
         print_json([h.model_dump(mode="json") for h in hits])
     else:
@@ -231,7 +233,7 @@ def answer(
 @app.command("history")
 def history(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--json")) -> None:
     """Every version of a fact, oldest first: value, status, agent, time and why it changed."""
-    versions = state(ctx).engine().history(key)
+    versions = state(ctx).engine().beliefs.history(key)
     if json_:
         print_json([v.model_dump(mode="json") for v in versions])
         return
@@ -269,7 +271,7 @@ def as_of(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """What memory believed about a fact at a given time; with --valid, what was true then (exit 1 when nothing)."""
-    c = state(ctx).engine().as_of(key, _when(at), "valid" if valid else "recorded")
+    c = state(ctx).engine().beliefs.as_of(key, _when(at), "valid" if valid else "recorded")
     title = f"{key} {'true at' if valid else 'as of'} {at}"
     _one_or_exit(c, title, "status now", f"no belief for {key} {'true at' if valid else 'at'} {at}", json_)
 
@@ -277,7 +279,7 @@ def as_of(
 @app.command("explain")
 def explain(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False, "--json")) -> None:
     """Why memory says X: agent, evidence and justifications, versions, disputes, audits."""
-    ex = state(ctx).engine().explain(claim_id)
+    ex = state(ctx).engine().beliefs.explain(claim_id)
     if json_:
         print_json(ex.model_dump(mode="json"))
     else:
@@ -289,7 +291,7 @@ def keys(
     ctx: typer.Context, prefix: str = typer.Option(None, "--prefix"), json_: bool = typer.Option(False, "--json")
 ) -> None:
     """Known fact keys with description and current value; an alias (a merged key) names its target."""
-    ks = state(ctx).engine().keys(prefix)
+    ks = state(ctx).engine().keys.all(prefix)
     if json_:
         print_json([k.model_dump(mode="json") for k in ks])
     else:
@@ -300,7 +302,7 @@ def keys(
 @app.command("register-key")
 def register_key(ctx: typer.Context, key: str, description: str, json_: bool = typer.Option(False, "--json")) -> None:
     """Add a known key with a description (used to resolve extracted keys)."""
-    k = state(ctx).engine().register_key(key, description)
+    k = state(ctx).engine().beliefs.register_key(key, description)
     print_json(k.model_dump(mode="json")) if json_ else console.print(f"registered {k.key}")
 
 

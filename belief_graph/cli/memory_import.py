@@ -69,7 +69,7 @@ def import_file(
             act.advance(done - shown)
             shown = done
 
-        r = bg.import_file(
+        r = bg.importer.import_jsonl(
             file, name=name, agent=agent, batch_size=batch_size, on_error=on_error, restart=restart, progress=progress
         )
     if json_:
@@ -107,7 +107,7 @@ def imports(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Bulk imports of this space with their progress (lines committed) and counters."""
-    infos: list[ImportInfo] = state(ctx).engine().imports(limit)
+    infos: list[ImportInfo] = state(ctx).engine().importer.all(limit)
     if json_:
         print_json([i.model_dump(mode="json") for i in infos])
         return

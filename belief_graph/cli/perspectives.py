@@ -95,7 +95,7 @@ def add(
     for c in concepts:
         head, _, desc = c.partition(":")
         ontology.append({"name": head.strip(), "description": desc.strip()})
-    p = state(ctx).engine().add_perspective(name, goal, ontology, relevance)
+    p = state(ctx).engine().perspectives.add_one(name, goal, ontology, relevance)
     print_json(p.model_dump()) if json_ else _print_perspective(p)
 
 
@@ -110,7 +110,7 @@ def load(
     if (file is None) == (not example):
         raise ValidationError("give a FILE or --example (not both)")
     bg = state(ctx).engine()
-    got = bg.load_perspectives(file if file is not None else example_perspectives_path())
+    got = bg.perspectives.load(file if file is not None else example_perspectives_path())
     if json_:
         print_json([p.model_dump() for p in got])
         return
@@ -121,7 +121,7 @@ def load(
 @app.command("list")
 def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
     """The perspectives of the space."""
-    got = state(ctx).engine().perspectives()
+    got = state(ctx).engine().perspectives.all()
     if json_:
         print_json([p.model_dump() for p in got])
         return
@@ -139,8 +139,8 @@ def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> No
 def show(ctx: typer.Context, name: str, json_: bool = typer.Option(False, "--json")) -> None:
     """One perspective: goal, ontology and its interpretations."""
     bg = state(ctx).engine()
-    p = bg.perspective(name)
-    hits = bg.interpretations(name)
+    p = bg.perspectives.get(name)
+    hits = bg.perspectives.interpretations(name)
     if json_:
         print_json({**p.model_dump(), "interpretation_list": [h.model_dump(mode="json") for h in hits]})
         return
@@ -161,7 +161,7 @@ def encode(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Every perspective interprets the relevant episodes in its own vocabulary."""
-    r = state(ctx).engine().encode(episodes or None, perspectives or None)
+    r = state(ctx).engine().perspectives.encode(episodes or None, perspectives or None)
     print_json({**r.summary(), "cells": [c.model_dump() for c in r.cells]}) if json_ else _print_encode(r)
 
 
@@ -174,7 +174,7 @@ def search(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Retrieval by perspective: that perspective's interpretations nearest to the query."""
-    hits = state(ctx).engine().search_interpretations(query, perspective, k)
+    hits = state(ctx).engine().perspectives.search(query, perspective, k)
     if json_:
         print_json([h.model_dump(mode="json") for h in hits])
         return
@@ -196,14 +196,14 @@ def deliberate(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Propose, critique, ground: select / compose / conflict."""
-    d = state(ctx).engine().deliberate(query, perspectives or None, k=k, batched=not per_perspective)
+    d = state(ctx).engine().deliberations.deliberate(query, perspectives or None, k=k, batched=not per_perspective)
     print_json(d.model_dump()) if json_ else _print_deliberation(d)
 
 
 @app.command("deliberation")
 def deliberation(ctx: typer.Context, deliberation_id: str, json_: bool = typer.Option(False, "--json")) -> None:
     """One stored deliberation (marked STALE when a cited interpretation was withdrawn)."""
-    d = state(ctx).engine().deliberation(deliberation_id)
+    d = state(ctx).engine().deliberations.get(deliberation_id)
     print_json(d.model_dump()) if json_ else _print_deliberation(d)
 
 
@@ -212,7 +212,7 @@ def deliberations(
     ctx: typer.Context, limit: int = typer.Option(20, "--limit"), json_: bool = typer.Option(False, "--json")
 ) -> None:
     """The deliberations of the space, newest first."""
-    got = state(ctx).engine().deliberations(limit)
+    got = state(ctx).engine().deliberations.all(limit)
     if json_:
         print_json([d.model_dump() for d in got])
         return

@@ -26,7 +26,7 @@ def set_(
     r = (
         state(ctx)
         .engine()
-        .set_policy(
+        .conflicts.set_policy(
             pattern,
             strategy,
             auto_authority_gap=auto_authority_gap,
@@ -47,14 +47,14 @@ def authority(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Declare an agent's authority on a key pattern."""
-    r = state(ctx).engine().set_authority(agent, pattern, weight)
+    r = state(ctx).engine().conflicts.set_authority(agent, pattern, weight)
     print_json(r.model_dump(mode="json")) if json_ else console.print(f"{r.agent} on {r.pattern}: {r.weight:g}")
 
 
 @app.command("list")
 def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
     """Every strategy and authority rule of the space."""
-    policies, authorities = state(ctx).engine().policies()
+    policies, authorities = state(ctx).engine().conflicts.policies()
     if json_:
         print_json(
             {
@@ -81,7 +81,7 @@ def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> No
 @app.command("show")
 def show(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--json")) -> None:
     """Which strategy decides a key, and by which rule."""
-    strategy, rule = state(ctx).engine().policy_for(key)
+    strategy, rule = state(ctx).engine().conflicts.policy_for(key)
     if json_:
         print_json({"key": key, "strategy": strategy.value, "rule": rule.model_dump(mode="json") if rule else None})
     else:

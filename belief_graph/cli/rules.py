@@ -79,7 +79,7 @@ def add(
 ) -> None:
     """Store rules (a new version when a name exists) and derive their instances."""
     bg = state(ctx).engine()
-    runs = [bg.add_rule(spec, agent=agent, apply=apply) for spec in read_rules(path)]
+    runs = [bg.rules.add(spec, agent=agent, apply=apply) for spec in read_rules(path)]
     if json_:
         print_json([r.model_dump(mode="json") for r in runs])
     else:
@@ -94,7 +94,7 @@ def list_(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """The rules of the space."""
-    rows = state(ctx).engine().rules(all_versions)
+    rows = state(ctx).engine().rules.all(all_versions)
     if json_:
         print_json([r.model_dump(mode="json", by_alias=True) for r in rows])
     else:
@@ -104,7 +104,7 @@ def list_(
 @app.command("show")
 def show(ctx: typer.Context, name: str, json_: bool = typer.Option(False, "--json")) -> None:
     """One rule: its spec and every version."""
-    versions = state(ctx).engine().rule_service.get(name, all_versions=True)
+    versions = state(ctx).engine().rules.get(name, all_versions=True)
     if json_:
         print_json([r.model_dump(mode="json", by_alias=True) for r in versions])
         return
@@ -126,7 +126,7 @@ def instances(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """A rule's instances: the key each derives, whether its join resolves, and the belief."""
-    rows = state(ctx).engine().rule_instances(name, status, limit)
+    rows = state(ctx).engine().rules.instances(name, status, limit)
     if json_:
         print_json([r.model_dump(mode="json") for r in rows])
         return
@@ -156,7 +156,7 @@ def run(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Re-evaluate a rule's instances by hand (the engine does it on every premise change)."""
-    r = state(ctx).engine().derive_by_rule(name, key, agent=agent)
+    r = state(ctx).engine().rules.run(name, key, agent=agent)
     print_json(r.model_dump(mode="json")) if json_ else _print_run(r)
 
 
@@ -169,5 +169,5 @@ def remove(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Remove a rule: conclusions only it supported go stale; its keys can be written directly again."""
-    r = state(ctx).engine().remove_rule(name, reason, agent=agent)
+    r = state(ctx).engine().rules.remove(name, reason, agent=agent)
     print_json(r.model_dump(mode="json")) if json_ else _print_run(r)

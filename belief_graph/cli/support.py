@@ -91,7 +91,7 @@ def derive(
 @app.command("supports")
 def supports(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False, "--json")) -> None:
     """A claim's support families: each justification, its premises, and whether it is intact."""
-    s = state(ctx).engine().supports(claim_id)
+    s = state(ctx).engine().support.supports(claim_id)
     print_json(s.model_dump(mode="json")) if json_ else _print_supports(s)
 
 
@@ -103,7 +103,7 @@ def dependents(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """The conclusions that rest on a claim, an episode or a fact, nearest first."""
-    deps = state(ctx).engine().dependents(target, limit)
+    deps = state(ctx).engine().support.dependents(target, limit)
     if json_:
         print_json([d.model_dump(mode="json") for d in deps])
     elif deps:
@@ -119,7 +119,7 @@ def stale(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Stale conclusions (their premises are no longer current) and the premise change behind each."""
-    rows = state(ctx).engine().stale(limit)
+    rows = state(ctx).engine().support.stale(limit)
     if json_:
         print_json([r.model_dump(mode="json") for r in rows])
         return
@@ -149,7 +149,7 @@ def rederive(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Re-derive a stale free-text conclusion from its current premises with the LLM (one call)."""
-    r = state(ctx).engine().rederive(claim_id, agent=agent)
+    r = state(ctx).engine().support.rederive(claim_id, agent=agent)
     if json_:
         print_json(r.model_dump(mode="json"))
         return
@@ -193,7 +193,7 @@ def audits(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Reconsolidation audits of the space, newest first."""
-    rows = state(ctx).engine().audits(limit)
+    rows = state(ctx).engine().support.audits(limit)
     if json_:
         print_json([a.model_dump(mode="json") for a in rows])
     else:
@@ -222,14 +222,14 @@ def audits(
 @app.command("audit")
 def audit(ctx: typer.Context, audit_id: str, json_: bool = typer.Option(False, "--json")) -> None:
     """What one reconsolidation did, and why (per claim)."""
-    a = state(ctx).engine().audit(audit_id)
+    a = state(ctx).engine().support.audit(audit_id)
     print_json(a.model_dump(mode="json")) if json_ else _print_audit(a)
 
 
 @app.command("history")
 def history(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False, "--json")) -> None:
     """Every audit that touched one claim or episode, oldest first."""
-    rows = state(ctx).engine().audits_for_claim(claim_id)
+    rows = state(ctx).engine().support.audits_for_claim(claim_id)
     if json_:
         print_json([r.model_dump(mode="json") for r in rows])
     else:

@@ -1,7 +1,7 @@
 """neomodel node classes mirroring the graph model (DESIGN.md section 1), for exploring from Python.
 
     with BeliefGraph.connect(space="default") as bg:
-        ogm = bg.ogm()                       # binds neomodel to *this* BeliefGraph's driver
+        ogm = bg.admin.ogm()                       # binds neomodel to *this* BeliefGraph's driver
         ogm.Claim.nodes.filter(space="default", status="active")
 
 Our ``id`` property is exposed as ``uid`` (neomodel reserves ``id``): ``Claim.nodes.get(space=s, uid=...)``.

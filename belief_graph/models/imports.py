@@ -1,4 +1,4 @@
-"""Models of bulk import (``bg.import_claims``, ``belief-graph memory import``): the progress an
+"""Models of bulk import (``bg.importer.import_items``, ``belief-graph memory import``): the progress an
 import keeps in the graph and what one run of it did."""
 
 from __future__ import annotations

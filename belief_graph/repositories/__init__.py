@@ -1,12 +1,17 @@
 """Repositories: the only callers of the query registry. Records become pydantic models here.
 
-One module per area (``core`` for episodes/claims/admin; later areas add their own module);
+One module per query area, named after it (``claims`` runs ``cypher/claim/``, ``disputes``
+``cypher/dispute/``, ...; ``core`` holds the base class, episodes and admin);
 services receive a :class:`~belief_graph.db.driver.Graph` and use these, never ``cypher/`` directly.
 """
 
-from .core import AdminRepository, ClaimRepository, EpisodeRepository, Repo
+from .agents import AgentRepository
+from .claims import ClaimRepository
+from .core import AdminRepository, EpisodeRepository, Repo
+from .disputes import DisputeRepository
+from .facts import FactRepository
 from .keys import KeyRepository
-from .policy import AgentRepository, DisputeRepository, FactRepository, PolicyRepository, VersionRepository
+from .policy import PolicyRepository
 
 __all__ = [
     "AdminRepository",
@@ -18,5 +23,4 @@ __all__ = [
     "KeyRepository",
     "PolicyRepository",
     "Repo",
-    "VersionRepository",
 ]

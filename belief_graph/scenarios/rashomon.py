@@ -181,7 +181,7 @@ class ScriptedRashomon:
 def setup_scenario(bg: BeliefGraph, scenario: Scenario, script: ScriptedRashomon | None = None) -> dict[str, str]:
     """Load the shipped perspectives and the scenario's episodes into ``bg``'s space; returns
     observation key -> episode id (and fills ``script``'s id maps)."""
-    perspectives = bg.perspective_service.add(read_perspectives(example_perspectives_path()))
+    perspectives = bg.perspectives.add(read_perspectives(example_perspectives_path()))
     keys: dict[str, str] = {}
     for o in scenario.observations:
         ep = bg.add_episode(o["text"].strip(), o["agent"], conversation="acme", at=datetime.fromisoformat(o["at"]))

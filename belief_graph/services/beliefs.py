@@ -38,7 +38,6 @@ from ..models import (
     Episode,
     Explanation,
     KeyInfo,
-    RecallHit,
     Value,
     Version,
     WriteOp,
@@ -55,7 +54,6 @@ from ..repositories import (
     EpisodeRepository,
     FactRepository,
     KeyRepository,
-    VersionRepository,
 )
 from ..settings import PolicySettings
 from .conflicts import ConflictService, checked_key
@@ -113,24 +111,12 @@ class BeliefService:
         self.episodes = EpisodeRepository(graph, space)
         self.agent_repo = AgentRepository(graph, space)
         self.facts = FactRepository(graph, space)
-        self.versions = VersionRepository(graph, space)
         self.keys_repo = KeyRepository(graph, space)
         """Aliases of merged keys (``bg.keys``): reads of an alias answer for its target."""
         self.consequences = Consequences(graph, space, embedder, dimension)
         """Settles each write: rule re-derivation and currency of the conclusions resting on it."""
-        self.conflicts = ConflictService(
-            graph, space, self.policy, claims=self.claims, versions=self.versions, consequences=self.consequences
-        )
-        """Conflict policy and disputes (services/conflicts.py): pass 2 of every write asks it."""
-        self.policies = self.conflicts.policies
-        # the conflict policy's own operations, under the names users call on ``bg.beliefs``
-        self.set_policy = self.conflicts.set_policy
-        self.set_authority = self.conflicts.set_authority
-        self.policy_for = self.conflicts.policy_for
-        self.authority_for = self.conflicts.authority_for
-        self.disputes_list = self.conflicts.disputes_list
-        self.resolve_dispute = self.conflicts.resolve_dispute
-        self.auto_resolve = self.conflicts.auto_resolve
+        self.conflicts = ConflictService(graph, space, self.policy, claims=self.claims, consequences=self.consequences)
+        """Conflict policy and disputes (services/conflicts.py; ``bg.conflicts``): pass 2 of every write asks it."""
         self.explain_hooks: list[ExplainHook] = []
         """Other components add to an explanation (e.g. the audits of reconsolidation)."""
 
@@ -260,7 +246,7 @@ class BeliefService:
             if active is not None and same_value(active.value, data.value):
                 if active.agent == data.agent:
                     return WriteResult(op=WriteOp.NOOP, claim=active, reason="same value as the current belief")
-                self.versions.corroborate(
+                self.claims.corroborate(
                     tx,
                     id=active.id,
                     agent=data.agent,
@@ -346,7 +332,7 @@ class BeliefService:
                 claim=self._get(claim_id, tx),
                 reason=reason,
                 strategy=strategy.value,
-                dispute=self.conflicts.disputes.get(dispute.id, tx),
+                dispute=self.conflicts.dispute_repo.get(dispute.id, tx),
                 resolved=resolved,
                 warnings=decision.warnings,
             )
@@ -443,6 +429,10 @@ class BeliefService:
             raise ValidationError(f"agent kind is 'user', 'agent' or 'system', got {kind!r}")
         return self.agent_repo.register(id=agent, kind=kind, description=description, at=utcnow().isoformat())
 
+    def agents(self) -> list[AgentInfo]:
+        """The registered writers of this space."""
+        return self.agent_repo.all()
+
     def _check_writer(self, agent: str, tx: Tx) -> None:
         if self.policy.strict_agents and agent not in self.agent_repo.registered([agent], tx):
             raise UnknownAgent(agent, self.space)
@@ -469,11 +459,11 @@ class BeliefService:
     # -- versions ----------------------------------------------------------------------------------
     def history(self, key: str) -> list[Version]:
         """Every version of ``key``, oldest first (an alias of a merged key answers for its target)."""
-        got = self.versions.history(checked_key(key))
+        got = self.claims.history(checked_key(key))
         if got:
             return got
         target = self.keys_repo.resolve(key)
-        return self.versions.history(target) if target is not None else []
+        return self.claims.history(target) if target is not None else []
 
     def revert(self, key: str, *, agent: str, to: str | None = None, agent_kind: str = "user") -> WriteResult:
         """Write an earlier version's value and text again, as a **new** version by ``agent`` (through
@@ -521,7 +511,7 @@ class BeliefService:
             raise ValidationError("as_of needs a timezone-aware datetime (e.g. datetime.now(UTC))")
         if basis not in ("recorded", "valid"):
             raise ValidationError(f"as_of basis is 'recorded' or 'valid', got {basis!r}")
-        read = self.versions.as_of if basis == "recorded" else self.versions.valid_at
+        read = self.claims.as_of if basis == "recorded" else self.claims.valid_at
         found = read(checked_key(key), at.isoformat())
         if found is not None:
             return found
@@ -529,11 +519,11 @@ class BeliefService:
         return read(target, at.isoformat()) if target is not None else None
 
     def explain(self, claim_id: str) -> Explanation:
-        ex = self.versions.explain(claim_id)
+        ex = self.claims.explain(claim_id)
         if ex is None:
             raise ClaimNotFound(claim_id, self.space)
         if ex.claim.key is not None:
-            ex.versions = self.versions.history(ex.claim.key)
+            ex.versions = self.claims.history(ex.claim.key)
         for hook in self.explain_hooks:
             hook(self, ex)
         return ex
@@ -558,16 +548,6 @@ class BeliefService:
             return found
         target = self.keys_repo.resolve(key)
         return self.claims.belief(target) if target is not None else None
-
-    def recall(self, query: str, k: int = 5) -> list[RecallHit]:
-        if not query.strip():
-            raise ValidationError("query must not be blank")
-        if k < 1 or k > 1000:
-            raise ValidationError("k must be between 1 and 1000")
-        vector = self._embed(query, query_mode=True)
-        # Over-fetch: the index is shared by every space and status; filtering happens after.
-        hits = self.claims.vector_search(vector, k=k, fetch=max(50, 10 * k))
-        return [RecallHit(claim=c, score=s, scores={"vector": s}) for c, s in hits]
 
     def _embed(self, text: str, query_mode: bool = False) -> list[float]:
         vec = self.embedder.embed_query(text) if query_mode else self.embedder.embed_documents([text])[0]

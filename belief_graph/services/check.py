@@ -1,4 +1,4 @@
-"""``belief-graph db check`` / ``bg.check()``: the invariants of a memory space, checked in Cypher.
+"""``belief-graph db check`` / ``bg.admin.check()``: the invariants of a memory space, checked in Cypher.
 
 Each invariant is one read-only statement in ``cypher/check/`` that reports how many items break it
 and up to ``limit`` of them (claim ids, fact keys, node descriptions). The checker writes nothing.

@@ -57,7 +57,7 @@ from ..policies import (
     norm_value,
     same_value,
 )
-from ..repositories import ClaimRepository, DisputeRepository, PolicyRepository, VersionRepository
+from ..repositories import ClaimRepository, DisputeRepository, PolicyRepository
 from ..settings import PolicySettings
 from .currency import Change, Consequences
 
@@ -124,17 +124,15 @@ class ConflictService:
         policy: PolicySettings,
         *,
         claims: ClaimRepository,
-        versions: VersionRepository,
         consequences: Consequences,
     ) -> None:
         self.graph = graph
         self.space = space
         self.policy = policy
         self.claims = claims
-        self.versions = versions
         self.consequences = consequences
-        self.policies = PolicyRepository(graph, space)
-        self.disputes = DisputeRepository(graph, space)
+        self.policy_repo = PolicyRepository(graph, space)
+        self.dispute_repo = DisputeRepository(graph, space)
         self.grounder: Grounder | None = None
         """Strategies that need an attack graph grounded (``argumentation``): the argumentation engine plugs in here."""
         self.prejudge: PreJudge | None = None
@@ -143,7 +141,7 @@ class ConflictService:
     # -- the write path's questions ------------------------------------------------------------
     def strategy_for(self, key: str, tx: Tx | None = None) -> Strategy:
         """The strategy that decides ``key``: its most specific rule, else the default."""
-        rule = self.policies.match_policy(key, tx)
+        rule = self.policy_repo.match_policy(key, tx)
         return rule.strategy if rule is not None else Strategy(self.policy.default_strategy)
 
     def pre_verdicts(self, data: ClaimInput) -> dict[str, Decision]:
@@ -177,7 +175,7 @@ class ConflictService:
             ctx = replace(ctx, verdict=(judged or {}).get(incumbent.id))
         agents: list[str] = []
         if Need.positions in s.needs:
-            positions = [(str(r["agent"]), r["value"]) for r in self.versions.positions(key, tx)]
+            positions = [(str(r["agent"]), r["value"]) for r in self.claims.positions(key, tx)]
             positions.append((data.agent, data.value))
             agents = sorted({a for a, _ in positions})
             ctx = replace(ctx, positions=positions)
@@ -185,7 +183,7 @@ class ConflictService:
             agents = [data.agent, incumbent.agent]
         if agents:
             weights, warnings = authority_weights(
-                self.policies.match_authority(key, agents, tx), self.policy.default_authority
+                self.policy_repo.match_authority(key, agents, tx), self.policy.default_authority
             )
             ctx = replace(ctx, weights=weights, warnings=warnings)
         if Need.grounding in s.needs:
@@ -196,7 +194,7 @@ class ConflictService:
 
     def own_disputed(self, key: str, agent: str, tx: Tx) -> Claim | None:
         """``agent``'s claim that is the challenger of an open dispute on ``key``, if any."""
-        for d in self.disputes.find(status="open", key=key, tx=tx):
+        for d in self.dispute_repo.find(status="open", key=key, tx=tx):
             if d.challenger.agent == agent:
                 return d.challenger
         return None
@@ -206,7 +204,7 @@ class ConflictService:
     ) -> Dispute:
         """Record an open dispute between two claims of ``key`` (the challenger is already written)."""
         dispute_id = new_id()
-        self.disputes.create(
+        self.dispute_repo.create(
             tx,
             id=dispute_id,
             key=key,
@@ -225,7 +223,7 @@ class ConflictService:
         with the challenger brings it back)."""
         self.claims.unlink_version(new_id, old_id, tx)
         why = f"contradicted by {new_id}: {reason}"
-        self.versions.change_status(
+        self.claims.change_status(
             tx, id=old_id, status="disputed", at=at, reason=why, by=new_id, revision_id=new_id + ":c:" + old_id
         )
         return self.open_dispute(
@@ -241,7 +239,7 @@ class ConflictService:
             raise ValidationError("resolve_dispute needs a reason")
 
         def work(tx: Tx) -> Dispute:
-            d = self.disputes.get(dispute_id, tx)
+            d = self.dispute_repo.get(dispute_id, tx)
             if d is None:
                 raise DisputeNotFound(dispute_id, self.space)
             if d.status != "open":
@@ -260,7 +258,7 @@ class ConflictService:
 
     def auto_resolve(self) -> list[Dispute]:
         """Apply the declared auto-resolution rules to every open dispute (one transaction per key)."""
-        keys = sorted({d.key for d in self.disputes.find(status="open")})
+        keys = sorted({d.key for d in self.dispute_repo.find(status="open")})
         out: list[Dispute] = []
         for key in keys:
 
@@ -273,13 +271,13 @@ class ConflictService:
 
     def auto_resolve_key(self, key: str, tx: Tx, now: str) -> list[Dispute]:
         """Apply ``key``'s auto-resolution rules to its open disputes, inside the caller's transaction."""
-        rule = self.policies.match_policy(key, tx)
+        rule = self.policy_repo.match_policy(key, tx)
         if rule is None or (
             rule.auto_authority_gap is None and rule.auto_corroboration is None and rule.auto_age_days is None
         ):
             return []
         settled: list[Dispute] = []
-        for d in self.disputes.find(status="open", key=key, tx=tx):
+        for d in self.dispute_repo.find(status="open", key=key, tx=tx):
             verdict = self._auto_verdict(rule, d, key, tx, now)
             if verdict is None:
                 continue
@@ -292,7 +290,7 @@ class ConflictService:
         inc, ch = d.incumbent, d.challenger
         if rule.auto_corroboration is not None:
             agents_by_value: dict[object, set[str]] = {}
-            for r in self.versions.positions(key, tx):
+            for r in self.claims.positions(key, tx):
                 agents_by_value.setdefault(norm_value(r["value"]), set()).add(r["agent"])
             nc = len(agents_by_value.get(norm_value(ch.value), set()))
             ni = len(agents_by_value.get(norm_value(inc.value), set()))
@@ -300,7 +298,7 @@ class ConflictService:
                 return ch.id, f"corroborated by {nc} agents (rule: >= {rule.auto_corroboration})", "corroboration"
         if rule.auto_authority_gap is not None:
             weights, _ = authority_weights(
-                self.policies.match_authority(key, [inc.agent, ch.agent], tx), self.policy.default_authority
+                self.policy_repo.match_authority(key, [inc.agent, ch.agent], tx), self.policy.default_authority
             )
             gap = weights[ch.agent] - weights[inc.agent]
             if gap >= rule.auto_authority_gap:
@@ -328,7 +326,7 @@ class ConflictService:
         if winner_id == d.challenger.id:
             if current is not None and current.id != winner_id:
                 self.claims.supersede(d.key, current.id, winner_id, now, why, tx)
-            self.versions.change_status(
+            self.claims.change_status(
                 tx, id=winner_id, status="active", at=now, reason=why, by=by, revision_id=new_id()
             )
             old = [current.id] if current is not None and current.id != winner_id else []
@@ -336,18 +334,19 @@ class ConflictService:
             # the winner is a root too: it becomes active only if its own premises are current
             self.consequences.settle(tx, change, roots=old + [winner_id], keys=[d.key])
         else:
-            self.versions.change_status(
+            self.claims.change_status(
                 tx, id=d.challenger.id, status="superseded", at=now, reason=why, by=by, revision_id=new_id()
             )
-        self.disputes.close(tx, id=d.id, winner=winner_id, by=by, reason=reason, rule=rule, at=now)
+        self.dispute_repo.close(tx, id=d.id, winner=winner_id, by=by, reason=reason, rule=rule, at=now)
 
-    def disputes_list(self, status: str | None = None, key: str | None = None) -> list[Dispute]:
+    def disputes(self, status: str | None = "open", key: str | None = None) -> list[Dispute]:
+        """The disputes of this space: ``open`` (the default), ``resolved``, or every one (``None``)."""
         if status is not None and status not in ("open", "resolved"):
             raise ValidationError(f"dispute status is 'open' or 'resolved', got {status!r}")
-        return self.disputes.find(status=status, key=key)
+        return self.dispute_repo.find(status=status, key=key)
 
     def _dispute(self, dispute_id: str, tx: Tx) -> Dispute:
-        d = self.disputes.get(dispute_id, tx)
+        d = self.dispute_repo.get(dispute_id, tx)
         assert d is not None, dispute_id
         return d
 
@@ -381,7 +380,7 @@ class ConflictService:
             )
         if auto_age_winner not in (None, "incumbent", "challenger"):
             raise ValidationError("auto_age_winner is 'incumbent' or 'challenger'")
-        return self.policies.set_policy(
+        return self.policy_repo.set_policy(
             pattern=pattern,
             regex=regex,
             specificity=specificity,
@@ -398,15 +397,19 @@ class ConflictService:
             raise ValidationError("agent must be a non-empty id (or '*' for every agent)")
         regex, specificity = compile_pattern(pattern)
         w = validate_weight(weight)
-        return self.policies.set_authority(
+        return self.policy_repo.set_authority(
             agent=agent, pattern=pattern, regex=regex, specificity=specificity, weight=w, at=utcnow().isoformat()
         )
 
+    def policies(self) -> tuple[list[PolicyRule], list[AuthorityRule]]:
+        """The strategy rules and the authority rules of this space."""
+        return self.policy_repo.policies(), self.policy_repo.authorities()
+
     def policy_for(self, key: str) -> tuple[Strategy, PolicyRule | None]:
-        rule = self.policies.match_policy(checked_key(key))
+        rule = self.policy_repo.match_policy(checked_key(key))
         return (rule.strategy if rule else Strategy(self.policy.default_strategy)), rule
 
     def authority_for(self, agent: str, key: str) -> tuple[float, bool]:
         """``(weight, explicit)``: the weight for agent on key, and whether a rule (not the default) gave it."""
-        w = self.policies.match_authority(checked_key(key), [agent])[agent]
+        w = self.policy_repo.match_authority(checked_key(key), [agent])[agent]
         return (w, True) if w is not None else (self.policy.default_authority, False)

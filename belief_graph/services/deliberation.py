@@ -357,11 +357,7 @@ class DeliberationService:
             raise NotFoundError(f"no deliberation {deliberation_id!r} in space {self.space!r}")
         return rec
 
-    def __call__(self, limit: int = 20) -> list[DeliberationSummary]:
-        """``bg.deliberations()``: the same as :meth:`recent`."""
-        return self.recent(limit)
-
-    def recent(self, limit: int = 20) -> list[DeliberationSummary]:
+    def all(self, limit: int = 20) -> list[DeliberationSummary]:
         """The deliberations of this space, newest first."""
         if not 1 <= limit <= 10_000:
             raise ValidationError("limit must be between 1 and 10000")

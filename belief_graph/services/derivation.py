@@ -42,7 +42,7 @@ from ..errors import EmbeddingDimensionError
 from ..models import Claim, Value, new_id, time_after
 from ..models.rules import CompiledRule, RuleInstanceInfo, RuleSpec, rule_strata
 from ..models.support import premise_current
-from ..repositories.core import ClaimRepository
+from ..repositories.claims import ClaimRepository
 from ..repositories.rules import RuleRepository
 from ..repositories.support import SupportRepository
 

@@ -1,4 +1,4 @@
-"""What reconsolidation adds to a belief's explanation (``bg.explain``): the audits that touched the
+"""What reconsolidation adds to a belief's explanation (``bg.beliefs.explain``): the audits that touched the
 claim and the conclusions resting on it. Hooked into the belief service by the facade."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Bulk import: many structured claims through the write path of ``assert_claim``, in batched
-transactions, resumable (``bg.import_claims(items)``, ``bg.import_file(path)``,
+transactions, resumable (``bg.importer.import_items(items)``, ``bg.importer.import_jsonl(path)``,
 ``belief-graph memory import FILE.jsonl``; docs/import.md).
 
 **Same policies.** Every claim goes through :meth:`BeliefService.write_prepared` inside the batch's
@@ -347,7 +347,7 @@ class ImportService:
         if b.conflicts.prejudge is None or not pending:
             return {}
         if b.policy.default_strategy != Strategy.llm_judge.value and not any(
-            r.strategy is Strategy.llm_judge for r in b.policies.policies()
+            r.strategy is Strategy.llm_judge for r in b.conflicts.policy_repo.policies()
         ):
             return {}
         verdicts: dict[str, Decision] = {}

@@ -45,7 +45,7 @@ from ..errors import (
 from ..models import new_id, time_after
 from ..models.keys import MergeOutcome, MergePlan, MergeResult, StatusChange
 from ..policies import same_value
-from ..repositories.core import LockedFact
+from ..repositories.claims import LockedFact
 from ..repositories.keys import FactState, KeyRepository, MergeVersion
 from .beliefs import BeliefService
 from .conflicts import checked_key
@@ -236,7 +236,7 @@ class KeyMerge:
             change = Change(op="merge", reason=why, agent=agent, at=at, roots=[c.id for c in d.changes])
             audit = change.ensure_audit(tx, b.consequences.repo)  # before the changes: ROOT edges keep the prior status
             for c in d.changes:
-                b.versions.change_status(
+                b.claims.change_status(
                     tx, id=c.id, status=c.after, at=at, reason=f"{why} ({d.reason})", by=agent, revision_id=new_id()
                 )
             moved = self.repo.move(tx, source=source, into=target, current=d.current, audit=audit, at=at)

@@ -9,7 +9,7 @@ repairable and declarable:
 * :meth:`KeyService.declare_schema` declares the facts a space expects, versioned in the graph
   (:mod:`.key_schema`).
 
-Registering a key stays ``bg.beliefs.register_key``; ``bg.keys()`` lists the registry.
+Registering a key stays ``bg.beliefs.register_key``; ``bg.keys.all()`` lists the registry.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ class KeyService:
         self.merger = KeyMerge(beliefs, self.repo)
         self.schemas = KeySchemas(beliefs, self.repo)
 
-    def __call__(self, prefix: str | None = None) -> list[KeyInfo]:
-        """``bg.keys()``: the key registry (known keys with description and current value; an alias
+    def all(self, prefix: str | None = None) -> list[KeyInfo]:
+        """The key registry (known keys with description and current value; an alias
         of a merged key carries ``merged_into``)."""
         return self.beliefs.facts.find(prefix)
 

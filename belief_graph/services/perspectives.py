@@ -237,6 +237,14 @@ class PerspectiveService:
         self.repo = PerspectiveRepository(graph, space)
 
     # -- perspectives --------------------------------------------------------------------------
+    def add_one(self, name: str, goal: str, ontology: Any, relevance: float | None = None) -> Perspective:
+        """One perspective from its parts (:func:`make_spec`), as :meth:`add` writes it."""
+        return self.add([make_spec(name, goal, ontology, relevance)])[0]
+
+    def load(self, path: str | Path | Traversable) -> list[Perspective]:
+        """The perspectives of a YAML file (:func:`read_perspectives`), all or nothing."""
+        return self.add(read_perspectives(path))
+
     def add(self, specs: Sequence[PerspectiveSpec]) -> list[Perspective]:
         """Create perspectives with their ontologies, all in ONE transaction (all or nothing).
 
@@ -283,10 +291,6 @@ class PerspectiveService:
         except ConstraintViolation as exc:  # a concurrent writer took a name
             raise ValidationError(f"perspective name(s) {names} already exist in space {self.space!r}") from exc
         return self.repo.find(names)
-
-    def __call__(self, names: Sequence[str] | None = None) -> list[Perspective]:
-        """``bg.perspectives()``: the same as :meth:`all`."""
-        return self.all(names)
 
     def all(self, names: Sequence[str] | None = None) -> list[Perspective]:
         """The perspectives of this space (by name)."""

@@ -18,7 +18,7 @@ is a decision somebody makes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
@@ -26,8 +26,10 @@ from ..errors import ValidationError
 from ..llm import LLMClient
 from ..llm.jobs import BeliefView, ClaimView
 from ..models import Claim
-from ..repositories.core import ClaimRepository
-from .support import SupportService
+from ..repositories.claims import ClaimRepository
+
+if TYPE_CHECKING:  # support.py builds a Rederiver: a run-time import back would be a circle
+    from .support import SupportService
 
 __all__ = ["RULE", "RederiveResult", "Rederiver"]
 

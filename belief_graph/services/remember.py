@@ -483,7 +483,7 @@ def llm_prejudge(llm: Callable[[], LLMClient]) -> PreJudge:
 
     def decide(c: ConflictService, key: str, incumbent: Claim, data: ClaimInput) -> Decision:
         client = llm()
-        weights = c.policies.match_authority(key, [incumbent.agent, data.agent])
+        weights = c.policy_repo.match_authority(key, [incumbent.agent, data.agent])
         return judge(client, key, incumbent, data, weights)
 
     return decide

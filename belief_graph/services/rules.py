@@ -112,10 +112,6 @@ class RuleService:
         self.batch = batch
 
     # -- reads --------------------------------------------------------------------------------------
-    def __call__(self, all_versions: bool = False) -> list[RuleInfo]:
-        """``bg.rules()``: the same as :meth:`all`."""
-        return self.all(all_versions)
-
     def all(self, all_versions: bool = False) -> list[RuleInfo]:
         return self.repo.rules(all_versions=all_versions)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from ..db.driver import Graph, Tx
@@ -26,6 +26,7 @@ from ..embeddings import Embedder
 from ..errors import (
     AuditNotFound,
     ClaimNotFound,
+    ConfigurationError,
     ConstraintViolation,
     DerivedKeyConflict,
     EmbeddingDimensionError,
@@ -34,6 +35,7 @@ from ..errors import (
     listed,
 )
 from ..limits import check_aware, check_name, check_number
+from ..llm import LLMClient
 from ..models import KEY_RE, Claim, Value, new_id, time_after, utcnow
 from ..models.support import (
     MODES,
@@ -47,11 +49,12 @@ from ..models.support import (
     WorkingContext,
     premise_current,
 )
-from ..repositories.core import ClaimRepository
-from ..repositories.policy import AgentRepository
+from ..repositories.agents import AgentRepository
+from ..repositories.claims import ClaimRepository
 from ..repositories.support import Runner, SupportRepository
 from .context import ContextCompiler
 from .currency import Change, Consequences
+from .rederive import Rederiver, RederiveResult
 
 __all__ = ["SupportService", "statement_signature"]
 
@@ -108,6 +111,7 @@ class SupportService:
         strict_agents: bool = False,
         consequences: Consequences | None = None,
         one_statement: bool = True,
+        llm: Callable[[], LLMClient] | None = None,
     ) -> None:
         """``runner`` replaces Graph.run for the support statements (profiling); ``waves_per_call``
         bounds the waves one ``support.fixpoint`` statement runs (1 = one statement per wave);
@@ -115,7 +119,9 @@ class SupportService:
         agent never registered with ``add_agent`` raise :class:`UnknownAgent`, as writes do;
         ``one_statement=False`` runs retract/restore as the step statements (find_nodes, open_audit,
         mark_region, fixpoint, apply_labels, the currency pass, get_audit) instead of
-        ``support.repair``: the same writes, one round trip per step (the bench's baseline)."""
+        ``support.repair``: the same writes, one round trip per step (the bench's baseline); ``llm``
+        builds the model :meth:`rederive` asks (the facade's, built only when asked)."""
+        self._llm = llm
         self.one_statement = one_statement
         if waves_per_call < 1:
             raise ValidationError("waves_per_call must be at least 1")
@@ -564,6 +570,12 @@ class SupportService:
         return record
 
     # -- audits --------------------------------------------------------------------------------------
+    def rederive(self, claim_id: str, *, agent: str) -> RederiveResult:
+        """Ask the LLM (job ``rederive``) for the new form of a stale free-text conclusion; never implicit."""
+        if self._llm is None:
+            raise ConfigurationError("this support service was built without a language model: rederive needs one")
+        return Rederiver(self, self._llm).rederive(claim_id, agent=agent)
+
     def audits(self, limit: int = 50) -> list[AuditSummary]:
         """The reconsolidation audits of this space, newest first."""
         if not 1 <= limit <= 10_000:

@@ -30,8 +30,8 @@ def main() -> None:
     rng = random.Random(seed)
     typed: dict[str, int] = {}
     with BeliefGraph.connect(space=space, embedder=HashingEmbedder(384)) as bg:
-        bg.set_policy("user.pet", "authority")
-        bg.set_authority("agent:hr", "user.*", 0.9)
+        bg.conflicts.set_policy("user.pet", "authority")
+        bg.conflicts.set_authority("agent:hr", "user.*", 0.9)
         episodes: list[str] = []
         claims: list[str] = []
         print("ready", flush=True)
@@ -65,8 +65,8 @@ def main() -> None:
                 elif op == "attacks":
                     names = [f"a{j}" for j in range(rng.randrange(2, 8))]
                     attacks = [(rng.choice(names), rng.choice(names)) for _ in range(len(names))]
-                    bg.store_attacks(f"w:{seed}", names, list(dict.fromkeys(attacks)))
-                    bg.grounded(f"w:{seed}")
+                    bg.argumentation.store_attacks(f"w:{seed}", names, list(dict.fromkeys(attacks)))
+                    bg.argumentation.ground(f"w:{seed}")
             except (ValidationError, DatabaseError) as exc:
                 typed[type(exc).__name__] = typed.get(type(exc).__name__, 0) + 1
                 if isinstance(exc, DatabaseError):

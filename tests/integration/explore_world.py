@@ -137,27 +137,27 @@ def build_world(settings: Settings, tmp: Path) -> Iterator[World]:
             bg.assert_claim("user.pet", "dog", "Alice has a dog", "user:alice", evidence=[ep_pet])
             audit = bg.retract([ep_pet], "Alice was joking about the dog")
             # an open dispute
-            bg.set_policy("user.role", "authority")
-            bg.set_authority("agent:hr", "user.role", 0.9)
-            bg.set_authority("agent:gossip", "user.role", 0.2)
+            bg.conflicts.set_policy("user.role", "authority")
+            bg.conflicts.set_authority("agent:hr", "user.role", 0.9)
+            bg.conflicts.set_authority("agent:gossip", "user.role", 0.2)
             bg.assert_claim("user.role", "engineer", "Alice is an engineer", "agent:hr")
             bg.assert_claim("user.role", "manager", "Alice is a manager", "agent:gossip")
             # a deliberation between three perspectives; finance attacks the two others
             for n in PERSPECTIVES:
-                bg.add_perspective(
+                bg.perspectives.add_one(
                     n, f"the {n} goal", [{"name": f"{n.title()}Concept", "description": n}], relevance=-1.0
                 )
             for t in ("Acme got 15% off to stay", "Acme Logistics wants the same"):
                 bg.add_episode(t, "agent:crm")
-            bg.encode()
-            d = bg.deliberate("Should the subsidiary get the same discount?")
+            bg.perspectives.encode()
+            d = bg.deliberations.deliberate("Should the subsidiary get the same discount?")
             # an argumentation framework: a -> b -> c (grounded: a IN, b OUT, c IN)
             apx = tmp / "af1.apx"
             apx.write_text("arg(a).\narg(b).\narg(c).\natt(a,b).\natt(b,c).\n")
-            bg.import_framework(apx, "af1")
-            bg.ground_framework("af1")
+            bg.argumentation.import_framework(apx, "af1")
+            bg.argumentation.ground_framework("af1")
 
-            history = bg.history("user.risk_tolerance")
+            history = bg.beliefs.history("user.risk_tolerance")
             cited = {c["id"] for p in d.proposals for c in p.cited}
             world.ids.update(ep_city=ep_city, city=city.id, audit=audit.id, deliberation=d.id)
             world.expected.update(

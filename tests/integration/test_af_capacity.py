@@ -49,7 +49,7 @@ def test_a_framework_the_heap_cannot_solve_is_refused_before_anything_is_written
     assert cap is not None and cap.arguments < 200_000 <= bg.settings.limits.af_max_arguments
     before = _nodes(bg)
     writes = _count_writes(bg, monkeypatch)
-    for attempt in (lambda: bg.import_framework(f, "big"), lambda: bg.solve_framework_file(f)):
+    for attempt in (lambda: bg.argumentation.import_framework(f, "big"), lambda: bg.argumentation.solve(f)):
         with pytest.raises(LimitExceeded) as info:
             attempt()
         assert info.value.limit == cap.arguments and info.value.value == 200_000

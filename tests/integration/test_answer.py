@@ -134,7 +134,7 @@ def test_named_value_must_be_in_a_cited_belief(abg: BeliefGraph, model: Scripted
 
 
 def test_citation_outside_the_context_is_rejected(abg: BeliefGraph, model: ScriptedModel) -> None:
-    lisbon = next(v.claim.id for v in abg.history("user.city") if v.claim.value == "Lisbon")
+    lisbon = next(v.claim.id for v in abg.beliefs.history("user.city") if v.claim.value == "Lisbon")
     model.add("answer", {"text": "The user lives in Lisbon.", "citations": [lisbon]})
     r = abg.answer("Which city does the user live in?")
     (grounding,) = [c for c in r.checks if c.name == "grounding"]
@@ -154,7 +154,7 @@ def test_context_holds_active_beliefs_only(abg: BeliefGraph, model: ScriptedMode
     model.respond("answer", reply)
     r = abg.answer("Which city does the user live in?")
     assert r.status == "answered" and r.citations == [_id(abg, "user.city")]
-    statuses = {abg.claim(i).status.value for i in seen[0]}
+    statuses = {abg.beliefs.claim(i).status.value for i in seen[0]}
     assert statuses == {"active"}
 
 

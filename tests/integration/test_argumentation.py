@@ -274,14 +274,14 @@ def test_enlisted_claims_multi_edges_and_namespace_isolation(bg: Any, svc: Argum
     svc.store_attacks("dispute:other", ["z"], [])
     with pytest.raises(ValidationError, match="unknown argument"):
         svc.add_attacks("dispute:city", [("z", c3)])
-    res = bg.grounded("dispute:city")
+    res = bg.argumentation.ground("dispute:city")
     assert res.labelling() == {c3: "IN", c2: "OUT", c1: "IN"}
-    assert bg.explain_label("dispute:city", c1).decisive[0].name == c2
-    assert bg.claim(c1).status.value == "active"  # the claim itself is untouched
+    assert bg.argumentation.explain_label("dispute:city", c1).decisive[0].name == c2
+    assert bg.beliefs.claim(c1).status.value == "active"  # the claim itself is untouched
     svc.clear_namespace("dispute:city")
     with pytest.raises(NotFoundError):
         svc.ground("dispute:city")
-    assert bg.claim(c2).id == c2
+    assert bg.beliefs.claim(c2).id == c2
 
 
 # -- grounded marks: :In / :Out / :Undec mirror the label (Browser and Bloom style by label) -------------
@@ -400,7 +400,7 @@ def test_enlisted_claims_keep_mark_and_label_when_released(bg: Any, svc: Argumen
     ).records
     got = {r["id"]: (r["label"], sorted(set(r["ls"]) & {"In", "Out", "Undec", "Argument", "Active"})) for r in rows}
     assert got == {c1: ("IN", ["Active", "In"]), c2: ("OUT", ["Active", "Out"])}
-    assert bg.check().ok
+    assert bg.admin.check().ok
 
 
 # -- linear work, index-backed frontier -------------------------------------------------------------------

@@ -18,7 +18,7 @@ def test_one_current_belief_per_fact(bg: BeliefGraph) -> None:
     assert r2.superseded is not None and r2.superseded.id == r1.claim.id
     cur = bg.belief("user.risk_tolerance")
     assert cur is not None and cur.value == "aggressive"
-    assert bg.claim(r1.claim.id).status.value == "superseded"
+    assert bg.beliefs.claim(r1.claim.id).status.value == "superseded"
     r3 = bg.assert_claim("user.risk_tolerance", "aggressive", "The user wants aggressive investments", agent="user:a")
     assert r3.op == WriteOp.NOOP and r3.claim.id == r2.claim.id
 
@@ -39,10 +39,10 @@ def test_evidence_is_linked_and_unknown_evidence_writes_nothing(bg: BeliefGraph)
         e=ep.id,
     ).records
     assert [x["id"] for x in rows] == [r.claim.id]
-    before = bg.stats()
+    before = bg.admin.stats()
     with pytest.raises(ValidationError, match="unknown evidence"):
         bg.assert_claim("user.city", "Braga", "The user lives in Braga", agent="user:a", evidence=["nope"])
-    assert bg.stats() == before
+    assert bg.admin.stats() == before
     assert bg.belief("user.city").value == "Porto"  # type: ignore[union-attr]
 
 
@@ -58,12 +58,12 @@ def test_evidence_is_linked_and_unknown_evidence_writes_nothing(bg: BeliefGraph)
 def test_bad_input_is_typed_and_writes_nothing(bg: BeliefGraph, kwargs: dict) -> None:  # type: ignore[type-arg]
     with pytest.raises(ValidationError):
         bg.assert_claim(**kwargs)
-    assert bg.stats() == []
+    assert bg.admin.stats() == []
 
 
 def test_claim_not_found(bg: BeliefGraph) -> None:
     with pytest.raises(ClaimNotFound):
-        bg.claim("missing")
+        bg.beliefs.claim("missing")
 
 
 def test_concurrent_writers_keep_one_current_and_a_linear_chain(bg: BeliefGraph) -> None:
@@ -104,8 +104,8 @@ def test_concurrent_writers_keep_one_current_and_a_linear_chain(bg: BeliefGraph)
         s=bg.space,
     ).records[0]["n"]
     assert bad == 0
-    newest = bg.history("user.mood")[-1]
-    assert bg.belief("user.mood") == bg.as_of("user.mood", datetime.now(UTC))
+    newest = bg.beliefs.history("user.mood")[-1]
+    assert bg.belief("user.mood") == bg.beliefs.as_of("user.mood", datetime.now(UTC))
     assert bg.belief("user.mood").id == newest.claim.id  # type: ignore[union-attr]
 
 
@@ -114,14 +114,14 @@ def test_evidence_must_hold_and_be_current(bg: BeliefGraph) -> None:
     bg.retract([ep.id], "the user was joking")
     old = bg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon", agent="user:a")
     bg.assert_claim("user.city", "Braga", "The user lives in Braga", agent="user:a")
-    before = bg.stats()
+    before = bg.admin.stats()
     with pytest.raises(ValidationError, match="retracted"):
         bg.assert_claim("user.home", "Porto", "The user lives in Porto", agent="user:a", evidence=[ep.id])
     with pytest.raises(ValidationError, match="superseded"):
         bg.assert_claim(
             "user.region", "Lisbon area", "The user lives near Lisbon", agent="user:a", evidence=[old.claim.id]
         )
-    assert bg.stats() == before
+    assert bg.admin.stats() == before
     assert bg.belief("user.home") is None
 
 
@@ -150,7 +150,7 @@ def test_recall_uses_the_vector_index_and_filters_status_and_space(bg: BeliefGra
 
 def test_ogm_is_bound_to_our_driver(bg: BeliefGraph) -> None:
     bg.assert_claim("user.pet", "cat", "The user has a cat", agent="u")
-    ogm = bg.ogm()
+    ogm = bg.admin.ogm()
     found = ogm.Claim.nodes.filter(space=bg.space, status="active")
     assert [c.value for c in found] == ["cat"]
     assert ogm.db.driver is bg.graph.driver

@@ -1,4 +1,4 @@
-"""``db check`` / ``bg.check()``: holds on healthy spaces, and names the offending ids of each kind
+"""``db check`` / ``bg.admin.check()``: holds on healthy spaces, and names the offending ids of each kind
 of corruption (made here with test-only Cypher, since the engine never makes them)."""
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ def _world(bg: BeliefGraph) -> dict[str, str]:
     lisbon = bg.assert_claim("user.city", "Lisbon", "lives in Lisbon", agent="user:a").claim.id
     porto = bg.assert_claim("user.city", "Porto", "lives in Porto", agent="user:a", evidence=[ep.id]).claim.id
     bg.assert_claim("user.city", "Porto", "lives in Porto", agent="agent:b", evidence=[ep2.id])
-    bg.set_policy("user.pet", "authority")
-    bg.set_authority("hr", "user.*", 0.9)
+    bg.conflicts.set_policy("user.pet", "authority")
+    bg.conflicts.set_authority("hr", "user.*", 0.9)
     cat = bg.assert_claim("user.pet", "cat", "has a cat", agent="hr", evidence=[ep2.id]).claim.id
     dog = bg.assert_claim("user.pet", "dog", "has a dog", agent="bot").claim.id
     coast = bg.derive("the user lives near the sea", [porto], "user.coast", agent="agent:x").id
@@ -40,8 +40,8 @@ def _world(bg: BeliefGraph) -> dict[str, str]:
     bg.restore([ep2.id], "right")
     bg.assert_claim("user.tz", "CET", "tz CET", agent="u")
     bg.assert_claim("user.tz", "WET", "tz WET", agent="u", valid_from=datetime.now(UTC) - timedelta(days=3))
-    bg.store_attacks("x:ns", ["a", "b", "c"], [("a", "b"), ("b", "c")])
-    bg.grounded("x:ns")
+    bg.argumentation.store_attacks("x:ns", ["a", "b", "c"], [("a", "b"), ("b", "c")])
+    bg.argumentation.ground("x:ns")
     return {"ep": ep.id, "ep2": ep2.id, "lisbon": lisbon, "porto": porto, "cat": cat, "dog": dog, "coast": coast}
 
 
@@ -51,7 +51,7 @@ def _q(bg: BeliefGraph, text: str, **params: Any) -> None:
 
 def test_a_healthy_space_passes_and_every_statement_is_read_only(bg: BeliefGraph) -> None:
     _world(bg)
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.to_dict()
     assert [i.name for i in report.invariants] == [n for n, _ in INVARIANTS]
     for name, _ in INVARIANTS:
@@ -225,10 +225,10 @@ def test_each_corruption_is_reported_with_its_ids(
     bg: BeliefGraph, graph, case: str, invariant: str, needle: str, corrupt: Corrupt
 ) -> None:  # type: ignore[no-untyped-def]
     w = _world(bg)
-    assert bg.check().ok
+    assert bg.admin.check().ok
     try:
         corrupt(bg, w)
-        report = bg.check()
+        report = bg.admin.check()
         broken = {i.name: i for i in report.failed}
         assert invariant in broken, report.to_dict()
         shown = " ".join(broken[invariant].offending)
@@ -243,11 +243,11 @@ def test_limit_caps_the_list_not_the_count(bg: BeliefGraph) -> None:
         bg.assert_claim(f"k.k{i}", "a", f"a {i}", agent="u")
         bg.assert_claim(f"k.k{i}", "b", f"b {i}", agent="u")
     _q(bg, "MATCH (c:Claim {space: $s, status: 'superseded'}) SET c.status = 'active'")
-    r = bg.check(limit=2)
+    r = bg.admin.check(limit=2)
     apk = next(i for i in r.invariants if i.name == "active_per_key")
     assert apk.violations == 5 and len(apk.offending) == 2
     with pytest.raises(ValidationError):
-        bg.check(limit=0)
+        bg.admin.check(limit=0)
 
 
 def _cli(args: list[str], settings) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]

@@ -212,7 +212,7 @@ def test_deleting_a_space_in_small_batches_reaches_every_label_and_no_other_spac
         g.derive("the user lives near the sea", [city.claim.id], key="user.coast", agent="agent:x")
         g.assert_claim("user.city", "Lisbon", "the user lives in Lisbon", agent="user:a")
         g.retract([ep.id], "wrong transcript")
-        g.add_rule(
+        g.rules.add(
             {
                 "name": "home",
                 "premises": [{"key": "user.{x}", "as": "v"}],

@@ -45,13 +45,13 @@ def test_a_speaker_contradicting_itself_keeps_the_new_value_and_opens_a_dispute(
         first.claim.id,
     )
     assert mbg.belief("user.sister.birthday").value == "June 3"  # type: ignore[union-attr]
-    assert mbg.claim(first.claim.id).status.value == "disputed"
-    assert mbg.claim(plan.id).status.value == "stale"  # the conclusion no longer rests on a current belief
-    assert mbg.check().ok
+    assert mbg.beliefs.claim(first.claim.id).status.value == "disputed"
+    assert mbg.beliefs.claim(plan.id).status.value == "stale"  # the conclusion no longer rests on a current belief
+    assert mbg.admin.check().ok
     # asking the user settles it: the earlier statement was right
-    mbg.beliefs.resolve_dispute(w.dispute.id, "challenger", by="user:ana", reason="asked her: May 3")
+    mbg.conflicts.resolve_dispute(w.dispute.id, "challenger", by="user:ana", reason="asked her: May 3")
     assert mbg.belief("user.sister.birthday").value == "May 3"  # type: ignore[union-attr]
-    assert mbg.check().ok
+    assert mbg.admin.check().ok
 
 
 def test_an_update_is_not_a_dispute(mbg: BeliefGraph, model: ScriptedModel) -> None:
@@ -60,7 +60,7 @@ def test_an_update_is_not_a_dispute(mbg: BeliefGraph, model: ScriptedModel) -> N
     model.respond("classify", classify("UPDATE"))
     r = mbg.remember("I moved to Porto.", agent="user:ana")
     assert r.results[0].op == WriteOp.UPDATE and r.results[0].dispute is None
-    assert mbg.beliefs.disputes_list("open") == []
+    assert mbg.conflicts.disputes("open") == []
 
 
 def test_two_agents_contradicting_each_other_are_surfaced_whatever_the_recency_policy_says(
@@ -78,8 +78,8 @@ def test_two_agents_contradicting_each_other_are_surfaced_whatever_the_recency_p
     (w,) = r.results
     assert w.op == WriteOp.SUPERSEDED and w.strategy == "recency"  # the policy still decides what is current
     assert w.dispute is not None and w.dispute.challenger.id == crm.claim.id
-    assert [d.key for d in mbg.beliefs.disputes_list("open")] == ["user.billing_email"]
-    assert mbg.check().ok
+    assert [d.key for d in mbg.conflicts.disputes("open")] == ["user.billing_email"]
+    assert mbg.admin.check().ok
 
 
 def test_a_new_value_for_a_fact_that_cannot_change_is_a_contradiction_whatever_the_model_says(

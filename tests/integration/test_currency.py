@@ -15,11 +15,11 @@ from belief_graph.errors import ClaimNotFound, ValidationError
 
 
 def _status(bg: BeliefGraph, cid: str) -> str:
-    return bg.claim(cid).status.value
+    return bg.beliefs.claim(cid).status.value
 
 
 def _audits_of(bg: BeliefGraph, cid: str) -> list[tuple[str, str]]:
-    return [(a.audit.op, a.action) for a in bg.audits_for_claim(cid)]
+    return [(a.audit.op, a.action) for a in bg.support.audits_for_claim(cid)]
 
 
 def _chain(bg: BeliefGraph) -> dict[str, str]:
@@ -62,7 +62,7 @@ def test_updating_any_premise_of_a_chain_makes_the_answer_and_its_consequences_s
     assert _status(bg, ids["answer"]) == "stale" and _status(bg, ids["second"]) == "stale"
     assert bg.belief("work.w1.answer") is None
     # the audit names the premise change; the revision points at it
-    audit = bg.audit(r.audit)  # type: ignore[arg-type]
+    audit = bg.support.audit(r.audit)  # type: ignore[arg-type]
     assert audit.op == "update" and key in audit.reason and ids[fact] in audit.root_ids
     assert set(audit.staled_ids) == {ids["answer"], ids["second"]}
     lost = {e.id: e.lost for e in audit.entries if e.action == "STALED"}
@@ -70,7 +70,7 @@ def test_updating_any_premise_of_a_chain_makes_the_answer_and_its_consequences_s
     assert any(f"{ids['answer']} (stale)" in x for x in lost[ids["second"]])
     assert ("update", "STALED") in _audits_of(bg, ids["answer"])
     # history keeps what was believed
-    assert bg.as_of("work.w1.answer", before).id == ids["answer"]  # type: ignore[union-attr]
+    assert bg.beliefs.as_of("work.w1.answer", before).id == ids["answer"]  # type: ignore[union-attr]
     # nothing in the present uses it
     ctx = bg.context(budget_tokens=100_000, limit=100)
     assert ids["answer"] not in ctx.cited_ids() and ids["second"] not in ctx.cited_ids()
@@ -94,7 +94,7 @@ def test_context_certificates_never_cite_a_superseded_premise(bg: BeliefGraph) -
     ctx = bg.context(keys=["user.work_tz"], budget_tokens=10_000)
     cert = ctx.items[0].certificate
     assert cert is not None and [p.id for p in cert.premises] == [note.id]
-    sup = bg.supports(work_tz.id)
+    sup = bg.support.supports(work_tz.id)
     assert sup.current == [cert.id] and len(sup.intact) == 2  # both hold (support), one is current
     # retract the note: the remaining justification holds but is not current -> stale, not withdrawn
     audit = bg.retract([note.id], "Ann never said that")
@@ -108,12 +108,12 @@ def test_context_certificates_never_cite_a_superseded_premise(bg: BeliefGraph) -
 def test_noop_and_corroboration_change_no_conclusion(bg: BeliefGraph) -> None:
     base = bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="user:a")
     concl = bg.derive("The user's timezone is Europe/Lisbon", [base.claim.id], key="user.tz", agent="agent:x")
-    n_audits = len(bg.audits())
+    n_audits = len(bg.support.audits())
     same = bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="user:a")
     corr = bg.assert_claim("user.city", "porto ", "Porto it is", agent="agent:b")
     assert same.op == WriteOp.NOOP and corr.op == WriteOp.NOOP
     assert same.audit is None and corr.audit is None and corr.staled == []
-    assert _status(bg, concl.id) == "active" and len(bg.audits()) == n_audits
+    assert _status(bg, concl.id) == "active" and len(bg.support.audits()) == n_audits
 
 
 def test_a_withdrawn_conclusion_reinstated_on_non_current_support_comes_back_stale(bg: BeliefGraph) -> None:
@@ -130,7 +130,7 @@ def test_a_withdrawn_conclusion_reinstated_on_non_current_support_comes_back_sta
     audit = bg.restore([employer.claim.id], "HR confirmed it")
     # support is intact again, but the employer claim is superseded: it comes back stale
     assert concl.id in audit.reinstated_ids and _status(bg, concl.id) == "stale"
-    assert bg.claim(employer.claim.id).status.value == "superseded"
+    assert bg.beliefs.claim(employer.claim.id).status.value == "superseded"
 
 
 def test_derive_needs_current_premises_and_a_current_justification_refreshes(bg: BeliefGraph) -> None:
@@ -138,10 +138,10 @@ def test_derive_needs_current_premises_and_a_current_justification_refreshes(bg:
     concl = bg.derive("Suggest vegan restaurants", [old.claim.id], agent="agent:x")
     new = bg.assert_claim("user.diet", "vegetarian", "The user is vegetarian now", agent="user:a")
     assert _status(bg, concl.id) == "stale"
-    before = bg.stats()
+    before = bg.admin.stats()
     with pytest.raises(ValidationError, match="not current"):
         bg.derive("Suggest vegan cafes", [old.claim.id], agent="agent:x")
-    assert bg.stats() == before
+    assert bg.admin.stats() == before
     ep = bg.add_episode("The user asked for vegan restaurants tonight", agent="user:a")
     refreshed = bg.derive("Suggest vegan restaurants", [ep.id], agent="agent:x")
     assert refreshed.id == concl.id and refreshed.status.value == "active"
@@ -168,40 +168,40 @@ def test_evidence_claims_are_premises_too(bg: BeliefGraph) -> None:
 
 
 def test_a_settled_dispute_makes_the_losers_conclusions_stale(bg: BeliefGraph) -> None:
-    bg.set_policy("user.*", "authority")
-    bg.set_authority("agent:a", "user.*", 0.9)
-    bg.set_authority("agent:b", "user.*", 0.1)
+    bg.conflicts.set_policy("user.*", "authority")
+    bg.conflicts.set_authority("agent:a", "user.*", 0.9)
+    bg.conflicts.set_authority("agent:b", "user.*", 0.1)
     inc = bg.assert_claim("user.role", "engineer", "The user is an engineer", agent="agent:a")
     concl = bg.derive("Send the user engineering news", [inc.claim.id], agent="agent:x")
     ch = bg.assert_claim("user.role", "designer", "The user is a designer", agent="agent:b")
     assert ch.op == WriteOp.DISPUTED and _status(bg, concl.id) == "active"
-    bg.resolve_dispute(ch.dispute.id, "challenger", by="user:admin", reason="checked")  # type: ignore[union-attr]
+    bg.conflicts.resolve_dispute(ch.dispute.id, "challenger", by="user:admin", reason="checked")  # type: ignore[union-attr]
     assert _status(bg, concl.id) == "stale"
-    stale = {s.claim.id: s for s in bg.stale()}
+    stale = {s.claim.id: s for s in bg.support.stale()}
     assert "dispute" in (stale[concl.id].cause or "") and inc.claim.id in stale[concl.id].changed
 
 
 def test_dependents_stale_supports_and_explain(bg: BeliefGraph) -> None:
     ids = _chain(bg)
-    deps = bg.dependents("person.p1.citizenship")
+    deps = bg.support.dependents("person.p1.citizenship")
     assert [(d.claim.id, d.depth) for d in deps] == [(ids["answer"], 1), (ids["second"], 2)]
-    assert deps[0].via and bg.dependents(ids["citizenship"]) == deps
-    sup = bg.supports(ids["answer"])
+    assert deps[0].via and bg.support.dependents(ids["citizenship"]) == deps
+    sup = bg.support.supports(ids["answer"])
     assert [d.claim.id for d in sup.dependents] == [ids["second"]]
-    assert bg.explain(ids["citizenship"]).dependents[0]["id"] == ids["answer"]
+    assert bg.beliefs.explain(ids["citizenship"]).dependents[0]["id"] == ids["answer"]
     r = bg.assert_claim("person.p1.citizenship", "c2", "p1 is a citizen of c2 now", agent="user:u")
-    stale = bg.stale()
+    stale = bg.support.stale()
     assert {s.claim.id for s in stale} == {ids["answer"], ids["second"]}
     s = next(x for x in stale if x.claim.id == ids["answer"])
     assert s.audit == r.audit and s.op == "update" and ids["citizenship"] in s.changed
     assert "person.p1.citizenship" in (s.cause or "") and s.since
-    sup = bg.supports(ids["answer"])
+    sup = bg.support.supports(ids["answer"])
     assert sup.current == [] and sup.intact  # it holds, it is not current
-    assert "stale" in bg.explain(ids["answer"]).text()
+    assert "stale" in bg.beliefs.explain(ids["answer"]).text()
     with pytest.raises(ClaimNotFound):
-        bg.dependents("no.such.key")
+        bg.support.dependents("no.such.key")
     with pytest.raises(ValidationError):
-        bg.dependents("  ")
+        bg.support.dependents("  ")
 
 
 def test_cli_support_dependents_and_stale(bg: BeliefGraph, run_cli) -> None:  # type: ignore[no-untyped-def]
@@ -226,8 +226,8 @@ def test_status_labels_follow_the_status_through_every_kind_of_write(bg: BeliefG
     ids = _chain(bg)
     ep = bg.add_episode("seen on the record", agent="user:u")
     bg.assert_claim("user.pet", "cat", "The user has a cat", agent="user:u", evidence=[ep.id])
-    bg.set_policy("user.*", "authority")
-    bg.set_authority("agent:a", "user.*", 0.9)
+    bg.conflicts.set_policy("user.*", "authority")
+    bg.conflicts.set_authority("agent:a", "user.*", 0.9)
     bg.assert_claim("user.role", "engineer", "engineer", agent="agent:a")
     bg.assert_claim("user.role", "designer", "designer", agent="agent:b")  # disputed
     bg.assert_claim("person.p1.citizenship", "c2", "p1 is a citizen of c2", agent="user:u")  # stale, superseded
@@ -272,16 +272,16 @@ def test_two_revisions_of_one_claim_in_one_transaction_keep_their_order(bg: Beli
         bg.assert_claim(f"user.city{i}", "b", f"the user lives in b ({i})", agent="user:a")
         bg.restore([e.id], "right after all")
         assert _status(bg, d.id) == "stale"
-        revisions = bg.explain(d.id).revisions
+        revisions = bg.beliefs.explain(d.id).revisions
         assert [r.status for r in revisions[-2:]] == ["active", "stale"], revisions
-        assert bg.as_of(f"user.near{i}", datetime.now(UTC)) is None
-    report = bg.check()
+        assert bg.beliefs.as_of(f"user.near{i}", datetime.now(UTC)) is None
+    report = bg.admin.check()
     assert report.ok, [(f.name, f.detail) for f in report.failed]
 
 
 def _revisions(bg: BeliefGraph, cid: str) -> list[str]:
     """The claim's revision statuses, oldest first, in the order every reader uses."""
-    return [r.status for r in bg.explain(cid).revisions]
+    return [r.status for r in bg.beliefs.explain(cid).revisions]
 
 
 def test_revisions_one_transaction_writes_at_one_time_keep_the_order_they_were_written_in(bg: BeliefGraph) -> None:
@@ -308,11 +308,11 @@ def test_revisions_one_transaction_writes_at_one_time_keep_the_order_they_were_w
     bg.graph.write_tx(two_changes)
     assert _status(bg, c.id) == "active"
     assert _revisions(bg, c.id) == ["active", "withdrawn", "active"]
-    assert [r.status for r in bg.history("user.mood")[0].revisions] == ["active", "withdrawn", "active"]
-    assert bg.as_of("user.mood", datetime.now(UTC)).id == c.id  # type: ignore[union-attr]
+    assert [r.status for r in bg.beliefs.history("user.mood")[0].revisions] == ["active", "withdrawn", "active"]
+    assert bg.beliefs.as_of("user.mood", datetime.now(UTC)).id == c.id  # type: ignore[union-attr]
     hits = bg.recall("The user is calm", keys=["user.mood"], as_of=datetime.now(UTC), include_inactive=True)
     assert [(h.claim.id, h.status_then) for h in hits] == [(c.id, "active")]
-    assert bg.check().ok
+    assert bg.admin.check().ok
 
 
 def test_a_writer_whose_clock_is_behind_still_writes_the_claims_last_revision(bg: BeliefGraph) -> None:
@@ -333,11 +333,11 @@ def test_a_writer_whose_clock_is_behind_still_writes_the_claims_last_revision(bg
             revision_id=f"{c.id}:w{n}",
         )
     assert _status(bg, c.id) == "active"
-    revisions = bg.explain(c.id).revisions
+    revisions = bg.beliefs.explain(c.id).revisions
     assert [r.status for r in revisions] == ["active", "withdrawn", "active"]
     assert revisions[-1].at == revisions[-2].at  # clamped to the previous revision, ordered by seq
     later = datetime.now(UTC) + timedelta(seconds=1)
-    assert bg.as_of("user.mood", later).id == c.id  # type: ignore[union-attr]
+    assert bg.beliefs.as_of("user.mood", later).id == c.id  # type: ignore[union-attr]
     hits = bg.recall("The user is calm", keys=["user.mood"], as_of=later, include_inactive=True)
     assert [(h.claim.id, h.status_then) for h in hits] == [(c.id, "active")]
-    assert bg.check().ok
+    assert bg.admin.check().ok

@@ -75,7 +75,7 @@ class World:
         self.model.respond("propose", propose).respond("critique", critique)
 
     def names(self) -> dict[str, str]:
-        return {p.id: p.name for p in self.bg.perspectives()}
+        return {p.id: p.name for p in self.bg.perspectives.all()}
 
     def calls(self) -> int:
         return self.bg.llm_usage().llm.calls
@@ -107,7 +107,7 @@ def world(base_settings, graph) -> Iterator[World]:  # type: ignore[no-untyped-d
     with BeliefGraph.connect(space=space, settings=base_settings, embedder=HashingEmbedder(), chat_model=model) as bg:
         try:
             for n in NAMES:
-                bg.add_perspective(
+                bg.perspectives.add_one(
                     n, f"the {n} goal", [{"name": f"{n.title()}Concept", "description": n}], relevance=-1.0
                 )
             eps = [
@@ -118,7 +118,7 @@ def world(base_settings, graph) -> Iterator[World]:  # type: ignore[no-untyped-d
                     "Acme Logistics wants the same",
                 )
             ]
-            assert bg.encode().passed == 9
+            assert bg.perspectives.encode().passed == 9
             bg.llm.meter.reset()
             yield World(bg, model, eps)
         finally:
@@ -145,7 +145,7 @@ def _attack_edges(graph: Any, space: str) -> int:
 
 def test_select_one_survivor(world: World, graph) -> None:  # type: ignore[no-untyped-def]
     world.script([("finance", "relationship"), ("finance", "risk")])
-    d = world.bg.deliberate(QUERY)
+    d = world.bg.deliberations.deliberate(QUERY)
     assert _labels(d) == {"finance": "IN", "relationship": "OUT", "risk": "OUT"}
     assert d.mode == "select" and d.answer == "finance says so"
     assert d.llm_calls == 2 and world.calls() == 2  # one propose_all + one critique_all
@@ -167,15 +167,15 @@ def test_select_one_survivor(world: World, graph) -> None:  # type: ignore[no-un
     assert {r["p"]: r["marks"] for r in rows} == {"finance": ["In"], "relationship": ["Out"], "risk": ["Out"]}
     assert run_check(graph, world.bg.space, only=["grounded_labels"]).ok
     # the OGM reads them (Argument and the mark are optional labels of Proposal)
-    ogm = world.bg.ogm()
+    ogm = world.bg.admin.ogm()
     assert sorted(p.label for p in ogm.Proposal.nodes.filter(space=world.bg.space).all()) == ["IN", "OUT", "OUT"]
-    why = world.bg.explain_label(deliberation_ns(d.id), d.proposal_of("risk").id)  # type: ignore[union-attr]
+    why = world.bg.argumentation.explain_label(deliberation_ns(d.id), d.proposal_of("risk").id)  # type: ignore[union-attr]
     assert why.label == "OUT" and "IN" in why.reason
 
 
 def test_zero_edges_compose_keeps_each_parts_citations(world: World) -> None:
     world.script([])
-    d = world.bg.deliberate(QUERY)
+    d = world.bg.deliberations.deliberate(QUERY)
     assert set(_labels(d).values()) == {"IN"} and d.mode == "compose" and not d.attacks
     assert [p.perspective for p in d.parts] == list(NAMES)
     for part in d.parts:
@@ -187,14 +187,14 @@ def test_zero_edges_compose_keeps_each_parts_citations(world: World) -> None:
 
 def test_compose_two_survivors_with_one_edge(world: World) -> None:
     world.script([("risk", "finance")])
-    d = world.bg.deliberate(QUERY)
+    d = world.bg.deliberations.deliberate(QUERY)
     assert _labels(d) == {"finance": "OUT", "relationship": "IN", "risk": "IN"}
     assert d.mode == "compose" and [p.perspective for p in d.parts] == ["relationship", "risk"]
 
 
 def test_complete_mutual_attack_among_three_is_a_conflict(world: World, graph) -> None:  # type: ignore[no-untyped-def]
     world.script([(a, t) for a in NAMES for t in NAMES if a != t])
-    d = world.bg.deliberate(QUERY)
+    d = world.bg.deliberations.deliberate(QUERY)
     assert set(_labels(d).values()) == {"UNDEC"} and d.mode == "conflict"
     assert _count(graph, world.bg.space, "Undec") == 3 and _count(graph, world.bg.space, "In") == 0
     assert d.answer is None and not d.parts  # no forced resolution
@@ -205,13 +205,13 @@ def test_complete_mutual_attack_among_three_is_a_conflict(world: World, graph) -
 
 def test_mutual_pair_and_one_unattacked_selects_it(world: World) -> None:
     world.script([("finance", "risk"), ("risk", "finance")])
-    d = world.bg.deliberate(QUERY)
+    d = world.bg.deliberations.deliberate(QUERY)
     assert _labels(d) == {"finance": "UNDEC", "relationship": "IN", "risk": "UNDEC"} and d.mode == "select"
 
 
 def test_per_perspective_mode_gives_the_same_labels_with_one_call_each(world: World) -> None:
     world.script([("finance", "relationship"), ("finance", "risk")])
-    d = world.bg.deliberate(QUERY, batched=False)
+    d = world.bg.deliberations.deliberate(QUERY, batched=False)
     assert not d.batched and d.mode == "select" and _labels(d)["finance"] == "IN"
     assert d.llm_calls == 6
     usage = world.bg.llm_usage().llm
@@ -242,7 +242,7 @@ def test_bad_critiques_are_rejected_and_recorded_not_written(world: World, graph
         }
 
     world.model.respond("critique_all", critique_all)
-    d = world.bg.deliberate(QUERY)
+    d = world.bg.deliberations.deliberate(QUERY)
     assert len(d.attacks) == 1 and d.attacks[0].by == "finance"
     assert _attack_edges(graph, world.bg.space) == 1
     reasons = {(r.perspective, r.reason) for r in d.rejections}
@@ -252,16 +252,16 @@ def test_bad_critiques_are_rejected_and_recorded_not_written(world: World, graph
     assert ("risk", "an attack needs a reason") in reasons
     assert all(r.stage == "critique" for r in d.rejections)
     # recorded on the stored deliberation, visible when read back
-    again = world.bg.deliberation(d.id)
+    again = world.bg.deliberations.get(d.id)
     assert {(r.perspective, r.reason) for r in again.rejections} == reasons
     assert d.mode == "compose" and _labels(d) == {"finance": "IN", "relationship": "IN", "risk": "OUT"}
     assert d.llm_calls == 2  # rejections cost no repair call
 
 
 def test_citations_outside_the_proposers_interpretations_are_rejected(world: World) -> None:
-    other = world.bg.search_interpretations(QUERY, "risk", k=1)[0].claim.id
+    other = world.bg.perspectives.search(QUERY, "risk", k=1)[0].claim.id
     world.script([], cite={"finance": [other]})  # finance cites risk's interpretation only
-    d = world.bg.deliberate(QUERY)
+    d = world.bg.deliberations.deliberate(QUERY)
     assert d.proposal_of("finance") is None and {p.perspective for p in d.proposals} == {"relationship", "risk"}
     stages = {(r.stage, r.perspective, r.item) for r in d.rejections}
     assert ("propose", "finance", other) in stages and ("propose", "finance", "proposal") in stages
@@ -280,11 +280,11 @@ def test_bad_input_raises_typed_errors_and_writes_nothing(world: World, graph, b
         ({"query": QUERY, "k": 0}, ValidationError),
     ):
         with pytest.raises(err):
-            world.bg.deliberate(**kwargs)
+            world.bg.deliberations.deliberate(**kwargs)
     # the LLM keeps answering propose_all with a proposal for an unknown perspective: EncodingError after repairs
     world.model.add("propose_all", {"proposals": [{"perspective": "p-nobody", "text": "x", "citations": []}]})
     with pytest.raises(EncodingError):
-        world.bg.deliberate(QUERY)
+        world.bg.deliberations.deliberate(QUERY)
     assert (_count(graph, space, "Deliberation"), _count(graph, space, "Proposal")) == before
     assert world.calls() == 3  # 1 + 2 repair turns, nothing else
     with BeliefGraph.connect(
@@ -294,30 +294,30 @@ def test_bad_input_raises_typed_errors_and_writes_nothing(world: World, graph, b
         chat_model=ScriptedModel(),
     ) as empty:
         with pytest.raises(ValidationError, match="no perspectives"):
-            empty.deliberate(QUERY)
+            empty.deliberations.deliberate(QUERY)
 
 
 def test_a_perspective_without_interpretations_abstains(world: World) -> None:
-    world.bg.add_perspective("legal", "Stay compliant", ["Clause"])
+    world.bg.perspectives.add_one("legal", "Stay compliant", ["Clause"])
     world.script([])
-    d = world.bg.deliberate(QUERY)
+    d = world.bg.deliberations.deliberate(QUERY)
     assert d.abstained == ["legal"] and {p.perspective for p in d.proposals} == set(NAMES)
-    only = world.bg.deliberate(QUERY, ["legal"])
+    only = world.bg.deliberations.deliberate(QUERY, ["legal"])
     assert only.mode == "none" and only.answer == "unknown" and only.llm_calls == 0
 
 
 def test_retracting_a_cited_episode_makes_the_deliberation_stale_until_restored(world: World) -> None:
     world.script([])
-    d = world.bg.deliberate(QUERY)
+    d = world.bg.deliberations.deliberate(QUERY)
     assert not d.stale
     cited = {c["episode"] for p in d.proposals for c in p.cited}
     ep = sorted(cited)[0]
     world.bg.retract([ep], "wrong account", agent="user:test")
-    stale = world.bg.deliberation(d.id)
+    stale = world.bg.deliberations.get(d.id)
     assert stale.stale and stale.stale_citations
     assert all(c["status"] == "withdrawn" for p in stale.proposals for c in p.cited if c["episode"] == ep)
-    assert any(s.stale for s in world.bg.deliberations() if s.id == d.id)
+    assert any(s.stale for s in world.bg.deliberations.all() if s.id == d.id)
     world.bg.restore([ep], "right account", agent="user:test")
-    assert not world.bg.deliberation(d.id).stale
+    assert not world.bg.deliberations.get(d.id).stale
     with pytest.raises(NotFoundError):
-        world.bg.deliberation("no-such-deliberation")
+        world.bg.deliberations.get("no-such-deliberation")

@@ -25,7 +25,7 @@ def _create_statement(name: str, version: int | None = None) -> str:
 
 def test_doctor_passes_on_an_initialised_store(bg: BeliefGraph) -> None:
     bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="u")
-    report = bg.doctor()
+    report = bg.admin.doctor()
     assert report.ok, report.to_dict()
     probe = _check(report, "paraphrase_probe")
     assert probe.data["hits"][0][0].startswith("The user is cautious with money")
@@ -44,7 +44,7 @@ def test_doctor_fails_on_claims_that_were_never_embedded(bg: BeliefGraph) -> Non
         "UNWIND range(1, 3) AS i CREATE (:Claim {space: $s, id: 'raw-' + i, text: 'unembedded ' + i, status: 'active'})",
         s=bg.space,
     )
-    report = bg.doctor()
+    report = bg.admin.doctor()
     assert not report.ok
     emb = _check(report, "embeddings")
     assert emb.ok is False and emb.data["missing"] >= 3
@@ -55,7 +55,7 @@ def test_doctor_fails_without_the_vector_index(bg: BeliefGraph, graph: Graph) ->
     vector_stmt = _create_statement("claim_embedding")
     graph.run_text("DROP INDEX claim_embedding IF EXISTS", name="test.drop_vector_index")
     try:
-        report = bg.doctor()
+        report = bg.admin.doctor()
         assert not report.ok
         assert _check(report, "vector_index").ok is False
         assert _check(report, "schema").ok is False
@@ -64,7 +64,7 @@ def test_doctor_fails_without_the_vector_index(bg: BeliefGraph, graph: Graph) ->
     finally:
         graph.run_text(vector_stmt, {"dimension": bg.settings.embedding.dimension}, name="test.restore_vector_index")
         graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
-    assert bg.doctor().ok
+    assert bg.admin.doctor().ok
 
 
 def test_doctor_fails_on_a_vector_index_recreated_with_neo4j_defaults(bg: BeliefGraph, graph: Graph) -> None:
@@ -72,7 +72,7 @@ def test_doctor_fails_on_a_vector_index_recreated_with_neo4j_defaults(bg: Belief
     quantization, m 16, ef_construction 100) still answers, but is not the index the migrations set."""
     bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="u")
     dim = bg.settings.embedding.dimension
-    ok = _check(bg.doctor(), "vector_index")
+    ok = _check(bg.admin.doctor(), "vector_index")
     assert ok.ok is True, ok.detail
     assert ok.data["config"] == {
         "vector.hnsw.ef_construction": 200,
@@ -84,7 +84,7 @@ def test_doctor_fails_on_a_vector_index_recreated_with_neo4j_defaults(bg: Belief
     try:
         graph.run_text(_create_statement("claim_embedding", 3), {"dimension": dim}, name="test.v003_vector_index")
         graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
-        report = bg.doctor()
+        report = bg.admin.doctor()
         vec = _check(report, "vector_index")
         assert vec.ok is False
         assert vec.detail == (
@@ -105,7 +105,7 @@ def test_doctor_fails_on_a_vector_index_recreated_with_neo4j_defaults(bg: Belief
         graph.run_text("DROP INDEX claim_embedding IF EXISTS", name="test.drop_vector_index")
         graph.run_text(_create_statement("claim_embedding"), {"dimension": dim}, name="test.restore_vector_index")
         graph.run_text("CALL db.awaitIndexes(120)", name="test.await")
-    assert bg.doctor().ok
+    assert bg.admin.doctor().ok
 
 
 @pytest.mark.parametrize("wrong", [1, 8])
@@ -115,6 +115,6 @@ def test_doctor_counts_claims_with_wrong_dimension(bg: BeliefGraph, wrong: int) 
         s=bg.space,
         e=[0.1] * wrong,
     )
-    report = bg.doctor()
+    report = bg.admin.doctor()
     emb = _check(report, "embeddings")
     assert emb.ok is False and emb.data["wrong_dimension"] >= 1

@@ -29,7 +29,7 @@ def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]: 
 
 
 def _active(bg: BeliefGraph, prefix: str = "user.") -> dict[str, Any]:
-    return {k.key: k.value for k in bg.keys(prefix=prefix) if k.value is not None}
+    return {k.key: k.value for k in bg.keys.all(prefix=prefix) if k.value is not None}
 
 
 def test_an_update_under_a_drifted_key_supersedes_the_belief_it_changes(mbg: BeliefGraph, model: ScriptedModel) -> None:
@@ -53,17 +53,17 @@ def test_plural_and_nesting_variants_align_without_a_call(mbg: BeliefGraph, mode
 def test_a_conflicting_statement_under_another_key_is_a_dispute_by_policy(
     mbg: BeliefGraph, model: ScriptedModel
 ) -> None:
-    mbg.beliefs.set_policy("user.*", "authority")
-    mbg.beliefs.set_authority("agent:hr", "*", 0.9)
-    mbg.beliefs.set_authority("agent:scraper", "*", 0.2)
+    mbg.conflicts.set_policy("user.*", "authority")
+    mbg.conflicts.set_authority("agent:hr", "*", 0.9)
+    mbg.conflicts.set_authority("agent:scraper", "*", 0.2)
     mbg.assert_claim("user.employer", "Acme", "The user works at Acme.", agent="agent:hr")
     model.respond("extract", facts({"key": "user.company", "value": "Globex", "text": "The user works at Globex."}))
     r = mbg.remember("Profile scrape: the user works at Globex.", agent="agent:scraper")
     assert r.keys[0].key == "user.employer"
     assert r.results[0].op == WriteOp.DISPUTED and r.results[0].dispute is not None
     assert mbg.belief("user.employer").value == "Acme"  # type: ignore[union-attr]
-    assert [d.key for d in mbg.beliefs.disputes_list("open")] == ["user.employer"]
-    assert mbg.keys(prefix="user.company") == []  # never a second belief
+    assert [d.key for d in mbg.conflicts.disputes("open")] == ["user.employer"]
+    assert mbg.keys.all(prefix="user.company") == []  # never a second belief
 
 
 def test_another_person_s_fact_stays_that_person_s(mbg: BeliefGraph, model: ScriptedModel) -> None:
@@ -161,7 +161,7 @@ def test_db_check_and_doctor_report_likely_duplicate_keys_until_they_are_merged(
         (("user.city", "user.location.city"), "same_statement"),
         (("user.pet", "user.pets"), "same_attribute"),
     }
-    report = mbg.check()
+    report = mbg.admin.check()
     assert report.ok and report.duplicates is not None and len(report.duplicates) == 2  # a warning, not broken
     out = run_cli(["--space", mbg.space, "db", "check", "--json"])
     assert out.returncode == 0, out.stderr
@@ -172,11 +172,11 @@ def test_db_check_and_doctor_report_likely_duplicate_keys_until_they_are_merged(
     ]
     text = run_cli(["--space", mbg.space, "db", "check"], COLUMNS="200").stdout
     assert "belief-graph memory merge-keys user.location.city user.city" in text
-    doctor = {c.name: c for c in mbg.doctor(sample=5).checks}["duplicate_keys"]
+    doctor = {c.name: c for c in mbg.admin.doctor(sample=5).checks}["duplicate_keys"]
     assert doctor.ok is True and "2 likely duplicate key pair(s)" in doctor.detail
     mbg.keys.merge("user.location.city", "user.city", agent="user:ana", reason="one fact")
     mbg.keys.merge("user.pets", "user.pet", agent="user:ana", reason="one fact")
-    assert mbg.keys.duplicates() == [] and mbg.check().duplicates == []
+    assert mbg.keys.duplicates() == [] and mbg.admin.check().duplicates == []
 
 
 def test_remember_records_when_a_fact_became_true_and_as_of_follows_it(mbg: BeliefGraph, model: ScriptedModel) -> None:

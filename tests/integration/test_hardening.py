@@ -36,11 +36,11 @@ def test_hostile_policy_pattern_does_not_stall_writes(bg: BeliefGraph) -> None:
     ``=~`` backtracking, x4 per extra ``*``). Matching now counts its character comparisons: the
     writes below (pass 1 and pass 2, strategy and authority look-ups) stay within a linear bound."""
     hostile = "*.*.*.*.*.*.*.*.*.zz"
-    bg.set_policy(hostile, "authority")
-    bg.set_authority("*", hostile, 0.9)
-    bg.set_policy("s.*", "recency")
+    bg.conflicts.set_policy(hostile, "authority")
+    bg.conflicts.set_authority("*", hostile, 0.9)
+    bg.conflicts.set_policy("s.*", "recency")
     key = ".".join(["s"] * 40)
-    repo = bg._beliefs.policies
+    repo = bg.conflicts.policy_repo
     repo.match_steps = 0
     first = bg.assert_claim(key, "a", "first", agent="agent-a")
     second = bg.assert_claim(key, "b", "second", agent="agent-b")
@@ -50,7 +50,7 @@ def test_hostile_policy_pattern_does_not_stall_writes(bg: BeliefGraph) -> None:
     assert 0 < repo.match_steps <= calls_bound * rules * len(key) * len(hostile), repo.match_steps
     # and a key that does end in 'zz' is covered by the hostile rule (authority decides)
     zkey = ".".join(["s"] * 39 + ["zz"])
-    assert bg.policy_for(zkey)[1].pattern == hostile  # type: ignore[union-attr]
+    assert bg.conflicts.policy_for(zkey)[1].pattern == hostile  # type: ignore[union-attr]
 
 
 # --- tenancy: a space cannot enlist another space's proposal -----------------------------------------
@@ -97,7 +97,7 @@ _NAIVE = datetime(2026, 1, 1, 12, 0)
         ("lone surrogate in an episode", lambda bg, ep: bg.add_episode("bad \ud800 text", agent="a")),
         ("lone surrogate in a value", lambda bg, ep: bg.assert_claim("user.x", "v\udcff", "text", agent="a")),
         ("lone surrogate in an agent", lambda bg, ep: bg.add_episode("fine", agent="a\ud800")),
-        ("lone surrogate in an authority agent", lambda bg, ep: bg.set_authority("a\udc80", "user.x", 0.5)),
+        ("lone surrogate in an authority agent", lambda bg, ep: bg.conflicts.set_authority("a\udc80", "user.x", 0.5)),
         ("10 MB episode", lambda bg, ep: bg.add_episode("x" * 10_000_000, agent="a")),
         ("1 MB claim value", lambda bg, ep: bg.assert_claim("user.x", "v" * 1_000_000, "text", agent="a")),
         ("10,001-character recall query", lambda bg, ep: bg.recall("q" * 10_001)),
@@ -169,9 +169,9 @@ def test_argumentation_file_above_the_limit_is_refused(
     f.write_text(header + "\n")
     before = _count(bg)
     with pytest.raises(LimitExceeded):
-        bg.import_framework(f, "huge")
+        bg.argumentation.import_framework(f, "huge")
     with pytest.raises(LimitExceeded):
-        bg.solve_framework_file(f)
+        bg.argumentation.solve(f)
     assert _count(bg) == before
     for args in (["argue", "import", str(f), "--name", "huge"], ["argue", "solve", str(f)]):
         r = _cli(["--space", space, *args], base_settings)
@@ -251,7 +251,7 @@ def test_doctor_index_coverage_holds_with_the_same_texts_in_many_spaces(bg: Beli
                 for t in texts:
                     b.assert_claim(None, None, t, agent="a")
         with BeliefGraph.connect(space=spaces[0], settings=base_settings, embedder=emb) as b:
-            report = b.doctor(sample=500)
+            report = b.admin.doctor(sample=500)
         cov = next(c for c in report.checks if c.name == "index_coverage")
         assert cov.ok, cov.detail
         assert cov.data["sampled"] >= len(spaces) * len(texts)
@@ -290,7 +290,7 @@ def test_doctor_index_coverage_reprobes_what_the_approximate_index_missed(bg: Be
     from belief_graph.services.doctor import _self_probe
 
     n = _load_inference_suite(bg)
-    report = bg.doctor(sample=5000)
+    report = bg.admin.doctor(sample=5000)
     check = next(c for c in report.checks if c.name == "index_coverage")
     assert check.ok, check.detail
     assert check.data["missing"] == 0 and check.data["sampled"] >= n
@@ -326,7 +326,7 @@ def test_doctor_index_coverage_still_fails_for_claims_missing_from_the_index(bg:
     bg.graph.driver.execute_query(
         "MATCH (c:Claim {space: $s, id: $id}) SET c.embedding = $v", s=bg.space, id=zero.id, v=[0.0] * dim
     )
-    report = bg.doctor(sample=5000)
+    report = bg.admin.doctor(sample=5000)
     check = next(c for c in report.checks if c.name == "index_coverage")
     assert check.ok is False
     assert "zero or non-finite vector" in check.detail, check.detail
@@ -402,7 +402,7 @@ def test_a_restored_claim_is_what_as_of_now_says(bg: BeliefGraph) -> None:
     c = bg.assert_claim("user.city", "b", "lives in b", agent="agent:hr").claim.id
     bg.retract([c], "wrong")
     bg.restore([c], "right after all")
-    now = bg.as_of("user.city", datetime.now(UTC))
+    now = bg.beliefs.as_of("user.city", datetime.now(UTC))
     assert bg.belief("user.city").id == c  # type: ignore[union-attr]
     assert now is not None and now.id == c
-    assert bg.check().ok
+    assert bg.admin.check().ok

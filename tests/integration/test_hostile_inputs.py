@@ -59,7 +59,7 @@ def _write_file(name: str, text: str) -> Callable[[], Path]:
 
 def _af(name: str, text: str) -> Call:
     make = _write_file(name, text)
-    return lambda bg, w: bg.import_framework(make(), "hostile")
+    return lambda bg, w: bg.argumentation.import_framework(make(), "hostile")
 
 
 def _active_value(key: str, value: Any) -> Check:
@@ -74,7 +74,7 @@ def _injection_stored_as_a_name(bg: BeliefGraph, w: dict[str, str], result: Any)
     """A framework whose argument name is Cypher text imports as data: the name is stored as is and
     nothing else in the space changed."""
     assert result.arguments == 2 and bg.belief("user.seed") is not None
-    assert "x'}]->_MATCH_n_DETACH_DELETE_n_//" in bg.export_framework("hostile")
+    assert "x'}]->_MATCH_n_DETACH_DELETE_n_//" in bg.argumentation.export_text("hostile")
 
 
 API: list[Case] = [
@@ -136,8 +136,8 @@ API: list[Case] = [
     Case("agent-empty", lambda bg, w: bg.assert_claim("user.x", "v", "t", agent=""), ValidationError),
     Case("agent-257-chars", lambda bg, w: bg.add_episode("t", agent="a" * 257), ValidationError),
     Case("agent-lone-surrogate", lambda bg, w: bg.add_episode("t", agent="a\udc80"), ValidationError),
-    Case("agent-star-registered", lambda bg, w: bg.add_agent("*"), ValidationError),
-    Case("agent-kind-unknown", lambda bg, w: bg.add_agent("x", kind="root"), ValidationError),
+    Case("agent-star-registered", lambda bg, w: bg.beliefs.add_agent("*"), ValidationError),
+    Case("agent-kind-unknown", lambda bg, w: bg.beliefs.add_agent("x", kind="root"), ValidationError),
     Case(
         "conversation-257-chars", lambda bg, w: bg.add_episode("t", agent="a", conversation="c" * 257), ValidationError
     ),
@@ -206,8 +206,8 @@ API: list[Case] = [
         ValidationError,
     ),
     Case("episode-at-naive", lambda bg, w: bg.add_episode("t", agent="a", at=NAIVE), ValidationError),
-    Case("as-of-naive", lambda bg, w: bg.as_of("user.seed", NAIVE), ValidationError),
-    Case("as-of-string", lambda bg, w: bg.as_of("user.seed", "2026-01-01"), ValidationError),  # type: ignore[arg-type]
+    Case("as-of-naive", lambda bg, w: bg.beliefs.as_of("user.seed", NAIVE), ValidationError),
+    Case("as-of-string", lambda bg, w: bg.beliefs.as_of("user.seed", "2026-01-01"), ValidationError),  # type: ignore[arg-type]
     Case("derive-at-naive", lambda bg, w: bg.derive("t", [w["ep"]], agent="a", at=NAIVE), ValidationError),
     # recall and look-ups
     Case("recall-blank", lambda bg, w: bg.recall("  "), ValidationError),
@@ -218,68 +218,82 @@ API: list[Case] = [
     Case("recall-bad-key-filter", lambda bg, w: bg.recall("q", keys=["user x"]), ValidationError),
     Case("recall-lucene-syntax", lambda bg, w: bg.recall('user:* AND (x OR "y~ ^2 \\'), None, lambda bg, w, r: None),
     Case("recall-as-of-naive", lambda bg, w: bg.recall("q", as_of=NAIVE), ValidationError),
-    Case("lookup-nothing", lambda bg, w: bg.lookup(), ValidationError),
-    Case("lookup-limit-0", lambda bg, w: bg.lookup("user.seed", limit=0), ValidationError),
-    Case("claim-unknown-id", lambda bg, w: bg.claim("no-such-claim"), ClaimNotFound),
-    Case("claim-of-other-space", lambda bg, w: bg.explain(w["foreign_claim"]), ClaimNotFound),
-    Case("claim-5m-char-id", lambda bg, w: bg.claim("c" * 5_000_000), ClaimNotFound),
-    Case("audits-unknown-claim", lambda bg, w: bg.audits_for_claim("nope"), ClaimNotFound),
+    Case("lookup-nothing", lambda bg, w: bg.retrieval.lookup(), ValidationError),
+    Case("lookup-limit-0", lambda bg, w: bg.retrieval.lookup("user.seed", limit=0), ValidationError),
+    Case("claim-unknown-id", lambda bg, w: bg.beliefs.claim("no-such-claim"), ClaimNotFound),
+    Case("claim-of-other-space", lambda bg, w: bg.beliefs.explain(w["foreign_claim"]), ClaimNotFound),
+    Case("claim-5m-char-id", lambda bg, w: bg.beliefs.claim("c" * 5_000_000), ClaimNotFound),
+    Case("audits-unknown-claim", lambda bg, w: bg.support.audits_for_claim("nope"), ClaimNotFound),
     # reads by key: the key syntax of the writes
     Case("belief-malformed-key", lambda bg, w: bg.belief("user x"), ValidationError),
     Case("belief-5m-char-key", lambda bg, w: bg.belief("k" * 5_000_000), ValidationError),
-    Case("history-malformed-key", lambda bg, w: bg.history("user x"), ValidationError),
-    Case("as-of-malformed-key", lambda bg, w: bg.as_of("user x", datetime.now(UTC)), ValidationError),
+    Case("history-malformed-key", lambda bg, w: bg.beliefs.history("user x"), ValidationError),
+    Case("as-of-malformed-key", lambda bg, w: bg.beliefs.as_of("user x", datetime.now(UTC)), ValidationError),
     Case("context-malformed-key", lambda bg, w: bg.context(keys=["user x"]), ValidationError),
     # key descriptions
-    Case("key-description-10mb", lambda bg, w: bg.register_key("user.x", "d" * 10_000_000), LimitExceeded),
-    Case("key-description-2001-chars", lambda bg, w: bg.register_key("user.x", "d" * 2_001), LimitExceeded),
+    Case("key-description-10mb", lambda bg, w: bg.beliefs.register_key("user.x", "d" * 10_000_000), LimitExceeded),
+    Case("key-description-2001-chars", lambda bg, w: bg.beliefs.register_key("user.x", "d" * 2_001), LimitExceeded),
     # policies
     Case(
         "pattern-backtracking",
-        lambda bg, w: bg.set_policy("*.*.*.*.*.*.*.*.*.zz", "authority"),
+        lambda bg, w: bg.conflicts.set_policy("*.*.*.*.*.*.*.*.*.zz", "authority"),
         None,
         lambda bg, w, r: _linear_write(bg),
     ),
-    Case("pattern-33-segments", lambda bg, w: bg.set_policy(".".join(["a"] * 33), "authority"), ValidationError),
-    Case("pattern-257-chars", lambda bg, w: bg.set_policy("a" * 257, "authority"), ValidationError),
-    Case("pattern-regex-syntax", lambda bg, w: bg.set_policy("user.(a|b)", "authority"), ValidationError),
-    Case("pattern-two-stars-in-a-segment", lambda bg, w: bg.set_policy("user.*x*", "authority"), ValidationError),
-    Case("strategy-unknown", lambda bg, w: bg.set_policy("user.*", "majority"), ValidationError),
-    Case("authority-weight-1.5", lambda bg, w: bg.set_authority("a", "user.*", 1.5), ValidationError),
-    Case("authority-weight-nan", lambda bg, w: bg.set_authority("a", "user.*", float("nan")), ValidationError),
     Case(
-        "auto-corroboration-1",
-        lambda bg, w: bg.set_policy("user.*", "authority", auto_corroboration=1),
+        "pattern-33-segments", lambda bg, w: bg.conflicts.set_policy(".".join(["a"] * 33), "authority"), ValidationError
+    ),
+    Case("pattern-257-chars", lambda bg, w: bg.conflicts.set_policy("a" * 257, "authority"), ValidationError),
+    Case("pattern-regex-syntax", lambda bg, w: bg.conflicts.set_policy("user.(a|b)", "authority"), ValidationError),
+    Case(
+        "pattern-two-stars-in-a-segment",
+        lambda bg, w: bg.conflicts.set_policy("user.*x*", "authority"),
         ValidationError,
     ),
-    Case("auto-age-negative", lambda bg, w: bg.set_policy("user.*", "authority", auto_age_days=-1), ValidationError),
+    Case("strategy-unknown", lambda bg, w: bg.conflicts.set_policy("user.*", "majority"), ValidationError),
+    Case("authority-weight-1.5", lambda bg, w: bg.conflicts.set_authority("a", "user.*", 1.5), ValidationError),
+    Case(
+        "authority-weight-nan", lambda bg, w: bg.conflicts.set_authority("a", "user.*", float("nan")), ValidationError
+    ),
+    Case(
+        "auto-corroboration-1",
+        lambda bg, w: bg.conflicts.set_policy("user.*", "authority", auto_corroboration=1),
+        ValidationError,
+    ),
+    Case(
+        "auto-age-negative",
+        lambda bg, w: bg.conflicts.set_policy("user.*", "authority", auto_age_days=-1),
+        ValidationError,
+    ),
     Case(
         "auto-age-nan",
-        lambda bg, w: bg.set_policy("user.*", "authority", auto_age_days=float("nan")),
+        lambda bg, w: bg.conflicts.set_policy("user.*", "authority", auto_age_days=float("nan")),
         ValidationError,
     ),
     Case(
         "auto-age-inf",
-        lambda bg, w: bg.set_policy("user.*", "authority", auto_age_days=float("inf")),
+        lambda bg, w: bg.conflicts.set_policy("user.*", "authority", auto_age_days=float("inf")),
         ValidationError,
     ),
     Case(
         "auto-authority-gap-inf",
-        lambda bg, w: bg.set_policy("user.*", "authority", auto_authority_gap=float("inf")),
+        lambda bg, w: bg.conflicts.set_policy("user.*", "authority", auto_authority_gap=float("inf")),
         ValidationError,
     ),
     # disputes
     Case(
-        "dispute-unknown", lambda bg, w: bg.resolve_dispute("nope", "challenger", by="me", reason="r"), DisputeNotFound
+        "dispute-unknown",
+        lambda bg, w: bg.conflicts.resolve_dispute("nope", "challenger", by="me", reason="r"),
+        DisputeNotFound,
     ),
     Case(
         "dispute-bad-winner",
-        lambda bg, w: bg.resolve_dispute(w["dispute"], "nobody", by="me", reason="r"),
+        lambda bg, w: bg.conflicts.resolve_dispute(w["dispute"], "nobody", by="me", reason="r"),
         ValidationError,
     ),
     Case(
         "dispute-no-reason",
-        lambda bg, w: bg.resolve_dispute(w["dispute"], "challenger", by="me", reason=" "),
+        lambda bg, w: bg.conflicts.resolve_dispute(w["dispute"], "challenger", by="me", reason=" "),
         ValidationError,
     ),
     # justifications and reconsolidation
@@ -309,31 +323,45 @@ API: list[Case] = [
         lambda bg, w, r: _injection_stored_as_a_name(bg, w, r),
     ),
     Case("tgf-no-separator", _af("bad.tgf", "a\nb\n"), FormatError),
-    Case("framework-name-newline", lambda bg, w: bg.store_attacks("ns\nMATCH", ["a"], []), ValidationError),
-    Case("argument-name-100k-chars", lambda bg, w: bg.store_attacks("x:ns", ["a" * 100_000], []), LimitExceeded),
-    Case("argument-name-5m-chars", lambda bg, w: bg.store_attacks("x:ns", ["a" * 5_000_000], []), LimitExceeded),
+    Case(
+        "framework-name-newline", lambda bg, w: bg.argumentation.store_attacks("ns\nMATCH", ["a"], []), ValidationError
+    ),
+    Case(
+        "argument-name-100k-chars",
+        lambda bg, w: bg.argumentation.store_attacks("x:ns", ["a" * 100_000], []),
+        LimitExceeded,
+    ),
+    Case(
+        "argument-name-5m-chars",
+        lambda bg, w: bg.argumentation.store_attacks("x:ns", ["a" * 5_000_000], []),
+        LimitExceeded,
+    ),
     Case("apx-argument-name-100k-chars", _af("long.apx", f"arg({'a' * 100_000}).\n"), LimitExceeded),
-    Case("attack-unknown-endpoint", lambda bg, w: bg.store_attacks("x:ns", ["a"], [("a", "b")]), ValidationError),
+    Case(
+        "attack-unknown-endpoint",
+        lambda bg, w: bg.argumentation.store_attacks("x:ns", ["a"], [("a", "b")]),
+        ValidationError,
+    ),
     Case(
         "enlist-other-space-proposal",
         lambda bg, w: bg.argumentation.enlist("x:ns", [w["foreign_proposal"]]),
         NotFoundError,
     ),
     # perspectives
-    Case("perspective-blank-name", lambda bg, w: bg.add_perspective(" ", "goal", ["term"]), ValidationError),
-    Case("perspective-no-ontology", lambda bg, w: bg.add_perspective("p", "goal", []), ValidationError),
+    Case("perspective-blank-name", lambda bg, w: bg.perspectives.add_one(" ", "goal", ["term"]), ValidationError),
+    Case("perspective-no-ontology", lambda bg, w: bg.perspectives.add_one("p", "goal", []), ValidationError),
     # the checker
-    Case("check-limit-0", lambda bg, w: bg.check(limit=0), ValidationError),
+    Case("check-limit-0", lambda bg, w: bg.admin.check(limit=0), ValidationError),
 ]
 
 
 def _text_is(bg: BeliefGraph, claim_id: str, text: str) -> None:
-    assert bg.claim(claim_id).text == text
+    assert bg.beliefs.claim(claim_id).text == text
 
 
 def _linear_write(bg: BeliefGraph) -> None:
     """The backtracking pattern is accepted and a write to a 40-segment key stays linear."""
-    repo = bg._beliefs.policies
+    repo = bg.conflicts.policy_repo
     repo.match_steps = 0
     key = ".".join(["s"] * 40)
     bg.assert_claim(key, "a", "a", agent="a")
@@ -356,8 +384,8 @@ def _make_world(bg: BeliefGraph, settings, embedder, graph) -> dict[str, str]:  
     gone = bg.add_episode("retracted evidence", agent="a").id
     bg.assert_claim("user.seed", "s", "seed", agent="a", evidence=[ep])
     bg.retract([gone], "it was wrong")
-    bg.set_policy("user.pet", "authority")
-    bg.set_authority("hr", "user.pet", 0.9)
+    bg.conflicts.set_policy("user.pet", "authority")
+    bg.conflicts.set_authority("hr", "user.pet", 0.9)
     bg.assert_claim("user.pet", "cat", "has a cat", agent="hr")
     dispute = bg.assert_claim("user.pet", "dog", "has a dog", agent="bot").dispute
     assert dispute is not None
@@ -411,7 +439,7 @@ def test_api_refused(shared, case: Case) -> None:  # type: ignore[no-untyped-def
 
 def test_api_refused_cases_left_the_shared_space_intact(shared) -> None:  # type: ignore[no-untyped-def]
     bg, _ = shared
-    assert bg.check().ok
+    assert bg.admin.check().ok
 
 
 @pytest.mark.parametrize("case", DOCUMENTED, ids=[c.id for c in DOCUMENTED])
@@ -419,7 +447,7 @@ def test_api_documented(bg: BeliefGraph, world: dict[str, str], case: Case) -> N
     result = case.call(bg, world)
     assert case.check is not None
     case.check(bg, world, result)
-    assert bg.check().ok
+    assert bg.admin.check().ok
 
 
 # --- the CLI: exit 2 (bad input) or 1 (not found), one line, no traceback, nothing written ------------

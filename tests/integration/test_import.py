@@ -107,10 +107,10 @@ def _setup(bg: BeliefGraph) -> None:
     diet = bg.belief("user.diet")
     assert diet is not None
     bg.derive("Suggest the vegetarian menu", [diet.id], key="advice.menu", agent="agent:chef")
-    bg.add_rule(CITY_COUNTRY, agent="user:admin")
-    bg.set_policy("team.*", "authority")
-    bg.set_authority("agent:boss", "team.*", 0.9)
-    bg.set_authority("agent:intern", "team.*", 0.2)
+    bg.rules.add(CITY_COUNTRY, agent="user:admin")
+    bg.conflicts.set_policy("team.*", "authority")
+    bg.conflicts.set_authority("agent:boss", "team.*", 0.9)
+    bg.conflicts.set_authority("agent:intern", "team.*", 0.2)
 
 
 SEQUENCE: list[dict[str, Any]] = [
@@ -140,9 +140,14 @@ def _snapshot(bg: BeliefGraph) -> dict[str, Any]:
         "city.rome.country",
         "advice.menu",
     ]
-    hist = {k: [(v.claim.value, v.claim.agent, v.claim.status.value, v.current) for v in bg.history(k)] for k in keys}
-    disputes = sorted((d.key, d.status, d.incumbent.value, d.challenger.value) for d in bg.disputes(status=None))
-    stale = sorted(s.claim.text for s in bg.stale())
+    hist = {
+        k: [(v.claim.value, v.claim.agent, v.claim.status.value, v.current) for v in bg.beliefs.history(k)]
+        for k in keys
+    }
+    disputes = sorted(
+        (d.key, d.status, d.incumbent.value, d.challenger.value) for d in bg.conflicts.disputes(status=None)
+    )
+    stale = sorted(s.claim.text for s in bg.support.stale())
     keyless = sorted(
         c["text"]
         for c in (
@@ -160,7 +165,7 @@ def test_import_follows_the_same_policies_as_assert_claim(hbg: BeliefGraph, othe
     _setup(hbg)
     _setup(other)
     ops = Counter(hbg.assert_claim(**{"key": None, "value": None, **it}).op.value.lower() for it in SEQUENCE)
-    r = other.import_claims(SEQUENCE, name="policies", batch_size=5)
+    r = other.importer.import_items(SEQUENCE, name="policies", batch_size=5)
     assert r.batches == 3 and r.done == len(SEQUENCE) and not r.rejected
     assert Counter({k: v for k, v in r.ops.items() if v}) == ops
     assert ops["disputed"] == 1 and ops["noop"] == 2 and ops["superseded"] >= 2
@@ -169,16 +174,16 @@ def test_import_follows_the_same_policies_as_assert_claim(hbg: BeliefGraph, othe
     assert got == want
     assert [v[0] for v in got["history"]["person.ann.country"]] == ["france", "italy", "italia"]
     assert "Suggest the vegetarian menu" in got["stale"]
-    info = other.imports()[0]
+    info = other.importer.all()[0]
     assert info.name == "policies" and info.status == "complete" and info.done == len(SEQUENCE)
     assert info.counts["disputed"] == 1 and info.counts["rederived"] == 2
 
 
 def test_a_later_line_sees_what_an_earlier_line_of_its_batch_wrote(hbg: BeliefGraph) -> None:
     items = [{"key": "x.k", "value": f"v{i}", "text": f"x is v{i}", "agent": "user:a"} for i in range(6)]
-    r = hbg.import_claims(items, name="chain", batch_size=100)
+    r = hbg.importer.import_items(items, name="chain", batch_size=100)
     assert r.batches == 1 and r.ops["add"] == 1 and r.ops["update"] == 5
-    history = hbg.history("x.k")
+    history = hbg.beliefs.history("x.k")
     assert [v.claim.value for v in history] == [f"v{i}" for i in range(6)]
     assert [v.current for v in history] == [False] * 5 + [True]
 
@@ -188,7 +193,7 @@ def test_a_write_to_a_derived_key_stops_the_import_with_its_line(hbg: BeliefGrap
     before = _claim_count(hbg)
     items = _items(7) + [{"key": "person.ann.country", "value": "spain", "text": "ann is in spain", "agent": "user:x"}]
     with pytest.raises(ImportLineError) as err:
-        hbg.import_claims(items, name="derived", batch_size=5)
+        hbg.importer.import_items(items, name="derived", batch_size=5)
     e = err.value
     assert e.line == 8 and e.committed == 5 and "derived by rule" in str(e) and e.import_name == "derived"
     assert _claim_count(hbg) == before + sum(1 for it in items[:5])  # lines 6-8: nothing written
@@ -212,12 +217,12 @@ def _interrupt_after(items: list[dict[str, Any]], n: int) -> Iterator[dict[str, 
 def test_an_interrupted_import_resumes_without_writing_a_line_twice(hbg: BeliefGraph) -> None:
     items = _items(130)
     with pytest.raises(_Interrupted):
-        hbg.import_claims(_interrupt_after(items, 57), name="resume", batch_size=20)
+        hbg.importer.import_items(_interrupt_after(items, 57), name="resume", batch_size=20)
     info = hbg.importer.info("resume")
     assert info is not None and info.done == 40 and info.status == "running"  # two batches; the third never committed
     assert set(_claims_by_line(hbg, "resume")) == {n for n in range(1, 41)}
     seen: list[tuple[int, int]] = []
-    r = hbg.import_claims(items, name="resume", batch_size=20, progress=lambda d, w: seen.append((d, w)))
+    r = hbg.importer.import_items(items, name="resume", batch_size=20, progress=lambda d, w: seen.append((d, w)))
     assert r.resumed_from == 40 and r.lines == 90 and r.done == 130 and r.batches == 5
     assert seen[0] == (40, 0) and seen[-1] == (130, 90) and [d for d, _ in seen] == sorted(d for d, _ in seen)
     per_line = _claims_by_line(hbg, "resume")
@@ -225,28 +230,28 @@ def test_an_interrupted_import_resumes_without_writing_a_line_twice(hbg: BeliefG
     assert _versions(hbg) == _expected_versions(items)
     assert _claim_count(hbg) == 130
     # the same import again: everything is committed, nothing is written
-    again = hbg.import_claims(items, name="resume", batch_size=20)
+    again = hbg.importer.import_items(items, name="resume", batch_size=20)
     assert again.resumed_from == 130 and again.lines == 0 and again.written == 0 and _claim_count(hbg) == 130
     # appended lines continue the import
     more = items + [{"key": "imp.more", "value": 1, "text": "one more", "agent": "user:a"}]
-    tail = hbg.import_claims(more, name="resume", batch_size=20)
+    tail = hbg.importer.import_items(more, name="resume", batch_size=20)
     assert tail.resumed_from == 130 and tail.written == 1 and hbg.importer.info("resume").done == 131  # type: ignore[union-attr]
 
 
 def test_resuming_with_another_source_is_refused_and_writes_nothing(hbg: BeliefGraph) -> None:
     items = _items(50)
     with pytest.raises(_Interrupted):
-        hbg.import_claims(_interrupt_after(items, 30), name="src", batch_size=10)
+        hbg.importer.import_items(_interrupt_after(items, 30), name="src", batch_size=10)
     count = _claim_count(hbg)
     changed = [dict(it) for it in items]
     changed[3]["text"] = "an edited line before the committed end"
     with pytest.raises(ImportStateError, match="differs from the lines already committed"):
-        hbg.import_claims(changed, name="src", batch_size=10)
+        hbg.importer.import_items(changed, name="src", batch_size=10)
     with pytest.raises(ImportStateError, match="fewer than were committed"):
-        hbg.import_claims(items[:12], name="src", batch_size=10)
+        hbg.importer.import_items(items[:12], name="src", batch_size=10)
     assert _claim_count(hbg) == count and hbg.importer.info("src").done == 30  # type: ignore[union-attr]
     # restart: from the first line again, through the write path (same-agent same-value lines are NOOPs)
-    r = hbg.import_claims(changed, name="src", batch_size=10, restart=True)
+    r = hbg.importer.import_items(changed, name="src", batch_size=10, restart=True)
     assert r.resumed_from == 0 and r.lines == 50 and r.done == 50
     assert hbg.importer.info("src").runs == 4 and hbg.importer.info("src").done == 50  # type: ignore[union-attr]
 
@@ -260,7 +265,7 @@ def test_two_processes_on_one_import_write_each_line_once(hbg: BeliefGraph, base
             space=hbg.space, settings=base_settings, embedder=HashingEmbedder(base_settings.embedding.dimension)
         ) as b:
             try:
-                b.import_claims(items, name="shared", batch_size=10)
+                b.importer.import_items(items, name="shared", batch_size=10)
             except BaseException as exc:  # noqa: BLE001 - collected and checked below
                 errors.append(exc)
 
@@ -272,7 +277,7 @@ def test_two_processes_on_one_import_write_each_line_once(hbg: BeliefGraph, base
     assert all(isinstance(e, ImportStateError) for e in errors), errors
     per_line = _claims_by_line(hbg, "shared")
     if errors:  # the one that stopped left the rest to the other, or to a rerun
-        hbg.import_claims(items, name="shared", batch_size=10)
+        hbg.importer.import_items(items, name="shared", batch_size=10)
         per_line = _claims_by_line(hbg, "shared")
     assert set(per_line) == set(range(1, 121)) and set(per_line.values()) == {1}
     assert _versions(hbg) == _expected_versions(items)
@@ -301,13 +306,13 @@ def test_a_bad_line_is_a_typed_error_with_its_line_and_nothing_of_its_batch(
     path = tmp_path / "claims.jsonl"
     path.write_text("\n".join(good[:6] + [bad] + good[6:]) + "\n", encoding="utf-8")
     with pytest.raises(ImportLineError) as err:
-        hbg.import_file(path, batch_size=4)
+        hbg.importer.import_jsonl(path, batch_size=4)
     e = err.value
     assert e.line == 7 and e.committed == 4 and message in str(e) and str(e).startswith(f"{path}:7: ")
     assert set(_claims_by_line(hbg, f"file:{path.resolve()}")) == {1, 2, 3, 4}
     # fix the line, run again: it resumes at the failed batch
     path.write_text("\n".join(good) + "\n", encoding="utf-8")
-    r = hbg.import_file(path, batch_size=4)
+    r = hbg.importer.import_jsonl(path, batch_size=4)
     assert r.resumed_from == 4 and r.done == 9
     assert set(_claims_by_line(hbg, f"file:{path.resolve()}").values()) == {1}
 
@@ -319,7 +324,7 @@ def test_skip_leaves_bad_lines_out_and_records_them(hbg: BeliefGraph, tmp_path: 
     lines[8] = ""  # blank: not an error
     path = tmp_path / "claims.jsonl"
     path.write_bytes(("\n".join(lines) + "\n").encode() + b"\xff\xfe\n")
-    r = hbg.import_file(path, batch_size=4, on_error="skip")
+    r = hbg.importer.import_jsonl(path, batch_size=4, on_error="skip")
     assert [x.line for x in r.rejected] == [3, 6, 11]
     assert "not JSON" in r.rejected[0].error and "holds string values" in r.rejected[1].error
     assert "not UTF-8" in r.rejected[2].error
@@ -332,14 +337,14 @@ def test_skip_leaves_bad_lines_out_and_records_them(hbg: BeliefGraph, tmp_path: 
 
 def test_bad_arguments_write_nothing(hbg: BeliefGraph, tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match="batch_size"):
-        hbg.import_claims(_items(3), batch_size=0)
+        hbg.importer.import_items(_items(3), batch_size=0)
     with pytest.raises(ValidationError, match="on_error"):
-        hbg.import_claims(_items(3), on_error="ignore")
+        hbg.importer.import_items(_items(3), on_error="ignore")
     with pytest.raises(ValidationError, match="not a single value"):
-        hbg.import_claims({"key": "a.b", "value": 1, "text": "t", "agent": "a"})  # type: ignore[arg-type]
+        hbg.importer.import_items({"key": "a.b", "value": 1, "text": "t", "agent": "a"})  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match="no such file"):
-        hbg.import_file(tmp_path / "missing.jsonl")
-    assert _claim_count(hbg) == 0 and hbg.imports() == []
+        hbg.importer.import_jsonl(tmp_path / "missing.jsonl")
+    assert _claim_count(hbg) == 0 and hbg.importer.all() == []
 
 
 # --- the CLI, killed mid-import -------------------------------------------------------------------

@@ -33,7 +33,7 @@ def test_declaring_stores_a_version_and_registers_every_key(bg: BeliefGraph) -> 
     assert [k.key for k in s.keys] == ["user.city", "user.age", "user.pet"]
     assert s.get("user.age") is not None and s.get("user.age").examples == [42]  # type: ignore[union-attr]
     assert bg.keys.schema() == s
-    listed = {k.key: k for k in bg.keys()}
+    listed = {k.key: k for k in bg.keys.all()}
     assert listed["user.city"].description == "the city the user lives in"
     assert (listed["user.city"].value_type, listed["user.age"].value_type, listed["user.pet"].value_type) == (
         "string",
@@ -70,7 +70,7 @@ def test_a_type_that_conflicts_with_stored_values_is_refused(bg: BeliefGraph) ->
         bg.keys.declare_schema([CITY, AGE], agent="user:admin")
     assert info.value.key == "user.age"
     assert _counts(bg) == before and bg.keys.schema() is None
-    assert "user.city" not in {k.key for k in bg.keys()}
+    assert "user.city" not in {k.key for k in bg.keys.all()}
     ok = bg.keys.declare_schema([CITY, {**AGE, "type": "string", "examples": []}], agent="user:admin")
     assert ok.version == 1
 
@@ -112,4 +112,4 @@ def test_an_alias_of_a_merged_key_is_not_declared(bg: BeliefGraph) -> None:
 def test_two_thousand_keys_fit(bg: BeliefGraph) -> None:
     keys = [{"key": f"item.k{i}", "description": f"item number {i}", "type": "number"} for i in range(MAX_SCHEMA_KEYS)]
     s = bg.keys.declare_schema(keys, agent="user:admin")
-    assert len(s.keys) == MAX_SCHEMA_KEYS and len(bg.keys("item.")) == MAX_SCHEMA_KEYS
+    assert len(s.keys) == MAX_SCHEMA_KEYS and len(bg.keys.all("item.")) == MAX_SCHEMA_KEYS

@@ -31,7 +31,7 @@ def _say(bg: BeliefGraph, key: str, value: Any, agent: str = A) -> str:
 
 def _merge(bg: BeliefGraph, source: str = SRC, into: str = INTO, **kw: Any) -> MergeResult:
     r = bg.keys.merge(source, into, agent=kw.get("agent", "user:admin"), reason=kw.get("reason", "the same fact"))
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.summary()
     return r
 
@@ -43,7 +43,7 @@ def _counts(bg: BeliefGraph) -> list[tuple[str, str, int]]:
 
 def _chain(bg: BeliefGraph, key: str) -> list[str]:
     """The SUPERSEDES chain of ``key``, oldest first, walked from its head."""
-    versions = {v.claim.id: v for v in bg.history(key)}
+    versions = {v.claim.id: v for v in bg.beliefs.history(key)}
     heads = [v for v in versions.values() if v.superseded_by is None and v.supersedes is not None]
     assert len(heads) <= 1, heads
     out: list[str] = []
@@ -63,7 +63,7 @@ def test_same_agent_update_the_newer_value_is_current_and_the_older_superseded(b
     assert r.moved == [new] and r.superseded == [old] and r.dispute is None
     assert [(c.id, c.before, c.after) for c in r.changes] == [(old, "active", "superseded")]
     assert bg.belief(INTO) == bg.belief(SRC) == r.current
-    hist = bg.history(INTO)
+    hist = bg.beliefs.history(INTO)
     assert [v.claim.id for v in hist] == [old, new] and [v.current for v in hist] == [False, True]
     assert {v.claim.key for v in hist} == {INTO}
     assert _chain(bg, INTO) == [old, new]
@@ -90,12 +90,12 @@ def test_cross_agent_conflict_opens_a_dispute_that_resolves(bg: BeliefGraph, win
     assert r.dispute.incumbent.id == newer and r.dispute.challenger.id == older
     assert r.dispute.strategy == "merge"
     assert bg.beliefs.claim(older).status == "disputed"
-    assert [d.id for d in bg.beliefs.disputes_list(status="open", key=INTO)] == [r.dispute.id]
-    assert [d.id for d in bg.beliefs.disputes_list(status="open")] == [r.dispute.id]
+    assert [d.id for d in bg.conflicts.disputes(status="open", key=INTO)] == [r.dispute.id]
+    assert [d.id for d in bg.conflicts.disputes(status="open")] == [r.dispute.id]
     assert _chain(bg, INTO) == []  # the challenger leaves the chain (challengers never are in it)
-    d = bg.beliefs.resolve_dispute(r.dispute.id, winner, by="user:admin", reason="checked with the user")
+    d = bg.conflicts.resolve_dispute(r.dispute.id, winner, by="user:admin", reason="checked with the user")
     assert d.status == "resolved"
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.summary()
     expected = older if winner == "challenger" else newer
     belief = bg.belief(INTO)
@@ -105,7 +105,7 @@ def test_cross_agent_conflict_opens_a_dispute_that_resolves(bg: BeliefGraph, win
     # the fact goes on: a new write supersedes whichever won, and the chain stays linear
     third = _say(bg, SRC, "Faro", agent=A)
     assert bg.belief(INTO) is not None and bg.belief(INTO).id == third  # type: ignore[union-attr]
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.summary()
 
 
@@ -115,7 +115,7 @@ def test_same_value_from_two_agents_the_newer_stays_and_supersedes_the_older(bg:
     r = _merge(bg)
     assert r.outcome == "same_value" and r.dispute is None
     assert r.current is not None and r.current.id == newer and r.superseded == [older]
-    assert bg.beliefs.disputes_list(status="open") == []
+    assert bg.conflicts.disputes(status="open") == []
     assert _chain(bg, INTO) == [older, newer]
 
 
@@ -127,7 +127,7 @@ def test_source_only_current_becomes_the_targets_current(bg: BeliefGraph) -> Non
     assert r.outcome == "source_only" and r.changes == [] and r.superseded == []
     assert r.moved == [first, second] and r.current is not None and r.current.id == second
     assert _chain(bg, INTO) == [first, second]
-    assert bg.history(SRC) == bg.history(INTO)
+    assert bg.beliefs.history(SRC) == bg.beliefs.history(INTO)
 
 
 def test_merging_into_a_new_key_renames_the_fact(bg: BeliefGraph) -> None:
@@ -144,9 +144,9 @@ def test_history_interleaves_both_chains_by_time(bg: BeliefGraph) -> None:
     i2 = _say(bg, INTO, "Braga")
     r = _merge(bg)
     assert r.outcome == "update" and r.current is not None and r.current.id == i2 and r.superseded == [s2]
-    assert [v.claim.id for v in bg.history(INTO)] == [s1, i1, s2, i2]
+    assert [v.claim.id for v in bg.beliefs.history(INTO)] == [s1, i1, s2, i2]
     assert _chain(bg, INTO) == [s1, i1, s2, i2]
-    assert [v.claim.value for v in bg.history(SRC)] == ["Lisbon", "Porto", "Faro", "Braga"]
+    assert [v.claim.value for v in bg.beliefs.history(SRC)] == ["Lisbon", "Porto", "Faro", "Braga"]
 
 
 def test_a_conclusion_on_the_superseded_claim_goes_stale(bg: BeliefGraph) -> None:
@@ -161,7 +161,7 @@ def test_a_conclusion_on_the_superseded_claim_goes_stale(bg: BeliefGraph) -> Non
 
 
 def test_a_rule_reading_the_target_re_derives(bg: BeliefGraph) -> None:
-    bg.add_rule(
+    bg.rules.add(
         {
             "name": "home_country",
             "premises": [{"key": INTO, "as": "city"}, {"key": "city.{city}.country", "as": "country"}],
@@ -179,7 +179,7 @@ def test_a_rule_reading_the_target_re_derives(bg: BeliefGraph) -> None:
 
 
 def test_a_key_a_rule_derives_is_refused(bg: BeliefGraph) -> None:
-    bg.add_rule(
+    bg.rules.add(
         {
             "name": "copy_city",
             "premises": [{"key": INTO, "as": "city"}],
@@ -221,15 +221,15 @@ def test_writes_and_reads_through_the_alias(bg: BeliefGraph) -> None:
     w = bg.assert_claim(SRC, "Faro", "the user moved to Faro", agent=A)
     assert w.claim.key == INTO and w.op.value == "UPDATE"
     assert bg.belief(SRC) == bg.belief(INTO) == w.claim
-    assert bg.history(SRC) == bg.history(INTO) and len(bg.history(INTO)) == 3
+    assert bg.beliefs.history(SRC) == bg.beliefs.history(INTO) and len(bg.beliefs.history(INTO)) == 3
     then = bg.beliefs.as_of(SRC, t_merged)
     assert then is not None and then.value == "Porto"
-    listed = {k.key: k for k in bg.keys()}
+    listed = {k.key: k for k in bg.keys.all()}
     assert listed[SRC].merged_into == INTO and listed[INTO].merged_into is None
     assert listed[INTO].value == "Faro"
     d = bg.derive("The user lives in the Algarve", [w.claim.id], key=SRC, agent="agent:reasoner")
     assert d.key == INTO
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.summary()
 
 
@@ -256,7 +256,7 @@ def test_refusals_write_nothing(bg: BeliefGraph) -> None:
     _say(bg, "y.city", "Faro")
     _merge(bg, "x.city", "y.city")
     before = _counts(bg)
-    keys_before = bg.keys()
+    keys_before = bg.keys.all()
     cases: list[tuple[str, str, type[Exception]]] = [
         ("no.such.key", INTO, UnknownKey),
         (INTO, INTO, MergeSameKey),
@@ -278,7 +278,7 @@ def test_refusals_write_nothing(bg: BeliefGraph) -> None:
     with pytest.raises(ValidationError, match="malformed fact key"):
         bg.keys.merge("not a key", INTO, agent="user:admin", reason="x")
     assert _counts(bg) == before
-    assert bg.keys() == keys_before
+    assert bg.keys.all() == keys_before
 
 
 def test_plan_says_what_merge_does_without_writing(bg: BeliefGraph) -> None:
@@ -304,4 +304,4 @@ def test_non_active_currents(bg: BeliefGraph) -> None:
     r = _merge(bg)
     assert r.outcome == "one_active" and r.current is not None and r.current.id == active and r.changes == []
     assert bg.beliefs.claim(gone).status == "withdrawn"
-    assert [v.claim.id for v in bg.history(INTO)] == [active, gone]
+    assert [v.claim.id for v in bg.beliefs.history(INTO)] == [active, gone]

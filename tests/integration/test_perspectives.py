@@ -57,7 +57,7 @@ def scenario(base_settings, graph, embedder) -> Iterator[Loaded]:  # type: ignor
     with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as bg:
         try:
             keys = setup_scenario(bg, script.scenario, script)
-            enc = bg.encode()
+            enc = bg.perspectives.encode()
             yield Loaded(bg, script, keys, enc, model)
         finally:
             graph.write("admin.delete_space", space=space)
@@ -109,7 +109,7 @@ def test_interpretations_are_justified_claims_linked_to_their_concepts(scenario:
     assert r["dim"] == 384 and r["episode"] == keys["o2"]
     assert sorted(r["concepts"]) == ["ApprovalBypass", "ContractGap", "LegalExposure"]
     assert set(r["owners"]) == {"risk"}  # concepts of its own perspective only
-    c = bg.claim(cid)
+    c = bg.beliefs.claim(cid)
     assert c.kind == "interpretation" and "legal review" in c.text
 
 
@@ -117,7 +117,7 @@ def test_reencoding_is_idempotent_and_makes_no_llm_call(scenario: Loaded, graph)
     bg = scenario.bg
     before, edges = _count(graph, bg.space), _edges(graph, bg.space)
     calls = bg.llm_usage().llm.calls_for("encode")
-    again = bg.encode()
+    again = bg.perspectives.encode()
     assert again.llm_calls == 0 and again.written == []
     assert bg.llm_usage().llm.calls_for("encode") == calls
     assert {c.interpretation for c in again.cells if c.passed} == {
@@ -127,7 +127,7 @@ def test_reencoding_is_idempotent_and_makes_no_llm_call(scenario: Loaded, graph)
     assert all(c.cached for c in again.cells if c.relevant is False)  # "not relevant" was recorded too
     assert again.summary()["cached"] == 21 - 0 and not any(c.prefilter and not c.cached for c in again.cells)
     assert _count(graph, bg.space) == before and _edges(graph, bg.space) == edges
-    one = bg.encode([scenario.keys["o1"]], ["risk"])
+    one = bg.perspectives.encode([scenario.keys["o1"]], ["risk"])
     assert one.possible == 1 and one.cells[0].already and one.llm_calls == 0
     # the recorded "not relevant" decisions (JUDGED_IRRELEVANT) are edges, not claims
     n = graph.driver.execute_query(
@@ -143,16 +143,16 @@ def test_retrieval_by_perspective_finds_what_raw_words_do_not_say(scenario: Load
     # o2's raw text never says "legal review", "exposure" or "risk"
     raw = next(o["text"] for o in scenario.script.scenario.observations if o["key"] == "o2")
     assert "legal" not in raw.lower() and "risk" not in raw.lower()
-    hits = bg.search_interpretations("Where did we make commitments without legal review?", "risk", k=3)
+    hits = bg.perspectives.search("Where did we make commitments without legal review?", "risk", k=3)
     assert hits[0].episode == keys["o2"] and hits[0].perspective == "risk"
     assert all(h.perspective == "risk" and h.claim.kind == "interpretation" for h in hits)
     assert hits[0].score >= hits[-1].score
-    fin = bg.search_interpretations("How much margin did we lose?", "finance", k=10)
+    fin = bg.perspectives.search("How much margin did we lose?", "finance", k=10)
     assert {h.perspective for h in fin} == {"finance"} and len(fin) == 4  # only finance's 4 interpretations
     with pytest.raises(NotFoundError):
-        bg.search_interpretations("x", "marketing")
+        bg.perspectives.search("x", "marketing")
     with pytest.raises(ValidationError):
-        bg.search_interpretations("  ", "risk")
+        bg.perspectives.search("  ", "risk")
 
 
 def test_retracting_the_episode_withdraws_every_perspectives_interpretation(scenario: Loaded) -> None:
@@ -161,30 +161,30 @@ def test_retracting_the_episode_withdraws_every_perspectives_interpretation(scen
     audit = bg.retract([keys["o7"]], "logged on the wrong account", agent="user:test")
     try:
         assert set(audit.withdrawn_ids) == set(ids.values())
-        assert all(bg.claim(i).status.value == "withdrawn" for i in ids.values())
-        hits = bg.search_interpretations("Is an affiliate claiming the parent's terms?", "risk", k=10)
+        assert all(bg.beliefs.claim(i).status.value == "withdrawn" for i in ids.values())
+        hits = bg.perspectives.search("Is an affiliate claiming the parent's terms?", "risk", k=10)
         assert ids["risk"] not in {h.claim.id for h in hits}
         with pytest.raises(ValidationError, match="retracted"):
-            bg.encode([keys["o7"]])
+            bg.perspectives.encode([keys["o7"]])
     finally:
         restored = bg.restore([keys["o7"]], "right account after all", agent="user:test")
     assert set(restored.reinstated_ids) == set(ids.values())
-    assert all(bg.claim(i).status.value == "active" for i in ids.values())
+    assert all(bg.beliefs.claim(i).status.value == "active" for i in ids.values())
 
 
 def test_encode_errors_are_typed_and_write_nothing(scenario: Loaded, graph) -> None:  # type: ignore[no-untyped-def]
     bg = scenario.bg
     before = _count(graph, bg.space)
     with pytest.raises(EpisodeNotFound):
-        bg.encode(["no-such-episode"])
+        bg.perspectives.encode(["no-such-episode"])
     with pytest.raises(NotFoundError):
-        bg.encode(perspectives=["marketing"])
+        bg.perspectives.encode(perspectives=["marketing"])
     with pytest.raises(ValidationError):
-        bg.encode(perspectives=[])
+        bg.perspectives.encode(perspectives=[])
     with pytest.raises(ValidationError):
-        bg.encode(perspectives=["risk", "risk"])
+        bg.perspectives.encode(perspectives=["risk", "risk"])
     with pytest.raises(ValidationError):
-        bg.encode([])
+        bg.perspectives.encode([])
     assert _count(graph, bg.space) == before
 
 
@@ -192,14 +192,14 @@ def test_encode_errors_are_typed_and_write_nothing(scenario: Loaded, graph) -> N
 
 
 def test_add_perspective_and_bad_input(bg: BeliefGraph, graph) -> None:  # type: ignore[no-untyped-def]
-    p = bg.add_perspective(
+    p = bg.perspectives.add_one(
         "risk",
         "Spot legal risks",
         [{"name": "Precedent", "description": "a claimable concession"}, {"name": "LegalExposure"}],
         relevance=0.2,
     )
     assert p.name == "risk" and [c.name for c in p.concepts] == ["LegalExposure", "Precedent"] and p.relevance == 0.2
-    assert bg.add_perspective("growth", "Grow revenue", {"Upsell": "selling more"}).concepts[0].name == "Upsell"
+    assert bg.perspectives.add_one("growth", "Grow revenue", {"Upsell": "selling more"}).concepts[0].name == "Upsell"
     before = _count(graph, bg.space)
     assert before["Perspective"] == 2 and before["Concept"] == 3
     for args in (
@@ -211,7 +211,7 @@ def test_add_perspective_and_bad_input(bg: BeliefGraph, graph) -> None:  # type:
         ("bad name!", "a goal", ["X"]),
     ):
         with pytest.raises(ValidationError):
-            bg.add_perspective(*args)
+            bg.perspectives.add_one(*args)
     assert _count(graph, bg.space) == before
     # the concept embeddings are real and indexed: a risk-worded probe finds the risk concept
     rows = graph.driver.execute_query(
@@ -225,7 +225,7 @@ def test_add_perspective_and_bad_input(bg: BeliefGraph, graph) -> None:  # type:
 
 
 def test_load_perspectives_file_all_or_nothing(bg: BeliefGraph, graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    got = bg.load_perspectives(example_perspectives_path())
+    got = bg.perspectives.load(example_perspectives_path())
     assert [p.name for p in got] == ["finance", "relationship", "risk"]
     assert all(len(p.concepts) == 5 and p.goal for p in got)
     before = _count(graph, bg.space)
@@ -242,13 +242,13 @@ def test_load_perspectives_file_all_or_nothing(bg: BeliefGraph, graph, tmp_path:
         )
     )
     with pytest.raises(ValidationError, match="already exist"):
-        bg.load_perspectives(f)
+        bg.perspectives.load(f)
     dup = tmp_path / "dup.yaml"
     dup.write_text(
         "perspectives:\n  - name: a\n    goal: g\n    ontology: [X]\n  - name: a\n    goal: g\n    ontology: [Y]\n"
     )
     with pytest.raises(FormatError, match="duplicate name") as e:
-        bg.load_perspectives(dup)
+        bg.perspectives.load(dup)
     assert e.value.line == 5
     assert _count(graph, bg.space) == before
 
@@ -258,14 +258,14 @@ def test_encode_without_perspectives_and_llm_failures_write_nothing(
 ) -> None:  # type: ignore[no-untyped-def]
     ep = bg.add_episode("Acme asked for a 15% discount on the renewal", "agent:crm")
     with pytest.raises(ValidationError, match="no perspectives"):
-        bg.encode()
-    bg.add_perspective(
+        bg.perspectives.encode()
+    bg.perspectives.add_one(
         "finance",
         "Protect margin",
         [{"name": "DiscountCost", "description": "money given away by discounts"}],
         relevance=-1.0,
     )
-    bg.add_perspective(
+    bg.perspectives.add_one(
         "risk", "Spot precedents", [{"name": "Precedent", "description": "a concession others claim"}], relevance=-1.0
     )
     before = _count(graph, bg.space)
@@ -274,7 +274,7 @@ def test_encode_without_perspectives_and_llm_failures_write_nothing(
         space=bg.space, settings=base_settings, embedder=embedder, chat_model=ScriptedModel()
     ) as b2:
         with pytest.raises(LLMUnavailable):
-            b2.encode()
+            b2.perspectives.encode()
     assert _count(graph, bg.space) == before
 
     # finance answers with a concept outside its ontology every time: recorded as rejected,
@@ -297,7 +297,7 @@ def test_encode_without_perspectives_and_llm_failures_write_nothing(
     with BeliefGraph.connect(
         space=bg.space, settings=base_settings, embedder=embedder, chat_model=ScriptedModel().respond("encode", reply)
     ) as b3:
-        r = b3.encode()
+        r = b3.perspectives.encode()
         fin, risk = r.cell(ep.id, "finance"), r.cell(ep.id, "risk")
         assert fin.rejected and "Vibes" in fin.rejected and fin.interpretation is None
         assert risk.passed and risk.concepts == ["Precedent"]

@@ -68,7 +68,7 @@ def test_priya_changes_her_mind(bg: BeliefGraph) -> None:
     assert belief is not None and belief.value == "aggressive" and _active(bg, "user.risk_appetite") == 1
     hits = bg.recall("what is her appetite for investment risk?", k=3)
     assert [h.claim.value for h in hits if h.claim.key == "user.risk_appetite"] == ["aggressive"]
-    history = bg.history("user.risk_appetite")
+    history = bg.beliefs.history("user.risk_appetite")
     assert [v.claim.value for v in history] == ["cautious", "aggressive"]
     assert history[0].claim.status.value == "superseded" and history[0].superseded_by == r2.claim.id
     assert [r.status for r in history[0].revisions] == ["active", "superseded"]
@@ -80,7 +80,7 @@ def test_priya_changes_her_mind(bg: BeliefGraph) -> None:
         bg.assert_claim("user.horizon_years", 5 + i, f"Priya's horizon is {5 + i} years", agent="user:priya")
         assert _active(bg, "user.risk_appetite") == 1 and _active(bg, "user.horizon_years") == 1
     assert bg.belief("user.risk_appetite").value == "balanced"  # type: ignore[union-attr]
-    assert len(bg.history("user.risk_appetite")) == 8
+    assert len(bg.beliefs.history("user.risk_appetite")) == 8
 
 
 def test_as_of_answers_what_was_believed_then(bg: BeliefGraph) -> None:
@@ -89,34 +89,34 @@ def test_as_of_answers_what_was_believed_then(bg: BeliefGraph) -> None:
     between = datetime.now(UTC)
     bg.assert_claim("user.city", "Porto", "The user moved to Porto", agent="user:a")
     after = datetime.now(UTC)
-    assert bg.as_of("user.city", before - timedelta(seconds=1)) is None
-    assert bg.as_of("user.city", between).value == "Lisbon"  # type: ignore[union-attr]
-    assert bg.as_of("user.city", after).value == "Porto"  # type: ignore[union-attr]
+    assert bg.beliefs.as_of("user.city", before - timedelta(seconds=1)) is None
+    assert bg.beliefs.as_of("user.city", between).value == "Lisbon"  # type: ignore[union-attr]
+    assert bg.beliefs.as_of("user.city", after).value == "Porto"  # type: ignore[union-attr]
     with pytest.raises(ValidationError):
-        bg.as_of("user.city", datetime.now())  # naive datetime is ambiguous
+        bg.beliefs.as_of("user.city", datetime.now())  # naive datetime is ambiguous
 
 
 # --- agents disagree -------------------------------------------------------------------------------
 
 
 def test_authority_dispute_and_recency_on_unconfigured_key(bg: BeliefGraph) -> None:
-    bg.set_policy("user.timezone", "authority")
-    bg.set_authority("agent-a", "user.timezone", 0.9)
-    bg.set_authority("agent-b", "user.timezone", 0.2)
+    bg.conflicts.set_policy("user.timezone", "authority")
+    bg.conflicts.set_authority("agent-a", "user.timezone", 0.9)
+    bg.conflicts.set_authority("agent-b", "user.timezone", 0.2)
     a = bg.assert_claim("user.timezone", "PST", "The user is on Pacific time", agent="agent-a")
     b = bg.assert_claim("user.timezone", "EST", "The user is on Eastern time", agent="agent-b")
     assert a.op == WriteOp.ADD and b.op == WriteOp.DISPUTED and b.strategy == "authority"
     assert b.claim.status.value == "disputed" and not b.warnings
     assert bg.belief("user.timezone").value == "PST"  # type: ignore[union-attr]
-    open_ = bg.disputes("open")
+    open_ = bg.conflicts.disputes("open")
     assert len(open_) == 1 and open_[0].incumbent.id == a.claim.id and open_[0].challenger.id == b.claim.id
     # unconfigured key: recency, agent-b wins, agent-a superseded, no dispute
     x = bg.assert_claim("user.food", "loves Italian", "The user loves Italian food", agent="agent-a")
     y = bg.assert_claim("user.food", "only Japanese", "The user hates Italian, only Japanese", agent="agent-b")
     assert y.op == WriteOp.SUPERSEDED and y.superseded is not None and y.superseded.id == x.claim.id
     assert bg.belief("user.food").value == "only Japanese"  # type: ignore[union-attr]
-    assert bg.claim(x.claim.id).status.value == "superseded"
-    assert len(bg.disputes("open")) == 1
+    assert bg.beliefs.claim(x.claim.id).status.value == "superseded"
+    assert len(bg.conflicts.disputes("open")) == 1
 
 
 def test_a_challenger_older_than_the_current_belief_wins_its_dispute_and_the_chain_stays_in_time_order(
@@ -125,29 +125,29 @@ def test_a_challenger_older_than_the_current_belief_wins_its_dispute_and_the_cha
     """agent-b's challenge is parked; agent-a updates its own belief; the dispute is then settled for
     agent-b's claim, which is older than the current one: it displaces the current claim without a
     SUPERSEDES edge (an edge from the older claim would run against time and fail db check)."""
-    bg.set_policy("user.timezone", "authority")
-    bg.set_authority("agent-a", "user.timezone", 0.9)
-    bg.set_authority("agent-b", "user.timezone", 0.2)
+    bg.conflicts.set_policy("user.timezone", "authority")
+    bg.conflicts.set_authority("agent-a", "user.timezone", 0.9)
+    bg.conflicts.set_authority("agent-b", "user.timezone", 0.2)
     bg.assert_claim("user.timezone", "PST", "The user is on Pacific time", agent="agent-a")
     b = bg.assert_claim("user.timezone", "EST", "The user is on Eastern time", agent="agent-b")
     a2 = bg.assert_claim("user.timezone", "MST", "The user is on Mountain time", agent="agent-a")
     assert b.dispute is not None and a2.op == WriteOp.UPDATE
-    bg.resolve_dispute(b.dispute.id, b.claim.id, by="user:admin", reason="asked the user")
+    bg.conflicts.resolve_dispute(b.dispute.id, b.claim.id, by="user:admin", reason="asked the user")
     assert bg.belief("user.timezone").id == b.claim.id  # type: ignore[union-attr]
-    assert bg.claim(a2.claim.id).status.value == "superseded"
-    report = bg.check()
+    assert bg.beliefs.claim(a2.claim.id).status.value == "superseded"
+    report = bg.admin.check()
     assert report.ok, report.summary()
     c = bg.assert_claim("user.timezone", "CET", "The user is on Central European time", agent="agent-b")
     assert c.op == WriteOp.UPDATE and c.superseded is not None and c.superseded.id == b.claim.id
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.summary()
 
 
 def test_two_os_processes_one_store(bg: BeliefGraph) -> None:
     """agent-a and agent-b are separate processes writing to one Neo4j."""
-    bg.set_policy("user.timezone", "authority")
-    bg.set_authority("agent-a", "user.timezone", 0.9)
-    bg.set_authority("agent-b", "user.timezone", 0.2)
+    bg.conflicts.set_policy("user.timezone", "authority")
+    bg.conflicts.set_authority("agent-a", "user.timezone", 0.9)
+    bg.conflicts.set_authority("agent-b", "user.timezone", 0.2)
     script = textwrap.dedent(
         """
         import json, sys
@@ -178,19 +178,19 @@ def test_two_os_processes_one_store(bg: BeliefGraph) -> None:
     assert run("agent-b", "user.food", "only Japanese", "hates Italian, only Japanese")["op"] == "SUPERSEDED"
     assert bg.belief("user.timezone").value == "PST"  # type: ignore[union-attr]
     assert bg.belief("user.food").value == "only Japanese"  # type: ignore[union-attr]
-    assert len(bg.disputes("open")) == 1
+    assert len(bg.conflicts.disputes("open")) == 1
 
 
 def test_wildcard_authority_and_pattern_strategy_override(bg: BeliefGraph) -> None:
-    bg.set_policy("user.*", "authority")
-    bg.set_policy("user.schedule.*", "recency")  # more specific: overrides user.*
-    bg.set_policy("user.schedule.standup", "authority")  # exact key: overrides both
-    bg.set_authority("cal", "user.schedule.*", 0.8)
-    bg.set_authority("*", "user.*", 0.3)
-    assert bg.policy_for("user.schedule.monday")[0].value == "recency"
-    assert bg.policy_for("user.schedule.standup")[0].value == "authority"
-    assert bg.policy_for("user.name")[0].value == "authority"
-    assert bg.policy_for("project.deadline")[0].value == "recency"  # no rule: default
+    bg.conflicts.set_policy("user.*", "authority")
+    bg.conflicts.set_policy("user.schedule.*", "recency")  # more specific: overrides user.*
+    bg.conflicts.set_policy("user.schedule.standup", "authority")  # exact key: overrides both
+    bg.conflicts.set_authority("cal", "user.schedule.*", 0.8)
+    bg.conflicts.set_authority("*", "user.*", 0.3)
+    assert bg.conflicts.policy_for("user.schedule.monday")[0].value == "recency"
+    assert bg.conflicts.policy_for("user.schedule.standup")[0].value == "authority"
+    assert bg.conflicts.policy_for("user.name")[0].value == "authority"
+    assert bg.conflicts.policy_for("project.deadline")[0].value == "recency"  # no rule: default
     # wildcard authority on an exact-key authority strategy: cal (0.8 via user.schedule.*) beats chat (0.3 via '*')
     bg.assert_claim("user.schedule.standup", "09:30", "Standup is at 09:30", agent="chat")
     r = bg.assert_claim("user.schedule.standup", "10:00", "Standup moved to 10:00", agent="cal")
@@ -205,14 +205,14 @@ def test_wildcard_authority_and_pattern_strategy_override(bg: BeliefGraph) -> No
     bg.assert_claim("user.name", "Priya", "Her name is Priya", agent="crm")
     w = bg.assert_claim("user.name", "Pria", "Her name is Pria", agent="ocr")
     assert w.op == WriteOp.DISPUTED  # both 0.3 via '*': no out-weighing
-    bg.set_policy("team.*", "authority")
+    bg.conflicts.set_policy("team.*", "authority")
     bg.assert_claim("team.lead", "Ana", "Ana leads the team", agent="crm")
     u = bg.assert_claim("team.lead", "Rui", "Rui leads the team", agent="ocr")
     assert u.op == WriteOp.DISPUTED and len(u.warnings) == 2 and "default weight 0.5" in u.warnings[0]
 
 
 def test_consensus(bg: BeliefGraph) -> None:
-    bg.set_policy("user.language", "consensus")
+    bg.conflicts.set_policy("user.language", "consensus")
     bg.assert_claim("user.language", "Portuguese", "The user speaks Portuguese", agent="a1")
     r = bg.assert_claim("user.language", "Spanish", "The user speaks Spanish", agent="a2")
     assert r.op == WriteOp.DISPUTED  # 1 vs 1
@@ -225,35 +225,37 @@ def test_consensus(bg: BeliefGraph) -> None:
 
 
 def test_resolve_dispute_by_hand_with_audit_trail(bg: BeliefGraph) -> None:
-    bg.set_policy("user.timezone", "authority")
-    bg.set_authority("agent-a", "user.timezone", 0.9)
-    bg.set_authority("agent-b", "user.timezone", 0.2)
+    bg.conflicts.set_policy("user.timezone", "authority")
+    bg.conflicts.set_authority("agent-a", "user.timezone", 0.9)
+    bg.conflicts.set_authority("agent-b", "user.timezone", 0.2)
     a = bg.assert_claim("user.timezone", "PST", "Pacific time", agent="agent-a")
     b = bg.assert_claim("user.timezone", "EST", "Eastern time", agent="agent-b")
     assert b.dispute is not None
     with pytest.raises(ValidationError):
-        bg.resolve_dispute(b.dispute.id, winner="nobody", by="user:admin", reason="x")
-    d = bg.resolve_dispute(b.dispute.id, winner="challenger", by="user:admin", reason="the user confirmed EST")
+        bg.conflicts.resolve_dispute(b.dispute.id, winner="nobody", by="user:admin", reason="x")
+    d = bg.conflicts.resolve_dispute(
+        b.dispute.id, winner="challenger", by="user:admin", reason="the user confirmed EST"
+    )
     assert d.status == "resolved" and d.winner == b.claim.id and d.resolved_by == "user:admin" and d.rule == "manual"
     assert bg.belief("user.timezone").value == "EST"  # type: ignore[union-attr]
-    assert bg.claim(a.claim.id).status.value == "superseded"
-    assert bg.disputes("open") == [] and len(bg.disputes("resolved")) == 1
-    ex = bg.explain(b.claim.id)
+    assert bg.beliefs.claim(a.claim.id).status.value == "superseded"
+    assert bg.conflicts.disputes("open") == [] and len(bg.conflicts.disputes("resolved")) == 1
+    ex = bg.beliefs.explain(b.claim.id)
     assert [r.status for r in ex.revisions] == ["disputed", "active"]
     assert "the user confirmed EST" in (ex.revisions[-1].reason or "")
     assert ex.disputes[0]["status"] == "resolved" and ex.disputes[0]["role"] == "CHALLENGER"
     assert ex.current and ex.supersedes == a.claim.id
     assert "resolved" in ex.text()
     with pytest.raises(ValidationError):
-        bg.resolve_dispute(b.dispute.id, winner="incumbent", by="user:admin", reason="again")
+        bg.conflicts.resolve_dispute(b.dispute.id, winner="incumbent", by="user:admin", reason="again")
     with pytest.raises(DisputeNotFound):
-        bg.resolve_dispute("no-such-dispute", winner="incumbent", by="user:admin", reason="x")
+        bg.conflicts.resolve_dispute("no-such-dispute", winner="incumbent", by="user:admin", reason="x")
 
 
 def test_auto_resolution_rules(bg: BeliefGraph) -> None:
     # corroboration by N agents settles a dispute as soon as the N-th agent agrees
-    bg.set_policy("user.city", "authority", auto_corroboration=2)
-    bg.set_authority("crm", "user.city", 0.9)
+    bg.conflicts.set_policy("user.city", "authority", auto_corroboration=2)
+    bg.conflicts.set_authority("crm", "user.city", 0.9)
     bg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon", agent="crm")
     r1 = bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="chat")
     assert r1.op == WriteOp.DISPUTED and r1.resolved == []
@@ -261,21 +263,21 @@ def test_auto_resolution_rules(bg: BeliefGraph) -> None:
     assert r2.op == WriteOp.DISPUTED and len(r2.resolved) == 2
     assert {d.rule for d in r2.resolved} == {"corroboration"}
     assert bg.belief("user.city").value == "Porto"  # type: ignore[union-attr]
-    assert _active(bg, "user.city") == 1 and bg.disputes("open", key="user.city") == []
+    assert _active(bg, "user.city") == 1 and bg.conflicts.disputes("open", key="user.city") == []
     # an authority gap settles for the incumbent right away
-    bg.set_policy("user.tz", "authority", auto_authority_gap=0.5)
-    bg.set_authority("hr", "user.tz", 0.9)
-    bg.set_authority("bot", "user.tz", 0.1)
+    bg.conflicts.set_policy("user.tz", "authority", auto_authority_gap=0.5)
+    bg.conflicts.set_authority("hr", "user.tz", 0.9)
+    bg.conflicts.set_authority("bot", "user.tz", 0.1)
     bg.assert_claim("user.tz", "CET", "CET", agent="hr")
     g = bg.assert_claim("user.tz", "WET", "WET", agent="bot")
     assert g.op == WriteOp.DISPUTED and [d.rule for d in g.resolved] == ["authority_gap"]
-    assert bg.claim(g.claim.id).status.value == "superseded" and bg.belief("user.tz").value == "CET"  # type: ignore[union-attr]
+    assert bg.beliefs.claim(g.claim.id).status.value == "superseded" and bg.belief("user.tz").value == "CET"  # type: ignore[union-attr]
     # age: disputes older than the rule's age are settled by auto_resolve()
-    bg.set_policy("user.pet", "authority", auto_age_days=0, auto_age_winner="challenger")
+    bg.conflicts.set_policy("user.pet", "authority", auto_age_days=0, auto_age_winner="challenger")
     bg.assert_claim("user.pet", "cat", "has a cat", agent="hr")
     p = bg.assert_claim("user.pet", "dog", "has a dog", agent="bot")
     assert p.op == WriteOp.DISPUTED  # age 0 applies on the next pass
-    settled = bg.auto_resolve()
+    settled = bg.conflicts.auto_resolve()
     assert any(d.rule == "age" and d.winner == p.claim.id for d in settled + p.resolved)
     assert bg.belief("user.pet").value == "dog"  # type: ignore[union-attr]
 
@@ -368,7 +370,7 @@ def test_bad_input_value_type_unknown_agent_other_space(bg: BeliefGraph, base_se
             with pytest.raises(ValidationError, match="unknown evidence"):
                 bg.assert_claim("user.height", 180, "180 cm", agent="a", evidence=[ev])
         with pytest.raises(ClaimNotFound):
-            bg.explain(foreign.claim.id)
+            bg.beliefs.explain(foreign.claim.id)
         assert (_count(bg), _rels(bg)) == (n, r)
     finally:
         graph.write("admin.delete_space", space=other_space)
@@ -388,7 +390,7 @@ def test_bad_input_value_type_unknown_agent_other_space(bg: BeliefGraph, base_se
         with pytest.raises(UnknownAgent):
             sbg.retract([premise.id], "wrong age", agent="stranger")
         assert (_count(bg), _rels(bg)) == (n, r)
-        sbg.add_agent("stranger", kind="agent")
+        sbg.beliefs.add_agent("stranger", kind="agent")
         assert sbg.derive("The user is an adult", [premise.id], "user.adult", agent="stranger").status == "active"
         assert sbg.assert_claim("user.age", 42, "The user is 42", agent="stranger").op == WriteOp.SUPERSEDED
 
@@ -397,11 +399,11 @@ def test_bad_input_value_type_unknown_agent_other_space(bg: BeliefGraph, base_se
 def test_bad_patterns_and_weights(bg: BeliefGraph, pattern: str) -> None:
     n = _count(bg)
     with pytest.raises(ValidationError):
-        bg.set_policy(pattern, "authority")
+        bg.conflicts.set_policy(pattern, "authority")
     with pytest.raises(ValidationError):
-        bg.set_authority("a", pattern, 0.5)
+        bg.conflicts.set_authority("a", pattern, 0.5)
     with pytest.raises(ValidationError):
-        bg.set_authority("a", "user.x", 1.5)
+        bg.conflicts.set_authority("a", "user.x", 1.5)
     with pytest.raises(ValidationError):
-        bg.set_policy("user.x", "majority")
+        bg.conflicts.set_policy("user.x", "majority")
     assert _count(bg) == n

@@ -119,7 +119,7 @@ def _paused_support(bg: Any, after: str) -> tuple[SupportService, _Pause]:
 
 
 def _no_unsupported_current(bg: Any) -> None:
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.summary()
 
 
@@ -178,7 +178,7 @@ def test_derive_between_reading_its_premise_and_writing_sees_the_premise_superse
     x.finish()
     assert x.error is None, x.error
     if d.error is None:
-        assert bg.claim(d.result.id).status == "stale"
+        assert bg.beliefs.claim(d.result.id).status == "stale"
     else:
         assert isinstance(d.error, ValidationError), d.error
     _no_unsupported_current(bg)
@@ -191,7 +191,7 @@ def test_restore_that_reinstates_a_conclusion_orders_with_a_write_superseding_it
     c = bg.assert_claim("user.city", "Paris", "The user lives in Paris", agent="user").claim
     d = bg.derive("The user lives in France", [e.id, c.id], agent="planner")
     bg.retract([e.id], "misheard")
-    assert bg.claim(d.id).status == "withdrawn"
+    assert bg.beliefs.claim(d.id).status == "withdrawn"
     svc, pause = _paused_support(bg, "support.repair")
     r = _Worker(lambda: svc.restore([e.id], "heard right after all"))
     r.start()
@@ -203,7 +203,7 @@ def test_restore_that_reinstates_a_conclusion_orders_with_a_write_superseding_it
     r.finish()
     x.finish()
     assert r.error is None and x.error is None, (r.error, x.error)
-    assert bg.claim(d.id).status == "stale"
+    assert bg.beliefs.claim(d.id).status == "stale"
     _no_unsupported_current(bg)
 
 
@@ -217,7 +217,7 @@ def test_derive_that_reinstates_a_withdrawn_claim_orders_with_a_write_supersedin
     c = bg.assert_claim("user.city", "Paris", "The user's city is Paris", agent="user").claim
     d = bg.derive("The user lives in France", [w.id, c.id], agent="planner")
     bg.retract([e.id], "misheard")
-    assert bg.claim(d.id).status == "withdrawn"
+    assert bg.beliefs.claim(d.id).status == "withdrawn"
     e2 = bg.add_episode("The user confirmed Paris", agent="user")
     svc, pause = _paused_support(bg, "currency.apply_labels")  # the last write before the commit
     j = _Worker(lambda: svc.derive("The user lives in Paris", [e2.id], agent="planner"))
@@ -230,8 +230,8 @@ def test_derive_that_reinstates_a_withdrawn_claim_orders_with_a_write_supersedin
     j.finish()
     x.finish()
     assert j.error is None and x.error is None, (j.error, x.error)
-    assert bg.claim(w.id).status == "active"
-    assert bg.claim(d.id).status == "stale"
+    assert bg.beliefs.claim(w.id).status == "active"
+    assert bg.beliefs.claim(d.id).status == "stale"
     _no_unsupported_current(bg)
 
 
@@ -252,10 +252,10 @@ def test_retract_does_not_miss_a_conclusion_attached_downstream_while_it_marks_i
     r.finish()
     assert r.error is None, r.error
     if w.error is None:
-        assert bg.claim(w.result.id).status == "withdrawn"
+        assert bg.beliefs.claim(w.result.id).status == "withdrawn"
     else:
         assert isinstance(w.error, ValidationError), w.error
-    assert bg.claim(d.id).status == "withdrawn"
+    assert bg.beliefs.claim(d.id).status == "withdrawn"
     _no_unsupported_current(bg)
 
 
@@ -294,7 +294,7 @@ def test_rule_rederivation_between_reading_its_premises_and_writing_sees_a_premi
     c = bg.assert_claim(
         "person.ann.citizenship", "fr", "ann is a citizen of fr", agent="user:editor", evidence=[e.id]
     ).claim
-    bg.add_rule(NATIONALITY, agent="user:admin")
+    bg.rules.add(NATIONALITY, agent="user:admin")
     paused = _PausingGraph(bg.graph, "rules.evaluate_instances")
     writer = BeliefService(paused, bg.space, bg.beliefs.embedder, bg.beliefs.dimension, bg.settings.policy)
     y = _Worker(
@@ -311,7 +311,7 @@ def test_rule_rederivation_between_reading_its_premises_and_writing_sees_a_premi
     y.finish()
     r.finish()
     assert y.error is None and r.error is None, (y.error, r.error)
-    assert bg.claim(c.id).status == "withdrawn"
+    assert bg.beliefs.claim(c.id).status == "withdrawn"
     derived = bg.belief("work.w1.performer_country")
     assert derived is None or derived.status != "active", derived
     _no_unsupported_current(bg)

@@ -122,7 +122,7 @@ def test_two_threads_of_writes_retracts_and_restores_keep_the_invariants(
 
         @invariant()
         def checked(self) -> None:
-            report = self.bg.check()
+            report = self.bg.admin.check()
             assert report.ok, (report.summary(), [(i.name, i.offending) for i in report.failed])
             seen["checks"] += 1
 

@@ -30,7 +30,7 @@ def _stale_plan(bg: BeliefGraph, key: str | None = None) -> tuple[str, str, str]
     old = bg.assert_claim("user.diet", "vegan", "The user is vegan", agent="user:a").claim.id
     concl = bg.derive("Book vegan restaurants for the user's trips", [old], key=key, agent="agent:planner").id
     new = bg.assert_claim("user.diet", "vegetarian", "The user is vegetarian now", agent="user:a").claim.id
-    assert bg.claim(concl).status.value == "stale"
+    assert bg.beliefs.claim(concl).status.value == "stale"
     return concl, old, new
 
 
@@ -47,11 +47,11 @@ def test_a_stale_conclusion_is_rederived_from_the_current_premises(rbg: BeliefGr
             "rationale": "the user is vegetarian now",
         },
     )
-    r = rbg.rederive(concl, agent="agent:planner")
+    r = rbg.support.rederive(concl, agent="agent:planner")
     assert r.status == "rederived" and r.claim is not None and r.claim.status.value == "active"
     assert r.claim.text == "Book vegetarian restaurants for the user's trips" and r.calls == 1
     assert rbg.llm_usage().llm.calls_for("rederive") == 1
-    sup = rbg.supports(r.claim.id)
+    sup = rbg.support.supports(r.claim.id)
     assert [(f.rule, [p.id for p in f.premises]) for f in sup.families] == [("llm:rederive", [new])]
     rec = rbg.graph.driver.execute_query(
         "MATCH (n:Claim {space: $s, id: $id}) OPTIONAL MATCH (n)-[:SUPERSEDES]->(o) "
@@ -61,7 +61,7 @@ def test_a_stale_conclusion_is_rederived_from_the_current_premises(rbg: BeliefGr
     ).records[0]
     assert rec["job"] == "rederive" and rec["model"] == r.llm_model and rec["prompt"] == "rederive@1"
     assert rec["why"] == "the user is vegetarian now" and rec["old"] == concl
-    assert rbg.claim(concl).status.value == "superseded"
+    assert rbg.beliefs.claim(concl).status.value == "superseded"
     # what the model saw: the stale conclusion, the old premise, the current one
     prompt = " ".join(m.content for m in model.calls[0].messages)
     assert "The user is vegan" in prompt and "The user is vegetarian now" in prompt
@@ -79,10 +79,10 @@ def test_a_keyed_conclusion_gets_a_new_version_with_a_value(rbg: BeliefGraph, mo
             "rationale": "diet changed",
         },
     )
-    r = rbg.rederive(concl, agent="agent:planner")
+    r = rbg.support.rederive(concl, agent="agent:planner")
     belief = rbg.belief("trip.restaurants")
     assert belief is not None and belief.id == r.claim.id and belief.value == "vegetarian"  # type: ignore[union-attr]
-    assert [v.claim.status.value for v in rbg.history("trip.restaurants")] == ["superseded", "active"]
+    assert [v.claim.status.value for v in rbg.beliefs.history("trip.restaurants")] == ["superseded", "active"]
 
 
 def test_unchanged_makes_it_current_again_and_unsupported_writes_nothing(
@@ -99,10 +99,10 @@ def test_unchanged_makes_it_current_again_and_unsupported_writes_nothing(
             "rationale": "nothing about restaurants follows",
         },
     )
-    before = rbg.stats()
-    r = rbg.rederive(concl, agent="agent:planner")
-    assert r.status == "unsupported" and r.claim is None and rbg.stats() == before
-    assert rbg.claim(concl).status.value == "stale"
+    before = rbg.admin.stats()
+    r = rbg.support.rederive(concl, agent="agent:planner")
+    assert r.status == "unsupported" and r.claim is None and rbg.admin.stats() == before
+    assert rbg.beliefs.claim(concl).status.value == "stale"
     model.add(
         "rederive",
         {
@@ -113,10 +113,10 @@ def test_unchanged_makes_it_current_again_and_unsupported_writes_nothing(
             "rationale": "vegetarians eat at vegan places",
         },
     )
-    r = rbg.rederive(concl, agent="agent:planner")
+    r = rbg.support.rederive(concl, agent="agent:planner")
     assert r.status == "unchanged" and r.claim is not None and r.claim.id == concl
-    assert rbg.claim(concl).status.value == "active"
-    assert [f.rule for f in rbg.supports(concl).families if f.current] == ["llm:rederive"]
+    assert rbg.beliefs.claim(concl).status.value == "active"
+    assert [f.rule for f in rbg.support.supports(concl).families if f.current] == ["llm:rederive"]
 
 
 def test_bad_answers_and_bad_requests_write_nothing(rbg: BeliefGraph, model: ScriptedModel) -> None:
@@ -126,14 +126,14 @@ def test_bad_answers_and_bad_requests_write_nothing(rbg: BeliefGraph, model: Scr
         "rederive",
         {"status": "rederived", "text": "Book vegan restaurants", "value": None, "citations": [old], "rationale": "x"},
     )
-    before = rbg.stats()
+    before = rbg.admin.stats()
     with pytest.raises(EncodingError):
-        rbg.rederive(concl, agent="agent:planner")
-    assert rbg.stats() == before and rbg.claim(concl).status.value == "stale"
+        rbg.support.rederive(concl, agent="agent:planner")
+    assert rbg.admin.stats() == before and rbg.beliefs.claim(concl).status.value == "stale"
     with pytest.raises(ValidationError, match="only a stale conclusion"):
-        rbg.rederive(new, agent="agent:planner")
+        rbg.support.rederive(new, agent="agent:planner")
     with pytest.raises(ValidationError, match="agent"):
-        rbg.rederive(concl, agent=" ")
+        rbg.support.rederive(concl, agent=" ")
 
 
 def test_answer_never_offers_a_stale_conclusion_to_the_model(rbg: BeliefGraph, model: ScriptedModel) -> None:
@@ -147,4 +147,4 @@ def test_answer_never_offers_a_stale_conclusion_to_the_model(rbg: BeliefGraph, m
     model.respond("answer", reply)
     r = rbg.answer("Which restaurants should I book for the user's trips, given the user's diet?")
     assert r.status == "answered" and r.citations == [new]
-    assert seen and concl not in seen[0] and {rbg.claim(i).status.value for i in seen[0]} == {"active"}
+    assert seen and concl not in seen[0] and {rbg.beliefs.claim(i).status.value for i in seen[0]} == {"active"}

@@ -86,9 +86,9 @@ def test_eight_processes_on_one_key_keep_one_linear_timed_chain(bg: BeliefGraph,
     assert c["against_time"] == 0 and c["bad_validity"] == 0, c
     now = bg.belief("project.status")
     assert now is not None
-    then = bg.as_of("project.status", datetime.now(UTC))
+    then = bg.beliefs.as_of("project.status", datetime.now(UTC))
     assert then is not None and then.id == now.id
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.to_dict()
 
 
@@ -134,13 +134,13 @@ def test_clients_killed_at_random_points_leave_the_invariants_intact(bg: BeliefG
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=30)
         assert proc.returncode == -signal.SIGKILL
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.to_dict()
     # the space is not left locked or half-written: a full workload runs to its end afterwards
     done = subprocess.run(
         [sys.executable, WORKLOAD, bg.space, "999", "40"], cwd=REPO, capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0 and "done 40" in done.stdout, done.stderr[-2000:]
-    report = bg.check()
+    report = bg.admin.check()
     assert report.ok, report.to_dict()
     assert len(seen_ops) == kills

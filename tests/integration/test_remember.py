@@ -112,7 +112,7 @@ def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel)
     )
     r3 = mbg.remember("I invest aggressively.", agent="user:priya")
     assert r3.results == [] and r3.skipped and r3.skipped[0]["rationale"] == "same stance"
-    assert len(mbg.history("user.risk_appetite")) == 2
+    assert len(mbg.beliefs.history("user.risk_appetite")) == 2
     # a NOOP for values that share no word is not trusted: a model calling a change "the same"
     # would lose an update, so the write path decides (the same agent changed the value)
     model.respond(
@@ -151,7 +151,7 @@ def test_key_resolution_align_ask_keep(base_settings, graph, embedder, space, mo
         r = bg.remember("I live in Lisbon now.", agent="user:a")
         assert r.keys[0].how == "aligned" and r.keys[0].key == "user.city" and r.keys[0].score >= 0.8  # type: ignore[operator]
         assert r.results[0].op == WriteOp.UPDATE and bg.belief("user.city").value == "Lisbon"  # type: ignore[union-attr]
-        assert bg.keys(prefix="user.location") == []
+        assert bg.keys.all(prefix="user.location") == []
     with connect(0.999, 0.3) as bg:  # related, not sure: the model chooses among capped candidates
         model.respond(
             "extract", facts({"key": "user.home_town", "value": "Braga", "text": "The user's home town is Braga"})
@@ -187,13 +187,13 @@ def test_invalid_output_writes_nothing(mbg: BeliefGraph, model: ScriptedModel) -
 
 
 def test_llm_judge_strategy(mbg: BeliefGraph, model: ScriptedModel) -> None:
-    mbg.set_policy("user.diet", "llm_judge")
+    mbg.conflicts.set_policy("user.diet", "llm_judge")
     a = mbg.assert_claim("user.diet", "vegetarian", "The user is vegetarian", agent="agent-a")
     model.add("judge", {"winner": "challenger", "rationale": "the newer statement is more specific"})
     b = mbg.assert_claim("user.diet", "vegan", "The user is vegan since May", agent="agent-b")
     assert b.op == WriteOp.SUPERSEDED and "more specific" in b.reason and b.strategy == "llm_judge"
-    assert mbg.claim(a.claim.id).status.value == "superseded"
-    revs = mbg.explain(a.claim.id).revisions
+    assert mbg.beliefs.claim(a.claim.id).status.value == "superseded"
+    revs = mbg.beliefs.explain(a.claim.id).revisions
     assert "llm_judge" in (revs[-1].reason or "") and "more specific" in (revs[-1].reason or "")
     # the model keeps the incumbent: a settled dispute records who decided and why
     model.add("judge", {"winner": b.claim.id, "rationale": "agent-c is guessing"})

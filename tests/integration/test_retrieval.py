@@ -130,7 +130,7 @@ def test_suite_fails_doctor_without_the_vector_index(suite_bg: tuple[BeliefGraph
     ][-1]
     graph.run_text("DROP INDEX claim_embedding IF EXISTS", name="test.drop_vector_index")
     try:
-        report = bg.doctor(sample=20)
+        report = bg.admin.doctor(sample=20)
         assert not report.ok
         failed = {c.name for c in report.failed}
         assert {"vector_index", "vector_population", "paraphrase_probe"} <= failed, report.to_dict()
@@ -144,7 +144,7 @@ def test_suite_fails_doctor_without_the_vector_index(suite_bg: tuple[BeliefGraph
     finally:
         graph.run_text(vector_stmt, {"dimension": bg.settings.embedding.dimension}, name="test.restore_vector_index")
         graph.run_text("CALL db.awaitIndexes(300)", name="test.await")
-    report = bg.doctor(sample=20)
+    report = bg.admin.doctor(sample=20)
     assert report.ok, report.to_dict()
     pop = next(c for c in report.checks if c.name == "vector_population")
     assert pop.data["indexed"] == pop.data["embedded"]
@@ -169,9 +169,9 @@ def statuses(bg: BeliefGraph, base_settings: Settings, embedder: Any, graph: Gra
     bg.retract(ep.id, "the transcript was of another person")
     out["retracted"] = bg.assert_claim(None, None, "The user drinks decaf coffee after lunch", agent="agent:b").claim.id
     bg.retract(out["retracted"], "wrong user")
-    bg.set_policy("user.coffee_shop", "authority")
-    bg.set_authority("agent-hi", "user.coffee_shop", 0.9)
-    bg.set_authority("agent-lo", "user.coffee_shop", 0.1)
+    bg.conflicts.set_policy("user.coffee_shop", "authority")
+    bg.conflicts.set_authority("agent-hi", "user.coffee_shop", 0.9)
+    bg.conflicts.set_authority("agent-lo", "user.coffee_shop", 0.1)
     out["shop"] = bg.assert_claim(
         "user.coffee_shop", "Fabrica", "The user buys her coffee at Fabrica", agent="agent-hi"
     ).claim.id
@@ -195,7 +195,7 @@ def test_recall_returns_active_claims_only(bg: BeliefGraph, statuses: dict[str, 
         assert all(h.claim.status == "active" for h in hits)
     assert bg.recall("what coffee does the user like?", k=1)[0].claim.id == statuses["active"]
     for name in ("superseded", "withdrawn", "retracted", "disputed"):
-        assert bg.claim(statuses[name]).status.value == name
+        assert bg.beliefs.claim(statuses[name]).status.value == name
     # the working context never holds them either
     ctx = bg.context("what coffee does the user like?")
     assert set(ctx.claim_ids) <= {statuses["active"], statuses["shop"]}
@@ -284,7 +284,7 @@ def test_recall_as_of_is_exact_over_versions_and_reconsolidation(bg: BeliefGraph
     t5 = _now()
 
     def ids(at: datetime, q: str = "where does the user live and work?") -> set[str]:
-        return {h.claim.id for h in bg.recall_as_of(q, at, k=10)}
+        return {h.claim.id for h in bg.retrieval.recall(q, 10, as_of=at)}
 
     assert ids(t0) == set()
     assert ids(t1) == {v1}
@@ -292,17 +292,17 @@ def test_recall_as_of_is_exact_over_versions_and_reconsolidation(bg: BeliefGraph
     assert ids(t3) == {v2, job}
     assert ids(t4) == {v2}
     assert ids(t5) == {v2, job}
-    then = bg.recall_as_of("where does the user live?", t1, k=5)
+    then = bg.retrieval.recall("where does the user live?", 5, as_of=t1)
     assert then[0].status_then == "active" and then[0].claim.status.value == "superseded"
     every = {
         h.claim.id: h.status_then for h in bg.recall("the user's city and job", k=10, as_of=t4, include_inactive=True)
     }
     assert every == {v1: "superseded", v2: "active", job: "withdrawn"}
     # key look-ups as of a time
-    assert [h.claim.id for h in bg.lookup("user.city", as_of=t1)] == [v1]
-    assert [h.claim.id for h in bg.lookup("user.city", as_of=t5)] == [v2]
+    assert [h.claim.id for h in bg.retrieval.lookup("user.city", as_of=t1)] == [v1]
+    assert [h.claim.id for h in bg.retrieval.lookup("user.city", as_of=t5)] == [v2]
     with pytest.raises(ValidationError):
-        bg.recall_as_of("x", datetime(2026, 1, 1))  # naive
+        bg.retrieval.recall("x", as_of=datetime(2026, 1, 1))  # naive
 
 
 # -- keys, prefixes, perspectives, hostile input ----------------------------------------------------
@@ -313,18 +313,18 @@ def test_exact_key_and_prefix_lookups(bg: BeliefGraph) -> None:
     b = bg.assert_claim("user.city", "Porto", "The user lives in Porto", agent="u").claim.id
     c = bg.assert_claim("user.pet", "Miso", "The user has a cat named Miso", agent="u").claim.id
     d = bg.assert_claim("project.deadline", "2027-03-31", "The launch deadline is 31 March 2027", agent="pm").claim.id
-    assert [h.claim.id for h in bg.lookup("user.city")] == [b]
-    assert [(h.claim.id, h.match) for h in bg.lookup(prefix="user.")] == [(b, "prefix"), (c, "prefix")]
-    assert {h.claim.id for h in bg.lookup("user.city", include_inactive=True)} == {a, b}
-    assert [h.claim.id for h in bg.lookup(["project.deadline", "user.pet"])] == [d, c]
-    assert bg.lookup(prefix="nothing.") == []
+    assert [h.claim.id for h in bg.retrieval.lookup("user.city")] == [b]
+    assert [(h.claim.id, h.match) for h in bg.retrieval.lookup(prefix="user.")] == [(b, "prefix"), (c, "prefix")]
+    assert {h.claim.id for h in bg.retrieval.lookup("user.city", include_inactive=True)} == {a, b}
+    assert [h.claim.id for h in bg.retrieval.lookup(["project.deadline", "user.pet"])] == [d, c]
+    assert bg.retrieval.lookup(prefix="nothing.") == []
     # recall restricted to keys / a prefix
     assert {h.claim.id for h in bg.recall("what does the user have?", k=5, key_prefix="user.")} == {b, c}
     assert [h.claim.id for h in bg.recall("what does the user have?", k=5, keys=["user.pet"])] == [c]
     with pytest.raises(ValidationError):
-        bg.lookup()
+        bg.retrieval.lookup()
     with pytest.raises(ValidationError):
-        bg.lookup("not a key!")
+        bg.retrieval.lookup("not a key!")
 
 
 def test_perspective_recall_returns_only_that_perspectives_interpretations(bg: BeliefGraph, embedder: Any) -> None:

@@ -163,7 +163,7 @@ def test_derived_beliefs_equal_a_reference_evaluator(base_settings, graph) -> No
         @rule()
         def add_rules(self) -> None:
             for r in RULES:
-                self.bg.add_rule(r, agent="user:admin")
+                self.bg.rules.add(r, agent="user:admin")
             self.rules_added = True
 
         @rule(data=st.data())
@@ -177,7 +177,7 @@ def test_derived_beliefs_equal_a_reference_evaluator(base_settings, graph) -> No
             key = data.draw(st.sampled_from(sorted(k for k, vs in self.versions.items() if len(vs) >= 2)))
             vs = self.versions[key]
             target = vs[-2]
-            r = self.bg.revert(key, agent="user:u")
+            r = self.bg.beliefs.revert(key, agent="user:u")
             assert r.claim.value == target["value"]
             if not vs[-1]["retracted"] and vs[-1]["value"] == target["value"]:
                 assert r.op.value == "NOOP"
@@ -234,7 +234,7 @@ def test_derived_beliefs_equal_a_reference_evaluator(base_settings, graph) -> No
             try:
                 hits = self.bg.recall("the head of state's party of the work", k=30)
                 assert all(h.claim.status.value == "active" for h in hits)
-                stale = self.bg.stale(limit=1000)
+                stale = self.bg.support.stale(limit=1000)
                 assert all(s.claim.status.value == "stale" for s in stale)
             finally:
                 graph.write("admin.delete_space", space=self.space)

@@ -418,9 +418,9 @@ def test_database_restart_mid_workload(make_server: MakeServer, restarts: list[s
         settings=load_settings(neo4j={"uri": srv.bolt_uri, "password": NEO4J.password.get_secret_value()}),
         embedder=HashingEmbedder(384),
     ) as bg:
-        report = bg.check()
+        report = bg.admin.check()
         assert report.ok, report.to_dict()
-        assert bg.stats(), "the workload wrote nothing"
+        assert bg.admin.stats(), "the workload wrote nothing"
 
 
 @pytest.mark.timeout(300)
@@ -458,7 +458,7 @@ def test_a_transaction_over_the_memory_cap_is_a_typed_error_and_a_space_delete_h
         for space, n in (("memcap", 1000), ("kept", 10)):
             with BeliefGraph.connect(space=space, settings=settings, embedder=HashingEmbedder(384)) as bg:
                 items = ({"text": f"memory {i} on topic {i % 17}", "key": f"user.k{i}", "value": i} for i in range(n))
-                assert bg.import_claims(items, agent="user:a", batch_size=100).written == n
+                assert bg.importer.import_items(items, agent="user:a", batch_size=100).written == n
             sizes[space] = int(
                 g.driver.execute_query("MATCH (x) WHERE x.space = $s RETURN count(x) AS n", s=space).records[0]["n"]
             )

@@ -55,16 +55,16 @@ def lab(bg: BeliefGraph) -> dict[str, str]:
 
 
 def test_derive_adds_or_alternatives_to_the_same_claim(bg: BeliefGraph, lab: dict[str, str]) -> None:
-    sup = bg.supports(lab["c"])
+    sup = bg.support.supports(lab["c"])
     assert [sorted(p.id for p in f.premises) for f in sup.families] == [[lab["e1"]], [lab["e2"]]]
     assert all(f.intact for f in sup.families) and not sup.base
     # the same premise set again: nothing new
     assert bg.derive("The effect is reproducible", [lab["e2"]], agent="agent:other").id == lab["c"]
-    assert len(bg.supports(lab["c"]).families) == 2
+    assert len(bg.support.supports(lab["c"]).families) == 2
     # an AND family of two premises
-    fam = bg.supports(lab["d"]).families
+    fam = bg.support.supports(lab["d"]).families
     assert len(fam) == 1 and sorted(p.id for p in fam[0].premises) == sorted([lab["b"], lab["c"]])
-    assert bg.claim(lab["d"]).kind == "derived"
+    assert bg.beliefs.claim(lab["d"]).kind == "derived"
 
 
 def test_derive_with_a_key_is_the_fact_version(bg: BeliefGraph, lab: dict[str, str]) -> None:
@@ -72,10 +72,10 @@ def test_derive_with_a_key_is_the_fact_version(bg: BeliefGraph, lab: dict[str, s
     assert bg.belief("project.next") == p1
     p2 = bg.derive("Next: animal study", [lab["x"]], key="project.next", agent="agent:planner")
     assert bg.belief("project.next") == p2
-    assert bg.claim(p1.id).status.value == "superseded"
+    assert bg.beliefs.claim(p1.id).status.value == "superseded"
     # the same statement again (same key and text) is the same claim, not a new version
     again = bg.derive("Next: animal study", [lab["e2"]], key="project.next", agent="agent:planner")
-    assert again.id == p2.id and len(bg.supports(p2.id).families) == 2
+    assert again.id == p2.id and len(bg.support.supports(p2.id).families) == 2
 
 
 def test_bad_derive_input_is_refused_without_writing(bg: BeliefGraph, graph: Graph, lab: dict[str, str]) -> None:
@@ -130,7 +130,7 @@ def test_retract_withdraws_exactly_and_restore_reinstates(bg: BeliefGraph, lab: 
         "active",
     ]
     c_entry = next(e for e in audit.entries if e.id == L["c"])
-    assert c_entry.via is not None and c_entry.via in bg.supports(L["c"]).intact
+    assert c_entry.via is not None and c_entry.via in bg.support.supports(L["c"]).intact
     d_entry = next(e for e in audit.entries if e.id == L["d"])
     assert d_entry.lost and L["b"] in d_entry.lost[0]
 
@@ -139,9 +139,9 @@ def test_retract_withdraws_exactly_and_restore_reinstates(bg: BeliefGraph, lab: 
     assert set(back.retained_ids) == {L["c"]}
     assert _status(bg, L["e1"], L["a"], L["b"], L["c"], L["d"]) == ["active"] * 5
     # revisions are immutable: the history of a keeps active -> withdrawn -> active
-    history = [x.action for x in bg.audits_for_claim(L["a"])]
+    history = [x.action for x in bg.support.audits_for_claim(L["a"])]
     assert history == ["WITHDREW", "REINSTATED"]
-    assert [x.statuses for x in bg.audits_for_claim(L["a"])] == [["withdrawn"], ["active"]]
+    assert [x.statuses for x in bg.support.audits_for_claim(L["a"])] == [["withdrawn"], ["active"]]
 
 
 def test_and_family_with_two_premises_inside_the_region(bg: BeliefGraph) -> None:
@@ -169,7 +169,7 @@ def test_retract_a_claim_root(bg: BeliefGraph, lab: dict[str, str]) -> None:
 def test_a_withdrawn_current_belief_is_not_returned(bg: BeliefGraph, lab: dict[str, str]) -> None:
     plan = bg.derive("Next: dose-response study", [lab["d"]], key="project.next", agent="agent:planner")
     bg.retract([lab["e1"]], "bad run")
-    assert bg.claim(plan.id).status.value == "withdrawn"
+    assert bg.beliefs.claim(plan.id).status.value == "withdrawn"
     assert bg.belief("project.next") is None
     bg.restore([lab["e1"]], "good run")
     assert bg.belief("project.next") == plan
@@ -180,9 +180,9 @@ def test_reinstated_version_that_lost_current_becomes_superseded(bg: BeliefGraph
     bg.retract([lab["e1"]], "bad run")
     new = bg.derive("Next: animal study", [lab["x"]], key="project.next", agent="agent:planner")
     assert bg.belief("project.next") == new
-    assert bg.claim(old.id).status.value == "withdrawn"  # superseding kept its lost support visible
+    assert bg.beliefs.claim(old.id).status.value == "withdrawn"  # superseding kept its lost support visible
     bg.restore([lab["e1"]], "good run")
-    assert bg.claim(old.id).status.value == "superseded"
+    assert bg.beliefs.claim(old.id).status.value == "superseded"
     assert bg.belief("project.next") == new
 
 
@@ -193,7 +193,7 @@ def test_derive_reinstates_a_withdrawn_claim_with_a_new_justification(bg: Belief
     again = bg.derive("The drug lowers the marker", [e3], agent="agent:analyst")
     assert again.id == lab["a"] and again.status.value == "active"
     assert _status(bg, lab["b"], lab["d"]) == ["active", "active"]
-    derive_audit = bg.audits(limit=1)[0]
+    derive_audit = bg.support.audits(limit=1)[0]
     assert derive_audit.op == "derive" and derive_audit.reinstated == 3
 
 
@@ -264,15 +264,15 @@ def test_justifications_are_immutable_and_scratch_marks_are_gone(
 def test_audits_and_audit(bg: BeliefGraph, lab: dict[str, str]) -> None:
     a1 = bg.retract([lab["e1"]], "first")
     a2 = bg.restore([lab["e1"]], "second")
-    listed = bg.audits()
+    listed = bg.support.audits()
     assert [a.id for a in listed[:2]] == [a2.id, a1.id]
     assert listed[1].withdrew == 3 and listed[1].roots == [lab["e1"]]
-    got = bg.audit(a1.id)
+    got = bg.support.audit(a1.id)
     assert got.reason == "first" and set(got.withdrawn_ids) == set(a1.withdrawn_ids)
     with pytest.raises(AuditNotFound):
-        bg.audit("no-such-audit")
-    assert [x.action for x in bg.audits_for_claim(lab["e1"])] == ["ROOT", "ROOT"]
-    assert bg.audits_for_claim(lab["x"]) == []
+        bg.support.audit("no-such-audit")
+    assert [x.action for x in bg.support.audits_for_claim(lab["e1"])] == ["ROOT", "ROOT"]
+    assert bg.support.audits_for_claim(lab["x"]) == []
 
 
 # -- working context -----------------------------------------------------------------------------------
@@ -337,7 +337,7 @@ def test_a_corroboration_without_evidence_is_an_independent_support(bg: BeliefGr
     e = bg.add_episode("I moved to Lisbon last month", "user:alice").id
     first = bg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon", agent="agent:a", evidence=[e])
     bg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon", agent="agent:b")
-    families = bg.supports(first.claim.id).families
+    families = bg.support.supports(first.claim.id).families
     assert any(not f.premises for f in families), "assert_claim records the corroboration as an empty family"
     audit = bg.retract([e], "wrong user")
     assert audit.retained_ids == [first.claim.id]

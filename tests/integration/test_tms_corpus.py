@@ -64,7 +64,7 @@ class World:
             bg.retract(dormant, "not evidence in the initial state")
 
     def labels(self) -> tuple[list[str], list[str]]:
-        statuses = {x: self.bg.claim(cid).status.value for x, cid in self.claim.items()}
+        statuses = {x: self.bg.beliefs.claim(cid).status.value for x, cid in self.claim.items()}
         ins = sorted(x for x, s in statuses.items() if s == "active")
         outs = sorted(x for x, s in statuses.items() if s != "active")
         assert all(statuses[x] == "withdrawn" for x in outs), statuses  # claims are never retracted here

@@ -35,16 +35,16 @@ def test_a_late_report_answers_for_the_time_it_claims(bg: BeliefGraph) -> None:
     porto = bg.assert_claim("user.city", "Porto", "moved to Porto", agent="user:a", valid_from=now - 14 * DAY)
     assert porto.op.value == "UPDATE"
 
-    assert _value(bg.as_of("user.city", now - 10 * DAY, basis="valid")) == "Porto"
-    assert bg.as_of("user.city", now - 10 * DAY) is None  # recorded: nothing was written then
-    assert _value(bg.as_of("user.city", between, basis="valid")) == "Porto"  # the report covers it
-    assert _value(bg.as_of("user.city", between)) == "Lisbon"  # what memory believed at that moment
-    assert _value(bg.as_of("user.city", now - 30 * DAY, basis="valid")) == "Lisbon"
-    assert bg.as_of("user.city", now - 61 * DAY, basis="valid") is None
-    assert bg.as_of("user.city", datetime.now(UTC), basis="valid") == bg.belief("user.city")
+    assert _value(bg.beliefs.as_of("user.city", now - 10 * DAY, basis="valid")) == "Porto"
+    assert bg.beliefs.as_of("user.city", now - 10 * DAY) is None  # recorded: nothing was written then
+    assert _value(bg.beliefs.as_of("user.city", between, basis="valid")) == "Porto"  # the report covers it
+    assert _value(bg.beliefs.as_of("user.city", between)) == "Lisbon"  # what memory believed at that moment
+    assert _value(bg.beliefs.as_of("user.city", now - 30 * DAY, basis="valid")) == "Lisbon"
+    assert bg.beliefs.as_of("user.city", now - 61 * DAY, basis="valid") is None
+    assert bg.beliefs.as_of("user.city", datetime.now(UTC), basis="valid") == bg.belief("user.city")
 
     # the writes kept valid_from as given; history shows it with each version
-    versions = bg.history("user.city")
+    versions = bg.beliefs.history("user.city")
     assert [v.claim.id for v in versions] == [lisbon.claim.id, porto.claim.id]
     assert abs(_instant(versions[0].claim.valid_from) - (now - 60 * DAY)) < timedelta(milliseconds=1)
     assert abs(_instant(versions[1].claim.valid_from) - (now - 14 * DAY)) < timedelta(milliseconds=1)
@@ -58,8 +58,8 @@ def test_a_time_read_from_the_turn_is_a_valid_from(bg: BeliefGraph) -> None:
     when = when_from_text("By the way, I moved to Porto two weeks ago.", said)
     assert when is not None and not when.future
     bg.assert_claim("user.city", "Porto", "moved to Porto two weeks ago", agent="user:a", valid_from=when.at)
-    assert _value(bg.as_of("user.city", said - 10 * DAY, basis="valid")) == "Porto"
-    assert _value(bg.as_of("user.city", said - 15 * DAY, basis="valid")) == "Lisbon"
+    assert _value(bg.beliefs.as_of("user.city", said - 10 * DAY, basis="valid")) == "Porto"
+    assert _value(bg.beliefs.as_of("user.city", said - 15 * DAY, basis="valid")) == "Lisbon"
     plan = when_from_text("I'm moving to Braga next week", said)
     assert plan is not None and plan.future
     with pytest.raises(ValidationError, match="in the future"):
@@ -74,10 +74,10 @@ def test_a_correction_with_an_earlier_valid_from_covers_its_period(bg: BeliefGra
     bg.assert_claim("user.city", "Lisbon", "lives in Lisbon", agent="user:a", valid_from=now - 60 * DAY)
     bg.assert_claim("user.city", "Porto", "lives in Porto", agent="user:a", valid_from=now - 20 * DAY)
     bg.assert_claim("user.city", "Braga", "actually Braga", agent="user:a", valid_from=now - 40 * DAY)
-    assert _value(bg.as_of("user.city", now - 50 * DAY, basis="valid")) == "Lisbon"
-    assert _value(bg.as_of("user.city", now - 30 * DAY, basis="valid")) == "Braga"
-    assert _value(bg.as_of("user.city", now - 10 * DAY, basis="valid")) == "Braga"  # not the later valid_from
-    assert _value(bg.as_of("user.city", datetime.now(UTC), basis="valid")) == "Braga"
+    assert _value(bg.beliefs.as_of("user.city", now - 50 * DAY, basis="valid")) == "Lisbon"
+    assert _value(bg.beliefs.as_of("user.city", now - 30 * DAY, basis="valid")) == "Braga"
+    assert _value(bg.beliefs.as_of("user.city", now - 10 * DAY, basis="valid")) == "Braga"  # not the later valid_from
+    assert _value(bg.beliefs.as_of("user.city", datetime.now(UTC), basis="valid")) == "Braga"
 
 
 def test_a_retracted_version_is_skipped(bg: BeliefGraph) -> None:
@@ -86,11 +86,11 @@ def test_a_retracted_version_is_skipped(bg: BeliefGraph) -> None:
     porto = bg.assert_claim("user.city", "Porto", "moved to Porto", agent="user:a", valid_from=now - 14 * DAY)
     believed = datetime.now(UTC)
     bg.retract([porto.claim.id], "the user was joking")
-    assert _value(bg.as_of("user.city", now - 10 * DAY, basis="valid")) == "Lisbon"
+    assert _value(bg.beliefs.as_of("user.city", now - 10 * DAY, basis="valid")) == "Lisbon"
     # Lisbon ended when Porto was recorded; with Porto retracted memory holds no belief now
     assert bg.belief("user.city") is None
-    assert bg.as_of("user.city", datetime.now(UTC), basis="valid") is None
-    assert _value(bg.as_of("user.city", believed)) == "Porto"  # recorded: as it was then
+    assert bg.beliefs.as_of("user.city", datetime.now(UTC), basis="valid") is None
+    assert _value(bg.beliefs.as_of("user.city", believed)) == "Porto"  # recorded: as it was then
 
 
 def test_a_withdrawn_conclusion_is_skipped(bg: BeliefGraph) -> None:
@@ -100,27 +100,27 @@ def test_a_withdrawn_conclusion_is_skipped(bg: BeliefGraph) -> None:
     coast = bg.derive("the user lives near the sea", [ep.id], "user.coast", agent="agent:x")
     believed = datetime.now(UTC)
     audit = bg.retract([ep.id], "the user was joking")
-    assert bg.claim(coast.id).status.value == "withdrawn" and audit.id
-    assert bg.as_of("user.coast", believed, basis="valid") is None
-    assert getattr(bg.as_of("user.coast", believed), "id", None) == coast.id
+    assert bg.beliefs.claim(coast.id).status.value == "withdrawn" and audit.id
+    assert bg.beliefs.as_of("user.coast", believed, basis="valid") is None
+    assert getattr(bg.beliefs.as_of("user.coast", believed), "id", None) == coast.id
 
 
 def test_a_disputed_version_is_skipped_and_a_lost_challenger_never_held(bg: BeliefGraph) -> None:
     now = datetime.now(UTC)
-    bg.set_policy("user.pet", "authority")
-    bg.set_authority("hr", "user.*", 0.9)
+    bg.conflicts.set_policy("user.pet", "authority")
+    bg.conflicts.set_authority("hr", "user.*", 0.9)
     bg.assert_claim("user.pet", "cat", "has a cat", agent="hr", valid_from=now - 30 * DAY)
     dog = bg.assert_claim("user.pet", "dog", "has a dog", agent="bot", valid_from=now - 5 * DAY)
     assert dog.op.value == "DISPUTED" and dog.dispute is not None
-    assert _value(bg.as_of("user.pet", now - 2 * DAY, basis="valid")) == "cat"
-    bg.resolve_dispute(dog.dispute.id, "incumbent", by="user:admin", reason="hr knows")
-    assert bg.claim(dog.claim.id).status.value == "superseded"  # lost: superseded, but it never held
-    assert _value(bg.as_of("user.pet", now - 2 * DAY, basis="valid")) == "cat"
+    assert _value(bg.beliefs.as_of("user.pet", now - 2 * DAY, basis="valid")) == "cat"
+    bg.conflicts.resolve_dispute(dog.dispute.id, "incumbent", by="user:admin", reason="hr knows")
+    assert bg.beliefs.claim(dog.claim.id).status.value == "superseded"  # lost: superseded, but it never held
+    assert _value(bg.beliefs.as_of("user.pet", now - 2 * DAY, basis="valid")) == "cat"
     fish = bg.assert_claim("user.pet", "fish", "has a fish", agent="bot2", valid_from=now - 3 * DAY)
     assert fish.dispute is not None
-    bg.resolve_dispute(fish.dispute.id, "challenger", by="user:admin", reason="seen it")
-    assert _value(bg.as_of("user.pet", now - 2 * DAY, basis="valid")) == "fish"
-    assert _value(bg.as_of("user.pet", now - 4 * DAY, basis="valid")) == "cat"
+    bg.conflicts.resolve_dispute(fish.dispute.id, "challenger", by="user:admin", reason="seen it")
+    assert _value(bg.beliefs.as_of("user.pet", now - 2 * DAY, basis="valid")) == "fish"
+    assert _value(bg.beliefs.as_of("user.pet", now - 4 * DAY, basis="valid")) == "cat"
 
 
 def test_a_stale_conclusion_counts_in_its_time(bg: BeliefGraph) -> None:
@@ -129,11 +129,11 @@ def test_a_stale_conclusion_counts_in_its_time(bg: BeliefGraph) -> None:
     coast = bg.derive("the user lives near the sea", [porto.claim.id], "user.coast", agent="agent:x")
     held = datetime.now(UTC)
     moved = bg.assert_claim("user.city", "Madrid", "moved to Madrid", agent="user:a")
-    assert coast.id in moved.staled and bg.claim(coast.id).status.value == "stale"
+    assert coast.id in moved.staled and bg.beliefs.claim(coast.id).status.value == "stale"
     after = datetime.now(UTC)
-    assert getattr(bg.as_of("user.coast", held, basis="valid"), "id", None) == coast.id
-    assert bg.as_of("user.coast", after, basis="valid") is None
-    assert getattr(bg.as_of("user.coast", held), "id", None) == coast.id  # recorded: the same here
+    assert getattr(bg.beliefs.as_of("user.coast", held, basis="valid"), "id", None) == coast.id
+    assert bg.beliefs.as_of("user.coast", after, basis="valid") is None
+    assert getattr(bg.beliefs.as_of("user.coast", held), "id", None) == coast.id  # recorded: the same here
 
 
 def test_recorded_stays_the_default_and_the_basis_is_checked(bg: BeliefGraph) -> None:
@@ -141,13 +141,13 @@ def test_recorded_stays_the_default_and_the_basis_is_checked(bg: BeliefGraph) ->
     bg.assert_claim("user.city", "Lisbon", "lives in Lisbon", agent="user:a", valid_from=now - 60 * DAY)
     between = datetime.now(UTC)
     bg.assert_claim("user.city", "Porto", "moved to Porto", agent="user:a", valid_from=now - 14 * DAY)
-    assert bg.as_of("user.city", between) == bg.as_of("user.city", between, basis="recorded")
-    assert bg.beliefs.as_of("user.city", between) == bg.as_of("user.city", between, "recorded")
+    assert bg.beliefs.as_of("user.city", between) == bg.beliefs.as_of("user.city", between, basis="recorded")
+    assert bg.beliefs.as_of("user.city", between) == bg.beliefs.as_of("user.city", between, "recorded")
     assert _value(bg.beliefs.as_of("user.city", between, basis="valid")) == "Porto"
     with pytest.raises(ValidationError, match="basis"):
-        bg.as_of("user.city", between, basis="believed")  # type: ignore[arg-type]
+        bg.beliefs.as_of("user.city", between, basis="believed")  # type: ignore[arg-type]
     with pytest.raises(ValidationError):
-        bg.as_of("user.city", datetime.now(), basis="valid")  # naive
+        bg.beliefs.as_of("user.city", datetime.now(), basis="valid")  # naive
 
 
 def test_cli_as_of_valid_and_valid_from(run_cli, space: str) -> None:  # type: ignore[no-untyped-def]

@@ -121,11 +121,11 @@ def test_repr_html_of_the_models_draws_them(page: Any, explore_world: World, tmp
     ) as bg:
         timezone = bg.belief("user.timezone")
         assert timezone is not None
-        support = bg.supports(timezone.id)
-        audit = bg.audit(explore_world.ids["audit"])
-        d = bg.deliberation(explore_world.ids["deliberation"])
-        history = bg.history("user.risk_tolerance")
-        grounded = bg.ground_framework("af1")
+        support = bg.support.supports(timezone.id)
+        audit = bg.support.audit(explore_world.ids["audit"])
+        d = bg.deliberations.get(explore_world.ids["deliberation"])
+        history = bg.beliefs.history("user.risk_tolerance")
+        grounded = bg.argumentation.ground_framework("af1")
     cases: list[tuple[str, Any, int]] = [
         ("support", support, 1 + 1 + 1),  # the claim, its justification, the city claim
         ("audit", audit, 1 + 2),

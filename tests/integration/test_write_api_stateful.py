@@ -4,7 +4,7 @@ Random sequences of episodes, structured writes by three agents on three keys (s
 one key under the authority strategy so that disputes open), resolutions of disputes, derived
 claims, retract and restore, policy changes. A call may be refused with a typed error when the
 state makes it invalid (retracting what is retracted, a premise that no longer holds); anything
-else fails the test. After every few steps and at the end, ``bg.check()`` must find every
+else fails the test. After every few steps and at the end, ``bg.admin.check()`` must find every
 invariant intact, and every fact's belief must be an active claim.
 
 The bounded size runs in CI; the full size is marked ``slow`` (``./scripts/test.sh -m slow``).
@@ -40,7 +40,7 @@ def test_public_write_api_keeps_the_invariants(base_settings, graph, examples: i
             super().__init__()
             self.space = f"stateful-{uuid.uuid4().hex[:10]}"
             self.bg = BeliefGraph.connect(space=self.space, settings=base_settings, embedder=HashingEmbedder(384))
-            self.bg.set_authority("agent:hr", "user.*", 0.9)
+            self.bg.conflicts.set_authority("agent:hr", "user.*", 0.9)
             self.episodes: list[str] = []
             self.claims: list[str] = []
             self.retracted: list[str] = []
@@ -67,13 +67,13 @@ def test_public_write_api_keeps_the_invariants(base_settings, graph, examples: i
 
         @rule(strategy=st.sampled_from(["recency", "authority", "consensus"]), key=st.sampled_from(KEYS))
         def set_policy(self, strategy: str, key: str) -> None:
-            self.bg.set_policy(key, strategy)
+            self.bg.conflicts.set_policy(key, strategy)
 
-        @precondition(lambda self: bool(self.bg.disputes("open")))
+        @precondition(lambda self: bool(self.bg.conflicts.disputes("open")))
         @rule(winner=st.sampled_from(["incumbent", "challenger"]))
         def resolve(self, winner: str) -> None:
-            d = self.bg.disputes("open")[0]
-            self._try(lambda: self.bg.resolve_dispute(d.id, winner, by="tester", reason="decided"))
+            d = self.bg.conflicts.disputes("open")[0]
+            self._try(lambda: self.bg.conflicts.resolve_dispute(d.id, winner, by="tester", reason="decided"))
 
         @precondition(lambda self: bool(self.claims))
         @rule(data=st.data(), keyed=st.booleans())
@@ -114,13 +114,13 @@ def test_public_write_api_keeps_the_invariants(base_settings, graph, examples: i
         def db_check_holds(self) -> None:
             self.steps += 1
             if self.steps % 4 == 0:
-                report = self.bg.check()
+                report = self.bg.admin.check()
                 assert report.ok, (report.summary(), [(i.name, i.offending) for i in report.failed])
                 seen["checks"] += 1
 
         def teardown(self) -> None:
             try:
-                report = self.bg.check()
+                report = self.bg.admin.check()
                 assert report.ok, (report.summary(), [(i.name, i.offending) for i in report.failed])
                 seen["checks"] += 1
             finally:

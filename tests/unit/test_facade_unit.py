@@ -1,5 +1,6 @@
-"""The facade: namespaces built once on first use, the everyday calls on the facade, and every flat
-name of earlier versions still there (one-line aliases). No database: nothing here runs a query."""
+"""The facade: namespaces built once on first use, the everyday calls on the facade, and nothing else
+public: every other operation has its one name in a namespace (CHANGELOG.md lists the flat names that
+are gone and their namespaced names). No database: nothing here runs a query."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-import belief_graph.facade_aliases as aliases
 from belief_graph import BeliefGraph
 from belief_graph.db.driver import Graph, create_driver
 from belief_graph.embeddings import HashingEmbedder
 from belief_graph.settings import Settings
 
+ROOT = Path(__file__).resolve().parents[2]
 NAMESPACES = [
     "beliefs",
+    "conflicts",
     "support",
     "rules",
     "keys",
@@ -28,8 +30,10 @@ NAMESPACES = [
     "answers",
     "importer",
     "explore",
+    "admin",
     "llm",
 ]
+# the everyday calls the README leads with: flat on the facade, each handing over to one namespace
 EVERYDAY = [
     "add_episode",
     "assert_claim",
@@ -43,8 +47,8 @@ EVERYDAY = [
     "context",
     "llm_usage",
 ]
-# every public member of the facade before it had namespaces: users, the CLI, the MCP server and the docs call them
-FLAT = """init_schema verify_schema stats check doctor add_episode assert_claim claim belief recall llm llm_usage
+# every public member of the facade before its flat aliases went (users, the CLI, the MCP server and the docs called them)
+FORMER = """init_schema verify_schema stats check doctor add_episode assert_claim claim belief recall llm llm_usage
 remember history revert as_of explain set_policy set_authority policies policy_for disputes resolve_dispute
 auto_resolve add_agent agents register_key keys support derive supports retract restore audits audit
 audits_for_claim context dependents stale rederive rule_service add_rule rules rule rule_instances derive_by_rule
@@ -53,6 +57,17 @@ ground_framework explain_label explain_framework_label solve_framework_file stor
 deliberation_service add_perspective load_perspectives perspectives perspective encode interpretations
 search_interpretations deliberate deliberation deliberations retrieval answers answer lookup recall_as_of importer
 import_claims import_file imports explore ogm connect close""".split()
+CONFLICT_METHODS = ["set_policy", "set_authority", "policy_for", "authority_for", "resolve_dispute", "auto_resolve"]
+_ROW = re.compile(r"^\| `bg\.([\w.]+)(?:\([^)]*\))?`[^|]* \| `bg\.([\w.]+)`", re.M)
+
+
+def migration() -> list[tuple[str, str]]:
+    """(old, new) of CHANGELOG.md's migration table."""
+    return _ROW.findall((ROOT / "CHANGELOG.md").read_text(encoding="utf-8"))
+
+
+def removed_flat_names() -> set[str]:
+    return {old for old, _ in migration() if "." not in old} - set(NAMESPACES)
 
 
 @pytest.fixture
@@ -63,12 +78,14 @@ def bg() -> Iterator[BeliefGraph]:
     graph.close()
 
 
-def test_the_facade_stays_small() -> None:
+def test_the_facade_is_namespaces_and_the_everyday_calls() -> None:
     import belief_graph.facade as facade
 
-    assert len(Path(facade.__file__).read_text().splitlines()) < 200
+    # 200 lines before bg.conflicts and bg.admin got namespaces of their own
+    assert len(Path(facade.__file__).read_text().splitlines()) < 210
     public = {n for n in vars(BeliefGraph) if not n.startswith("_")}
     assert public == set(NAMESPACES) | set(EVERYDAY) | {"connect", "close"}
+    assert [c.__name__ for c in BeliefGraph.__mro__] == ["BeliefGraph", "object"], "no mixin brings names back"
 
 
 def test_namespaces_are_built_once_on_first_use(bg: BeliefGraph) -> None:
@@ -78,19 +95,54 @@ def test_namespaces_are_built_once_on_first_use(bg: BeliefGraph) -> None:
     assert bg.support is bg.support and bg.beliefs is bg.beliefs
     assert bg.rules.consequences is bg.beliefs.consequences
     assert bg.deliberations.perspectives is bg.perspectives
-    assert bg.beliefs.conflicts.grounder is not None and bg.beliefs.conflicts.prejudge is not None
+    assert bg.conflicts is bg.beliefs.conflicts, "one conflict service: the one the write path asks"
+    assert bg.conflicts.grounder is not None and bg.conflicts.prejudge is not None
     assert "llm" not in vars(bg), "wiring never builds the model"
 
 
-def test_every_flat_name_is_kept(bg: BeliefGraph) -> None:
-    missing = [n for n in FLAT if not hasattr(BeliefGraph, n)]
-    assert not missing
-    assert bg.rule_service is bg.rules and bg.perspective_service is bg.perspectives
-    assert bg.deliberation_service is bg.deliberations and bg._beliefs is bg.beliefs
+def test_a_namespace_is_not_a_call(bg: BeliefGraph) -> None:
+    for name in NAMESPACES:
+        if name != "llm":  # wiring would build the model
+            assert not callable(getattr(bg, name)), f"bg.{name}() would be a second name for a listing"
 
 
-def test_the_aliases_module_lists_every_alias() -> None:
-    doc = aliases.__doc__ or ""
-    listed = set(re.findall(r"\b([a-z_]+)\b", doc))
-    kept = {n for n in vars(aliases.FacadeAliases) if not n.startswith("_")}
-    assert kept <= listed, kept - listed
+def test_the_conflict_operations_have_one_home(bg: BeliefGraph) -> None:
+    for name in CONFLICT_METHODS:
+        assert callable(getattr(bg.conflicts, name)), name
+        assert not hasattr(bg.beliefs, name), f"bg.beliefs.{name} re-binds bg.conflicts.{name}"
+    assert not hasattr(bg.beliefs, "disputes_list") and not hasattr(bg.beliefs, "policies")
+
+
+def test_the_migration_table_names_every_removed_name_and_its_new_home(bg: BeliefGraph) -> None:
+    rows = migration()
+    assert removed_flat_names() == set(FORMER) - set(NAMESPACES) - set(EVERYDAY) - {"connect", "close"} | {"_beliefs"}
+    for old, new in rows:
+        first, *rest = new.split(".")
+        assert first in NAMESPACES, (old, new)
+        target: object = getattr(bg, first)
+        for part in rest:
+            assert hasattr(target, part), f"{old} -> {new}: no {part} on {type(target).__name__}"
+            target = getattr(target, part)
+    for old in removed_flat_names():
+        assert not hasattr(BeliefGraph, old), f"bg.{old} is back"
+    for old in (old for old, _ in rows if "." in old):
+        *path, last = old.split(".")
+        owner: object = bg
+        for part in path:
+            owner = getattr(owner, part)
+        assert not hasattr(owner, last), f"bg.{old} is back"
+
+
+def test_no_caller_uses_a_removed_name() -> None:
+    """The docs, the package and the tests call the namespaced names (a removed name in a Markdown
+    example or an untyped test would otherwise only fail when it runs)."""
+    flat = re.compile(r"(?<![\w.])\w*bg\w*\.(" + "|".join(sorted(removed_flat_names())) + r")\(")
+    files = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "belief_graph").rglob("*.py")]
+    files += [p for p in (ROOT / "tests").rglob("*.py") if p.name != Path(__file__).name]
+    hits = [
+        f"{p.relative_to(ROOT)}:{i}: {m.group(0)}"
+        for p in files
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        for m in flat.finditer(line)
+    ]
+    assert hits == []

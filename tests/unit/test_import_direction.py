@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("local tools", frozenset({"localserver", "llmserver"})),
     ("llm", frozenset({"llm"})),
     ("services", frozenset({"services", "policies"})),
-    ("facade", frozenset({"facade", "facade_aliases", "lazy", "mcp_server", "belief_graph"})),
+    ("facade", frozenset({"facade", "lazy", "mcp_server", "belief_graph"})),
     ("scenarios", frozenset({"scenarios"})),
     ("benchmarks", frozenset({"benchmarks"})),
     ("cli", frozenset({"cli"})),
@@ -187,3 +187,13 @@ def test_architecture_doc_lists_the_layers() -> None:
         assert row is not None, f"docs/architecture.md has no row for layer {name!r}"
         for unit in units:
             assert f"`{unit}" in row, f"layer {name!r}: {unit} missing from its row"
+
+
+REMOVED_MODULES = ("belief_graph.facade_aliases",)
+"""Modules that are gone for good (CHANGELOG.md): the flat aliases of the facade lived there."""
+
+
+def test_no_module_imports_a_removed_one() -> None:
+    modules, edges = import_edges()
+    assert sorted(set(REMOVED_MODULES) & modules) == []
+    assert sorted({f"{a} -> {b}" for a, b, _ in edges if b in REMOVED_MODULES}) == []

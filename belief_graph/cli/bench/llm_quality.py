@@ -43,7 +43,7 @@ def bench_llm_quality(
             )
         model = make_chat_model(s.llm, s.llm_server)
     with BeliefGraph.connect(settings=s) as bg:
-        bg.init_schema()
+        bg.admin.init_schema()
     data = run_quality(
         s,
         model,

@@ -82,7 +82,7 @@ def bench_memory(
             "BELIEF_GRAPH_LLM__API_KEY (or BASE_URL with PROVIDER=openai) for any OpenAI-compatible model"
         )
     with BeliefGraph.connect(settings=s) as bg:
-        bg.init_schema()
+        bg.admin.init_schema()
     noise = Noise()
 
     def live() -> ChatModel:
