@@ -485,8 +485,8 @@ def _has_own_subject_or_verb(words: list[str]) -> bool:
         return True
     if w[0].endswith(("'m", "'re", "'s", "'ve", "'ll", "'d")):
         return True
-    if _starts_with(w, PRESUPPOSING) or _starts_with(w, HYPOTHETICAL_OPENERS):
-        return True
+    if (_starts_with(w, PRESUPPOSING) or _starts_with(w, HYPOTHETICAL_OPENERS)) and len(w) > 1:
+        return True  # a subordinator with nothing after it ("what about since?") opens no clause
     return any(t in AUXILIARIES or t.endswith(("'m", "'re", "'ve")) for t in w[1:4])
 
 
@@ -511,7 +511,11 @@ def clauses(text: str) -> list[Clause]:
                 mood = "negated" if _negated(words) else "assert"  # ", who turns 30 in May"
             elif _starts_with(words, HYPOTHETICAL_OPENERS) or _hypothetical(words):
                 mood = "hypothetical"
-            elif _starts_with(words, PRESUPPOSING) and not (pi == 0 and _opens_question(words) and _wh_aux(words)):
+            elif (
+                _starts_with(words, PRESUPPOSING)
+                and len(_strip_fillers(words)) > 1
+                and not (pi == 0 and _opens_question(words) and _wh_aux(words))
+            ):
                 mood = "negated" if _negated(words) else "assert"
             elif (asks or not stops) and (_opens_question(words) or (asks and _aux_first(words))):
                 # "Is Berlin nice in winter?"; a question's opening without a full stop counts too

@@ -31,6 +31,7 @@ from belief_graph.services.extraction_grounding import as_value, check_fact, tur
         ("I moved to Porto last week, what's a good gym near Bolhão?", "statement"),
         ("Can you suggest a gift for my sister, who turns 30 in May?", "statement"),
         ("I'm not married.", "statement"),
+        ("What about since?", "question"),  # a subordinator with nothing after it opens no clause
     ],
 )
 def test_turn_kind(text: str, kind: str) -> None:
