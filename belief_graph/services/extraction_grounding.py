@@ -269,17 +269,8 @@ _SPELLED_UNITS = {
     "dozen": 12,
     "a dozen": 12,
 }
-_SPELLED_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-_SPELLED_SCALES = {"hundred": 100, "thousand": 1000}
+_SPELLED_TENS = {w: n for w, n in NUMBER_WORDS.items() if isinstance(n, int) and 20 <= n <= 90 and n % 10 == 0}
+_SPELLED_SCALES = {w: int(NUMBER_WORDS[w]) for w in ("hundred", "thousand")}
 
 
 def spelled_number(text: str) -> int | None:
