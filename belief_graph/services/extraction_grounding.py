@@ -32,7 +32,10 @@ that assert something, never the turn's punctuation:
      and figures) may miss a third of its words (a paraphrased list, "Mercy General Hospital" for
      "Mercy General", "2014 Honda Civic" for "my 2014 Civic"); a value made only of common words
      (``May``, ``no``) needs those words; a value that carries its own negation ("no meat",
-     "non-smoker") may come from a negated clause;
+     "non-smoker") may come from a negated clause; a word the turn says in another form is said
+     (``services/value_forms.py``: a currency word by its sign, am/pm by the time, a compound
+     written in one word or two, an acronym by the words it spells), and so is a number spelled
+     out inside the value ("ten weeks" by "10 weeks old") and a phone number however spaced;
    * a boolean: ``true`` needs the key's own words (``user.vegetarian`` in "I'm vegetarian") in an
      asserting clause, ``false`` in a negated one ("I'm not vegetarian any more");
    * no value: at least half the content words of the fact's text appear there, and a key's own
@@ -65,6 +68,7 @@ from typing import Any, Literal
 from .clauses import NAMED, PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
 from .grounding import _figure_forms
 from .temporal import find_times
+from .value_forms import said_otherwise, twelve_hour_forms
 
 _PARTY_NAMES = frozenset(w for g in PARTY_GROUPS for w in g)
 
@@ -271,6 +275,7 @@ _SPELLED_UNITS = {
 }
 _SPELLED_TENS = {w: n for w, n in NUMBER_WORDS.items() if isinstance(n, int) and 20 <= n <= 90 and n % 10 == 0}
 _SPELLED_SCALES = {w: int(NUMBER_WORDS[w]) for w in ("hundred", "thousand")}
+_SPELLED_ANY = {w: n for w, n in {**_SPELLED_UNITS, **_SPELLED_TENS}.items() if " " not in w}
 
 
 def spelled_number(text: str) -> int | None:
@@ -495,7 +500,10 @@ def check_fact(
         plain = tokens(re.sub(r"[_./\\-]+", " ", value))  # "iPhone 15" is one word and a figure
         # a figure written with its unit ("50mg", "7pm") is the figure and the unit's word
         plain = [p for t in plain for p in _unit_split(t)]
-        figures = _figures_of(value) if _figure_forms(value) else []
+        figures = [(w, twelve_hour_forms(w, f)) for w, f in (_figures_of(value) if _figure_forms(value) else [])]
+        # a number spelled out inside the value is its figure: "ten weeks" is said by "10 weeks old"
+        figures += [(t, {str(_SPELLED_ANY[t])}) for t in plain if t in _SPELLED_ANY]
+        plain = [t for t in plain if t not in _SPELLED_ANY]
         # codes ("A2", "BS3") are found as written, letters and digits together
         codes = [t for t in plain if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)]
         words = _content(plain) or [t for t in plain if not any(c.isdigit() for c in t)]
@@ -518,7 +526,10 @@ def check_fact(
             # the figures count among the value's parts: "2014 Honda Civic" is said by "my 2014 Civic"
             parts = len(words) + len(figures)
             allowed = parts // 3 if parts >= 3 else 0
-            return len(_word_hits(words, stems)) <= allowed
+            return len(_missing(words, stems, ws, text)) <= allowed
+
+        def _missing(ws: Sequence[str], stems: set[str], turn_words: Sequence[str], text: str) -> list[str]:
+            return said_otherwise(_word_hits(ws, stems), str(value), plain, turn_words, text, _stem)
 
         if not words and not figures:
             return FactCheck(False, f"value {shown} holds no word to find in the turn")
@@ -528,13 +539,22 @@ def check_fact(
             why = _elsewhere(stated, cls, shown)
             if why:
                 return FactCheck(False, why)
-            missing = _word_hits(words, {_stem(t) for t in joined_words} | _said_stems(joined_words, joined_text, at))
+            missing = _missing(
+                words,
+                {_stem(t) for t in joined_words} | _said_stems(joined_words, joined_text, at),
+                joined_words,
+                joined_text,
+            )
             if missing:
                 return FactCheck(False, f"value {shown} is not stated in the turn (missing: {', '.join(missing)})")
             fig = next((w for w, forms in figures if not forms & _number_forms(joined_words, joined_text, at)), shown)
             return FactCheck(False, f"value {shown}: the figure {fig!r} is not stated in the turn")
+        # the parts that say the value: one of its words, or one of its figures for a value of figures
         holding = [
-            p for p in pool if set(map(_stem, words)) & (p.stems | _said_stems(p.words, p.text, at)) or (not words)
+            p
+            for p in pool
+            if set(map(_stem, words)) & (p.stems | _said_stems(p.words, p.text, at))
+            or (not words and any(forms & _number_forms(p.words, p.text, at) for _, forms in figures))
         ]
         return _whose(key, holding, shown, tokens(value), first_person=speaker_is_user)
 

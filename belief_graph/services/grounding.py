@@ -56,11 +56,13 @@ _MONTHS = {
 _MONTH_RE = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_ISO_MONTH = re.compile(r"\b(\d{4})-(\d{2})\b(?!-\d)")
+_PHONE = re.compile(r"(?<![\w.])(\+\d{1,3}[\s-]?)?(\(?\d{2,5}\)?(?:[\s-]\d{2,6}){1,3})(?!\w|[.,]\d)")
 _SLASH_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")
 _DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_RE + r")(?:,?\s+(\d{4}))?\b", re.I)
 _MONTH_DAY = re.compile(r"\b(" + _MONTH_RE + r")\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b", re.I)
 _MONTH_YEAR = re.compile(r"\b(" + _MONTH_RE + r")\s+(\d{4})\b", re.I)
-_TIME = re.compile(r"\b(\d{1,2}):(\d{2})\b")
+_TIME = re.compile(r"\b(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
 _TIME_12H = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.I)
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:[kKmM]\b)?")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
@@ -147,6 +149,15 @@ def extract_figures(text: str) -> list[tuple[str, set[str]]]:
     for m in _ISO_DATE.finditer(text):
         y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
         add(m, {_date(y, mo, d) or "", _date(None, mo, d) or ""})
+    for m in _ISO_MONTH.finditer(text):  # "2027-08": the month of a year
+        if not taken(m):
+            add(m, {_date(int(m.group(1)), int(m.group(2)), None) or ""})
+    for m in _PHONE.finditer(text):  # "07700 900123" = "07700900123" = "+44 7700 900123"
+        digits = re.sub(r"\D", "", m.group(2))
+        if taken(m) or len(digits) < 7 or (m.group(1) is None and not digits.startswith("0")):
+            continue
+        national = digits if digits.startswith("0") else "0" + digits
+        add(m, {"tel:" + national})
     for m in _SLASH_DATE.finditer(text):
         if taken(m):
             continue
@@ -175,14 +186,16 @@ def extract_figures(text: str) -> list[tuple[str, set[str]]]:
         if 1 <= h <= 12:
             h24 = (h % 12) + (12 if m.group(3).lower() == "p" else 0)
             add(m, {f"{h24}:{mm}", str(h)})
-    for m in _TIME.finditer(text):
+    for m in _TIME.finditer(text):  # "1:46:00" is "1:46"
         if taken(m):
             continue
-        add(m, {f"{int(m.group(1))}:{m.group(2)}"})
+        add(m, {f"{int(m.group(1))}:{m.group(2)}"} if m.group(3) in (None, "00") else {m.group(0)})
     for m in _NUMBER.finditer(text):
         if taken(m):
             continue
-        out.append((m.group(0), {_num(m.group(0))}))
+        w = m.group(0)
+        phone = {"tel:" + w} if w.isdigit() and w.startswith("0") and len(w) >= 7 else set()
+        out.append((w, {_num(w)} | phone))
         spans.append(m.span())
     return out
 

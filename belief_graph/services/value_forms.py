@@ -1,0 +1,119 @@
+"""The forms a model gives a value the turn said in other letters. Pure functions.
+
+A model that extracts a fact writes its value the way it normalises values, not always in the
+speaker's letters: ``"8000 euros"`` for "max €8,000", ``"11:30am"`` for "at 11:30",
+``"ten weeks"`` for "10 weeks old", ``"Pure Gym"`` for "PureGym", ``"SF"`` for "San Francisco",
+``"UoM"`` for "the University of Manchester". Extraction grounding
+(``services/extraction_grounding.py``) requires every word of a value to be said; this module tells
+which missing words the turn says in another form, so that a normalised value is not refused while
+an invented one still is:
+
+* a **currency word** is said by the currency's sign written at a figure (``euros`` by ``€8,000``);
+* **am/pm** is said by the figure itself: a value with a 12-hour time is checked by its 24-hour form
+  only, so ``11:30pm`` is never grounded by "11:30am" (:func:`twelve_hour_forms`);
+* a **compound** is one word or two (``Pure Gym`` = ``PureGym``, ``week end`` = ``weekend``);
+* an **acronym** written in capitals stands for consecutive words of the turn whose initials it
+  spells, small joining words allowed (``UoM`` = "University of Manchester", ``EM`` = "engineering
+  manager").
+
+Synonyms and translations (``veggie``, ``Lisboa``, ``hypertension``) are not forms of the turn's
+words: they stay refused (docs/memory.md, "Grounding alone").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+__all__ = ["said_otherwise", "twelve_hour_forms"]
+
+_CURRENCY_SIGNS = {
+    "euro": "€",
+    "euros": "€",
+    "eur": "€",
+    "pound": "£",
+    "pounds": "£",
+    "gbp": "£",
+    "quid": "£",
+    "dollar": "$",
+    "dollars": "$",
+    "usd": "$",
+    "yen": "¥",
+    "jpy": "¥",
+}
+_MERIDIEM = frozenset({"am", "pm"})
+_JOINING = frozenset({"of", "the", "and", "for", "de", "du", "la", "&"})
+_ACRONYM = re.compile(r"\b[A-Za-z][A-Za-z&]{1,5}\b")
+_TWELVE_HOUR = re.compile(r"\d\s*[ap]\.?\s?m\b", re.I)
+
+
+def _sign_at_figure(sign: str, text: str) -> bool:
+    return re.search(rf"{re.escape(sign)}\s?\d|\d\s?{re.escape(sign)}", text) is not None
+
+
+def _acronyms(value: str) -> set[str]:
+    """Tokens of ``value`` written as acronyms: two to six letters, at least two of them capitals."""
+    return {t.lower() for t in _ACRONYM.findall(value) if sum(c.isupper() for c in t) >= 2}
+
+
+def _spells(acronym: str, words: Sequence[str]) -> bool:
+    """Do consecutive ``words`` (joining words may be skipped or spelled) have ``acronym`` as
+    their initials?"""
+    letters = acronym.replace("&", "")
+    for start in range(len(words)):
+        if words[start] in _JOINING or not words[start] or words[start][0] != letters[0]:
+            continue
+        i, j = 0, start
+        while j < len(words) and i < len(letters):
+            w = words[j]
+            if w and w[0] == letters[i]:
+                i += 1
+            elif w not in _JOINING:
+                break
+            j += 1
+        if i == len(letters):
+            return True
+    return False
+
+
+def said_otherwise(
+    missing: Sequence[str],
+    value: str,
+    value_words: Sequence[str],
+    turn_words: Sequence[str],
+    turn_text: str,
+    stem: Callable[[str], str],
+) -> list[str]:
+    """The words of ``missing`` (words of ``value`` not found in the turn) that the turn does not
+    say in another form either. ``value_words``: the value's words in order; ``turn_words`` the
+    turn's (lower case, in order); ``stem`` compares words the way the caller does."""
+    if not missing:
+        return []
+    turn_stems = {stem(w) for w in turn_words}
+    joined_turn = {stem(a + b) for a, b in zip(turn_words, turn_words[1:], strict=False)}
+    acronyms = _acronyms(value)
+    twelve_hour = _TWELVE_HOUR.search(value) is not None
+    left: list[str] = []
+    for w in missing:
+        i = value_words.index(w) if w in value_words else -1
+        neighbours = [value_words[k] for k in (i - 1, i + 1) if i >= 0 and 0 <= k < len(value_words)]
+        if w in _CURRENCY_SIGNS and _sign_at_figure(_CURRENCY_SIGNS[w], turn_text):
+            continue
+        if w in _MERIDIEM and twelve_hour:
+            continue
+        if stem(w) in joined_turn:  # "puregym" said as "Pure Gym"
+            continue
+        if any(stem(w + n) in turn_stems or stem(n + w) in turn_stems for n in neighbours):  # "Pure Gym"
+            continue
+        if w in acronyms and _spells(w, turn_words):
+            continue
+        left.append(w)
+    return left
+
+
+def twelve_hour_forms(written: str, forms: set[str]) -> set[str]:
+    """The forms a figure of a value is checked by: a 12-hour time (``11:30pm``) by its 24-hour
+    form only, not by its bare hour, so that the other half of the day does not ground it."""
+    if _TWELVE_HOUR.search(written):
+        return {f for f in forms if ":" in f} or forms
+    return forms
