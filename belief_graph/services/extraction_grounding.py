@@ -40,6 +40,8 @@ that assert something, never the turn's punctuation:
      asserting clause, ``false`` in a negated one ("I'm not vegetarian any more");
    * no value: at least half the content words of the fact's text appear there, and a key's own
      words (its last segment) are not all missing from them.
+   An agent's record relays documents: what it quotes ("Email digest: '2 nights from 14 Oct'")
+   is asserted by the record; a person's quotation is somebody else's words.
 3. **Whose fact**: a fact under a key about the speaker (``user.*``) whose value the turn states
    only of a person of the speaker's life ("my brother lives in Lyon") is refused unless the key
    names that person (``user.brother.city``); so is one whose attribute the turn gives only as
@@ -341,18 +343,23 @@ def _is_negation(word: str) -> bool:
     return word in _NEGATION_WORDS or word.endswith("n't")
 
 
-def _parts(source_text: str) -> tuple[list[_Part], list[Clause]]:
+def _parts(source_text: str, *, relayed: bool = False) -> tuple[list[_Part], list[Clause]]:
     """The asserting and negated parts of the turn (clauses, and the possessive phrases of its
     questions and hypotheticals), and every clause (for the reasons of refusals). A negation
     governs what follows it: in "Priyanka swears by Vim and says 'real engineers don't...'" and
-    "Pickle can't hold it", Vim and Pickle are asserted."""
+    "Pickle can't hold it", Vim and Pickle are asserted. ``relayed``: the turn is an agent's
+    record, whose quotations are what it relays ("Email digest: '2 nights from 14 Oct'"), so a
+    quoted statement asserts what it says; a person's quotation is somebody else's words."""
     cls = clauses(source_text)
     parts: list[_Part] = []
     for c in cls:
         words = tokens(c.text)
-        if c.mood == "assert":
+        mood = c.mood
+        if mood == "quoted" and relayed:
+            mood = "negated" if any(_is_negation(w) for w in words) else "assert"
+        if mood == "assert":
             parts.append(_Part(c.text, "assert", c.party, tuple(words), c.subject))
-        elif c.mood == "negated":
+        elif mood == "negated":
             cut = next((i for i, w in enumerate(words) if _is_negation(w)), 0)
             if cut:
                 parts.append(_Part(" ".join(words[:cut]), "assert", c.party, tuple(words[:cut]), c.subject))
@@ -460,7 +467,7 @@ def check_fact(
     fact" (rule 3) does not apply. ``at``: when the turn was said (a timezone-aware time), so that
     a date said relative to it ("tomorrow", "on the 30th") states the date a model resolved."""
     value = as_value(value)
-    parts, cls = _parts(source_text)
+    parts, cls = _parts(source_text, relayed=not speaker_is_user)
     shown = repr(value)
     asserting = [p for p in parts if p.mood == "assert"]
     if not parts:

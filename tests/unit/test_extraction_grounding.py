@@ -294,3 +294,14 @@ def test_ordinals_and_record_fields(key: str, value: object, source: str, ground
 )  # fmt: skip
 def test_embedded_clauses_in_questions(key: str, value: object, source: str, grounded: bool) -> None:
     assert check_fact(key, value, "", source).grounded is grounded
+
+
+def test_an_agents_record_asserts_what_it_quotes_a_person_does_not() -> None:
+    """An agent relays a document: its quotation is the record's content (negations included);
+    a person quoting somebody else does not assert what the quote says."""
+    digest = "Email digest: 'Your stay at Hotel Gion Kawabata: 2 nights from 14 Oct' (from a booking site)."
+    assert check_fact("user.trip.hotel_nights", 2, "", digest, speaker_is_user=False).grounded
+    assert not check_fact("user.trip.hotel_nights", 2, "", digest, speaker_is_user=True).grounded
+    intake = "Boarding intake: 'the cat is not spayed, keep her in a separate suite'."
+    assert check_fact("user.cat.spayed", False, "", intake, speaker_is_user=False).grounded
+    assert not check_fact("user.cat.spayed", True, "", intake, speaker_is_user=False).grounded
