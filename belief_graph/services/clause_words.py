@@ -283,3 +283,10 @@ POSSESSIVE_PRONOUNS = frozenset("mine yours ours hers his theirs".split())
 THIRD_PERSON_NP = frozenset("the a an his her their half most all everyone everybody nobody".split())
 
 EMBEDS_QUESTION = ("idea", "know", "wonder", "sure", "ask", "asking", "tell me", "remember", "decide", "unsure")
+
+COUNT_WORDS = frozenset(
+    """one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+    seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
+    hundreds thousand thousands dozen dozens several few many both""".split()
+)
+"""Words that count: a clause opening with one ("Six months smoke-free") is not opened by a name."""

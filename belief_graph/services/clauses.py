@@ -57,6 +57,7 @@ from .clause_words import (
     ACTION_VERBS,
     ADVERBS,
     AUXILIARIES,
+    COUNT_WORDS,
     EMBEDDED_VERBS,
     EMBEDS_QUESTION,
     FUNCTION_CAPS,
@@ -359,6 +360,11 @@ def _verb_like(word: str) -> bool:
     )
 
 
+def _is_i(word: str) -> bool:
+    """The speaker's own "I" ("I", "I'm", "I've", "I'd", "I'll"), written with its capital."""
+    return word.strip(",.!?;:\"'()") == "I" or word.startswith(("I'", "I’"))
+
+
 def _named_subject(piece: str, words: list[str], initial: bool) -> tuple[str | None, str | None]:
     """The party of a clause opened by somebody else: a name ("Ollie moved to Glasgow", "Finn's
     birthday is ..."; a capital at the start of a sentence says nothing, so there only with a
@@ -378,7 +384,8 @@ def _named_subject(piece: str, words: list[str], initial: bool) -> tuple[str | N
             ):
                 subject = [t.removesuffix("'s") for t in w[1:i]]
                 cased = piece.split()
-                named = any(t[:1].isupper() for t in cased[1 : i + 1])
+                # a capital names somebody, but the speaker's "I" does not ("the only pension I have")
+                named = any(t[:1].isupper() and not _is_i(t) for t in cased[1 : i + 1])
                 if any(t in PARTY_WORDS or t.rstrip("s") in PARTY_WORDS for t in subject) or named:
                     return NAMED, " ".join(subject)
                 return None, None
@@ -386,8 +393,10 @@ def _named_subject(piece: str, words: list[str], initial: bool) -> tuple[str | N
     opener = next((t for t in piece.split() if t.lower().strip(",.!?:;\"'()") == first), "")
     if not opener[:1].isupper() or base in FUNCTION_CAPS or base in REQUEST_VERBS or not base.isalpha():
         return None, None
-    if base in POSSESSIVE_PRONOUNS or base.endswith("ly") or (base.endswith("ed") and len(base) > 4):
-        return None, None  # "Mine's still 5.4", "Finally moved to Prague", "Started nights at ..."
+    if base in POSSESSIVE_PRONOUNS or base.endswith("ly") or (base.endswith(("ed", "ing")) and len(base) > 4):
+        return None, None  # "Mine's still 5.4", "Finally moved to Prague", "Started nights at ...", "Driving ..."
+    if base in COUNT_WORDS:
+        return None, None  # "Six months smoke-free today"
     if first.endswith("'s") or _verb_like(nxt):
         return NAMED, base
     return None, None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from belief_graph.services.clauses import clauses
+from belief_graph.services.clauses import NAMED, clauses
 
 
 def moods(text: str) -> list[tuple[str, str]]:
@@ -101,3 +101,20 @@ def test_says_change(text: str, changed: bool) -> None:
     from belief_graph.services.clauses import says_change
 
     assert says_change(text) is changed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Driving Paris to Biarritz in the Ioniq 5 in July.",  # a gerund opens it, not a name
+        "Six months smoke-free today!!",  # a count opens it
+        "I'm 34 and the only pension I have is the workplace one through Kestrel Insurance.",  # "I" is the speaker
+    ],
+)
+def test_openers_that_are_not_somebody_else(text: str) -> None:
+    assert all(c.party is None for c in clauses(text) if c.mood == "assert")
+
+
+def test_a_name_still_opens_a_clause_of_somebody_else() -> None:
+    assert [c.party for c in clauses("Ollie moved to Glasgow.")] == [NAMED]
+    assert clauses("the rest of the team is in Berlin")[0].party == NAMED
