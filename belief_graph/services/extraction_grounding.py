@@ -36,6 +36,8 @@ that assert something, never the turn's punctuation:
      (``services/value_forms.py``: a currency word by its sign, am/pm by the time, a compound
      written in one word or two, an acronym by the words it spells), and so is a number spelled
      out inside the value ("ten weeks" by "10 weeks old") and a phone number however spaced;
+   * ``none`` (``nothing``, ``nobody``): the key's thing said with a negation before it ("no known
+     allergies"), a verb that ends it ("left the band") or "-free" after it ("car-free");
    * a boolean: ``true`` needs the key's own words (``user.vegetarian`` in "I'm vegetarian") in an
      asserting clause, ``false`` in a negated one ("I'm not vegetarian any more");
    * no value: at least half the content words of the fact's text appear there, and a key's own
@@ -452,6 +454,38 @@ def _whose(
     return FactCheck(False, f"value {shown}: the turn says it of the speaker's {who}, not of {key!r}")
 
 
+_NONE_VALUES = frozenset({"none", "nothing", "nobody", "no one", "n/a"})
+_CEASING = frozenset(
+    "quit quitting left leaving cancelled canceled cancelling sold selling stopped gave ended dropped".split()
+)
+"""Verbs that end having something ("left the band", "cancelled my gym membership")."""
+
+
+def _nothing_of(key: str, parts: Sequence[_Part], shown: str, *, first_person: bool) -> FactCheck:
+    """A value that says there is none ("none" for ``user.allergies``) is stated where the turn
+    says the key's thing with a negation before it ("no known allergies", "no more 20-hour cap"),
+    a verb that ends it ("left the band") or "-free" after it ("car-free")."""
+    named = _content(_split_ident(key.rsplit(".", 1)[-1]))
+    words = {_stem(w) for w in named}
+
+    def ends(p: _Part) -> bool:
+        ws = list(p.words)
+        return any(
+            _stem(w) in words
+            and (
+                any(_is_negation(x) or x in _CEASING for x in ws[max(0, i - 4) : i])
+                or ws[i + 1 : i + 2] in (["free"], ["less"])
+                or (p.mood == "negated" and i > 0)
+            )
+            for i, w in enumerate(ws)
+        )
+
+    holding = [p for p in parts if ends(p)]
+    if not words or not holding:
+        return FactCheck(False, f"value {shown}: the turn never says there is no {' '.join(named)!r}")
+    return _whose(key, holding, shown, first_person=first_person)
+
+
 def check_fact(
     key: str | None,
     value: Any,
@@ -502,6 +536,11 @@ def check_fact(
             return _whose(key, holding, shown, first_person=speaker_is_user)
         why = _elsewhere(lambda w, t: form in _number_forms(w, t, at), cls, shown)
         return FactCheck(False, why or f"value {shown} is not stated in the turn (no such number where it asserts)")
+
+    if isinstance(value, str) and value.strip().lower() in _NONE_VALUES and key:
+        nothing = _nothing_of(key, parts, shown, first_person=speaker_is_user)
+        if nothing.grounded:
+            return nothing  # else the word itself may be said ("I'm putting none")
 
     if isinstance(value, str) and value.strip():
         plain = tokens(re.sub(r"[_./\\-]+", " ", value))  # "iPhone 15" is one word and a figure

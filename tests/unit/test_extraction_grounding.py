@@ -305,3 +305,29 @@ def test_an_agents_record_asserts_what_it_quotes_a_person_does_not() -> None:
     intake = "Boarding intake: 'the cat is not spayed, keep her in a separate suite'."
     assert check_fact("user.cat.spayed", False, "", intake, speaker_is_user=False).grounded
     assert not check_fact("user.cat.spayed", True, "", intake, speaker_is_user=False).grounded
+
+
+@pytest.mark.parametrize(
+    ("key", "turn"),
+    [
+        ("user.allergies", "Pharmacy profile sync, Rosa Delgado: no known allergies."),
+        ("user.car", "Sold the Octavia last month. Car-free now and cycling everywhere."),
+        ("user.band", "Left the band last month. Creative differences, classic."),
+        ("user.work_hours_limit", "My visa came through on the 3rd, so no more 20-hour cap."),
+        ("user.allergies.medication", "Under 'known drug allergies' I'm putting none."),
+    ],
+)
+def test_none_is_stated_where_the_turn_says_there_is_none(key: str, turn: str) -> None:
+    assert check_fact(key, "none", "", turn, speaker_is_user=not turn.startswith("Pharmacy")).grounded
+
+
+@pytest.mark.parametrize(
+    ("key", "turn"),
+    [
+        ("user.car", "My car is in the garage again."),  # the thing, but nothing ends it
+        ("user.gym_membership", "Cancelled FitBox last week, way too crowded."),  # the key's thing never said
+        ("user.car", "My brother has no car, so I drive him."),  # somebody else's
+    ],
+)
+def test_none_is_refused_where_the_turn_does_not_say_so(key: str, turn: str) -> None:
+    assert not check_fact(key, "none", "", turn).grounded
