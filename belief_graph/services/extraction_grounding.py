@@ -72,11 +72,11 @@ from typing import Any, Literal
 from .clauses import NAMED, PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
 from .grounding import _figure_forms
 from .temporal import find_times
-from .value_forms import said_otherwise, twelve_hour_forms
+from .value_forms import NUMBER_WORDS, ORDINAL_WORDS, SPELLED_NUMBERS, as_value, said_otherwise, twelve_hour_forms
 
 _PARTY_NAMES = frozenset(w for g in PARTY_GROUPS for w in g)
 
-__all__ = ["NUMBER_WORDS", "FactCheck", "as_value", "check_fact", "turn_kind"]
+__all__ = ["FactCheck", "check_fact", "turn_kind"]
 
 TurnKind = Literal["statement", "question", "small_talk"]
 
@@ -87,41 +87,6 @@ _STOP = frozenset(
     s t will would can could should may might must into over under per each every some any all more most less
     like likes liked prefers prefer wants want kind type value""".split()
 )
-NUMBER_WORDS: dict[str, int | float] = {
-    w: i
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split()
-    )
-} | {
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "hundred": 100,
-    "thousand": 1000,
-    "dozen": 12,
-    "a dozen": 12,
-    "couple": 2,
-    "a couple": 2,
-    "once": 1,
-    "twice": 2,
-    "single": 1,
-    "double": 2,
-    "half": 0.5,
-}
-ORDINAL_WORDS = {
-    w: i + 2
-    for i, w in enumerate(
-        "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-        "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
-    )
-}
-"""Ordinals that state a number ("third grade" for a grade of 3); "first" is left out: it is mostly
-an order, not a count ("my first smartphone")."""
 _SUFFIXES = ("ingly", "edly", "ness", "ment", "ings", "ing", "ies", "ied", "ers", "est", "ed", "es", "er", "ly", "s")
 
 
@@ -266,63 +231,6 @@ def _split_ident(text: str) -> list[str]:
     """Words of an identifier or value: ``growth_funds``, ``GrowthFunds``, ``new-york``."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
     return tokens(re.sub(r"[_./\-]+", " ", spaced))
-
-
-_YES_NO = {"true": True, "false": False, "yes": True, "no": False}
-_SPELLED_UNITS = {
-    w: n
-    for w, n in NUMBER_WORDS.items()
-    if isinstance(n, int) and n < 20 and " " not in w and w not in ("single", "once", "twice", "double", "couple")
-} | {
-    "dozen": 12,
-    "a dozen": 12,
-}
-_SPELLED_TENS = {w: n for w, n in NUMBER_WORDS.items() if isinstance(n, int) and 20 <= n <= 90 and n % 10 == 0}
-_SPELLED_SCALES = {w: int(NUMBER_WORDS[w]) for w in ("hundred", "thousand")}
-_SPELLED_ANY = {w: n for w, n in {**_SPELLED_UNITS, **_SPELLED_TENS}.items() if " " not in w}
-
-
-def spelled_number(text: str) -> int | None:
-    """The whole of ``text`` as a number spelled out ("seventy", "sixty-five", "twenty one",
-    "two hundred", "a dozen"), else None. Words that name a number only in some senses ("single",
-    "once", "half", "a couple") are not read as one."""
-    words = text.strip().lower().replace("-", " ").split()
-    if not words or len(words) > 4:
-        return None
-    if " ".join(words) in _SPELLED_UNITS:
-        return _SPELLED_UNITS[" ".join(words)]
-    total = 0
-    current: int | None = None
-    for w in words:
-        if w in _SPELLED_SCALES and current is not None:
-            current *= _SPELLED_SCALES[w]
-            if _SPELLED_SCALES[w] >= 1000:
-                total, current = total + current, None
-        elif w in _SPELLED_TENS and (current is None or current % 100 == 0):
-            current = (current or 0) + _SPELLED_TENS[w]
-        elif w in _SPELLED_UNITS and (
-            current is None or (current % 10 == 0 and current % 100 != 0) or current % 100 == 0
-        ):
-            current = (current or 0) + _SPELLED_UNITS[w]
-        elif w == "and" and current is not None:
-            continue
-        else:
-            return None
-    return total + (current or 0)
-
-
-def as_value(value: Any) -> Any:
-    """The value a model meant: ``"true"``/``"false"`` and ``"yes"``/``"no"`` (any case) are
-    booleans; a number spelled out as the whole value ("seventy", "twenty-one") is the number, so
-    that "70" and "seventy" are one value of one fact."""
-    if isinstance(value, str):
-        low = value.strip().lower()
-        if low in _YES_NO:
-            return _YES_NO[low]
-        n = spelled_number(low)
-        if n is not None:
-            return n
-    return value
 
 
 @dataclass(frozen=True)
@@ -548,8 +456,8 @@ def check_fact(
         plain = [p for t in plain for p in _unit_split(t)]
         figures = [(w, twelve_hour_forms(w, f)) for w, f in (_figures_of(value) if _figure_forms(value) else [])]
         # a number spelled out inside the value is its figure: "ten weeks" is said by "10 weeks old"
-        figures += [(t, {str(_SPELLED_ANY[t])}) for t in plain if t in _SPELLED_ANY]
-        plain = [t for t in plain if t not in _SPELLED_ANY]
+        figures += [(t, {str(SPELLED_NUMBERS[t])}) for t in plain if t in SPELLED_NUMBERS]
+        plain = [t for t in plain if t not in SPELLED_NUMBERS]
         # codes ("A2", "BS3") are found as written, letters and digits together
         codes = [t for t in plain if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)]
         words = _content(plain) or [t for t in plain if not any(c.isdigit() for c in t)]

@@ -181,7 +181,7 @@ _AMOUNT = re.compile(
 def fit_value(value: Any, held: str) -> Any:
     """``value`` as the type a key holds, when it says exactly that ("1,350", "€8,000", "12k" ->
     numbers, "six" -> 6, "yes" -> True, 7 -> "7"); None when it does not ("about 1400 euros")."""
-    from .extraction_grounding import NUMBER_WORDS
+    from .value_forms import NUMBER_WORDS
 
     if held == "string":
         return str(value).lower() if isinstance(value, bool) else str(value)

@@ -52,7 +52,7 @@ from ..policies import Decision, judge, same_value
 from .beliefs import BeliefService, _iso
 from .clauses import says_change, tokens
 from .conflicts import ConflictService, PreJudge
-from .extraction_grounding import as_value, check_fact, turn_kind
+from .extraction_grounding import check_fact, turn_kind
 from .identity import (
     CANDIDATE_LIMIT,
     Candidate,
@@ -64,6 +64,7 @@ from .identity import (
     type_of,
 )
 from .temporal import fact_time
+from .value_forms import as_value
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
 

@@ -16,6 +16,9 @@ an invented one still is:
   spells, small joining words allowed (``UoM`` = "University of Manchester", ``EM`` = "engineering
   manager").
 
+Numbers are values too: ``"seventy"`` and ``70`` are one value (:func:`as_value`), and so are
+``"true"``/``"yes"`` and ``True``.
+
 Synonyms and translations (``veggie``, ``Lisboa``, ``hypertension``) are not forms of the turn's
 words: they stay refused (docs/memory.md, "Grounding alone").
 """
@@ -24,8 +27,110 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
-__all__ = ["said_otherwise", "twelve_hour_forms"]
+__all__ = [
+    "NUMBER_WORDS",
+    "ORDINAL_WORDS",
+    "SPELLED_NUMBERS",
+    "as_value",
+    "said_otherwise",
+    "spelled_number",
+    "twelve_hour_forms",
+]
+
+NUMBER_WORDS: dict[str, int | float] = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "thousand": 1000,
+    "dozen": 12,
+    "a dozen": 12,
+    "couple": 2,
+    "a couple": 2,
+    "once": 1,
+    "twice": 2,
+    "single": 1,
+    "double": 2,
+    "half": 0.5,
+}
+ORDINAL_WORDS = {
+    w: i + 2
+    for i, w in enumerate(
+        "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+        "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
+    )
+}
+"""Ordinals that state a number ("third grade" for a grade of 3); "first" is left out: it is mostly
+an order, not a count ("my first smartphone")."""
+_YES_NO = {"true": True, "false": False, "yes": True, "no": False}
+_SPELLED_UNITS = {
+    w: n
+    for w, n in NUMBER_WORDS.items()
+    if isinstance(n, int) and n < 20 and " " not in w and w not in ("single", "once", "twice", "double", "couple")
+} | {
+    "dozen": 12,
+    "a dozen": 12,
+}
+_SPELLED_TENS = {w: n for w, n in NUMBER_WORDS.items() if isinstance(n, int) and 20 <= n <= 90 and n % 10 == 0}
+_SPELLED_SCALES = {w: int(NUMBER_WORDS[w]) for w in ("hundred", "thousand")}
+SPELLED_NUMBERS = {w: n for w, n in {**_SPELLED_UNITS, **_SPELLED_TENS}.items() if " " not in w}
+"""Single words that spell a number whatever their sense ("ten", "forty"): "ten weeks" says 10."""
+
+
+def spelled_number(text: str) -> int | None:
+    """The whole of ``text`` as a number spelled out ("seventy", "sixty-five", "twenty one",
+    "two hundred", "a dozen"), else None. Words that name a number only in some senses ("single",
+    "once", "half", "a couple") are not read as one."""
+    words = text.strip().lower().replace("-", " ").split()
+    if not words or len(words) > 4:
+        return None
+    if " ".join(words) in _SPELLED_UNITS:
+        return _SPELLED_UNITS[" ".join(words)]
+    total = 0
+    current: int | None = None
+    for w in words:
+        if w in _SPELLED_SCALES and current is not None:
+            current *= _SPELLED_SCALES[w]
+            if _SPELLED_SCALES[w] >= 1000:
+                total, current = total + current, None
+        elif w in _SPELLED_TENS and (current is None or current % 100 == 0):
+            current = (current or 0) + _SPELLED_TENS[w]
+        elif w in _SPELLED_UNITS and (
+            current is None or (current % 10 == 0 and current % 100 != 0) or current % 100 == 0
+        ):
+            current = (current or 0) + _SPELLED_UNITS[w]
+        elif w == "and" and current is not None:
+            continue
+        else:
+            return None
+    return total + (current or 0)
+
+
+def as_value(value: Any) -> Any:
+    """The value a model meant: ``"true"``/``"false"`` and ``"yes"``/``"no"`` (any case) are
+    booleans; a number spelled out as the whole value ("seventy", "twenty-one") is the number, so
+    that "70" and "seventy" are one value of one fact."""
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in _YES_NO:
+            return _YES_NO[low]
+        n = spelled_number(low)
+        if n is not None:
+            return n
+    return value
+
 
 _CURRENCY_SIGNS = {
     "euro": "€",

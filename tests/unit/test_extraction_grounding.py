@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import given, strategies as st
 
-from belief_graph.services.extraction_grounding import as_value, check_fact, turn_kind
+from belief_graph.services.extraction_grounding import check_fact, turn_kind
+from belief_graph.services.value_forms import as_value
 
 
 @pytest.mark.parametrize(
