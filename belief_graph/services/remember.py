@@ -53,6 +53,7 @@ from .beliefs import BeliefService, _iso
 from .clauses import says_change, tokens
 from .conflicts import ConflictService, PreJudge
 from .extraction_grounding import check_fact, turn_kind
+from .grounding import extract_figures
 from .identity import (
     CANDIDATE_LIMIT,
     Candidate,
@@ -463,15 +464,29 @@ def self_contained(text: str, key: str | None, value: Any) -> str:
 
 def _may_say_the_same(a: Any, b: Any) -> bool:
     """Could two values be one value said twice ("NYC" / "New York" cannot be told without a model;
-    "Lisbon" / "Porto" can): the same, or sharing a word or a number."""
+    "Lisbon" / "Porto" can): the same, the same figures in any form when both have figures, else
+    sharing a word or a number."""
     if a is None or b is None or same_value(a, b):
         return True
     if isinstance(a, bool) or isinstance(b, bool):
         return False
+    fa, fb = _figures(a), _figures(b)
+    if fa and fb:  # "2026-06-04" / "June 4" may be one; "2026-06-04" / "2026-06-05", "10 mg" / "20 mg" not
+        return _covers(fa, fb) and _covers(fb, fa)
     ta, tb = set(tokens(str(a))), set(tokens(str(b)))
     sa = {w[:5] for w in ta if len(w) > 2 or any(c.isdigit() for c in w)}
     sb = {w[:5] for w in tb if len(w) > 2 or any(c.isdigit() for c in w)}
     return bool(sa & sb) or not sa or not sb
+
+
+def _figures(value: Any) -> frozenset[frozenset[str]]:
+    """The figures of a value, each as its normal forms (so "€8,000" and 8000 are one figure)."""
+    return frozenset(frozenset(forms) for _, forms in extract_figures(str(value)))
+
+
+def _covers(a: frozenset[frozenset[str]], b: frozenset[frozenset[str]]) -> bool:
+    """Every figure of ``a`` is one of ``b`` in some form ("June 4" is "2026-06-04")."""
+    return all(any(x & y for y in b) for x in a)
 
 
 def _rejection_json(r: Mapping[str, Any]) -> str:

@@ -122,6 +122,13 @@ def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel)
     assert [x.op for x in r4.results] == [WriteOp.UPDATE] and not r4.skipped
     assert "written as a change" in r4.warnings[0]
     assert mbg.belief("user.risk_appetite").value == "high"  # type: ignore[union-attr]
+    # values that share words but not their figures are not the same either: a corrected date
+    model.respond("extract", facts({"key": "user.talk_date", "value": "2026-06-04", "text": "talk on June 4"}))
+    mbg.remember("My talk is on Thursday June 4.", agent="user:priya")
+    model.respond("extract", facts({"key": "user.talk_date", "value": "2026-06-05", "text": "talk on June 5"}))
+    r6 = mbg.remember("Correction: my slot is Friday June 5, not Thursday.", agent="user:priya")
+    assert [x.op for x in r6.results] == [WriteOp.UPDATE] and not r6.skipped
+    assert mbg.belief("user.talk_date").value == "2026-06-05"  # type: ignore[union-attr]
 
 
 def test_key_resolution_align_ask_keep(base_settings, graph, embedder, space, model) -> None:  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from belief_graph.errors import ValidationError
-from belief_graph.services.temporal import TimeRef, find_times, resolve_since, when_from_text
+from belief_graph.services.temporal import TimeRef, fact_time, find_times, resolve_since, when_from_text
 
 # Wednesday 18 March 2026, 15:30 UTC: the time every phrase of the table was "said".
 SAID = datetime(2026, 3, 18, 15, 30, tzinfo=UTC)
@@ -437,3 +437,17 @@ def test_valid_from_is_aware_not_ahead_and_not_before_1900() -> None:
     assert plan is not None and plan.future
     with pytest.raises(ValidationError, match="in the future"):
         ClaimInput(text="t", agent="a", valid_from=plan.at)
+
+
+@pytest.mark.parametrize("value", ["August 3", "2026-08-03", "3 August 2026"])
+def test_a_date_that_is_the_value_is_not_when_the_fact_began(value: str) -> None:
+    """ "The deadline moved again, now August 3rd" said on 1 July: the fact holds from 1 July (the
+    turn), not from the last 3 August (a year earlier, which would make it current too soon)."""
+    said = datetime(2026, 7, 1, 8, 20, tzinfo=UTC)
+    turn = "And it moved AGAIN, now August 3rd. Honestly."
+    assert fact_time(turn, value, said) == said
+
+
+def test_another_time_of_the_sentence_still_dates_the_fact() -> None:
+    said = datetime(2026, 3, 12, tzinfo=UTC)
+    assert fact_time("I moved to Porto last week", "Porto", said) == datetime(2026, 3, 5, tzinfo=UTC)

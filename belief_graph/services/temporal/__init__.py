@@ -104,6 +104,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from ..grounding import extract_figures
 from .grammar import _MONTHS, _ONSET, _WEEKDAYS, EARLIEST_YEAR, Granularity, TimeRef, _alt, find_times
 
 __all__ = ["EARLIEST_YEAR", "Granularity", "TimeRef", "fact_time", "find_times", "resolve_since", "when_from_text"]
@@ -159,9 +160,18 @@ def fact_time(turn: str, value: Any, at: datetime | None) -> datetime | None:
     said = at if at is not None else now
     if said > now:
         return None
-    times = [t for t in find_times(turn, said) if not t.future and t.at <= said]
+    where = _position(turn, value)
+    # a date that is the value ("the deadline moved, now August 3rd") is not when the fact began
+    named = _days_named(value)
+    times = [
+        t
+        for t in find_times(turn, said)
+        if not t.future
+        and t.at <= said
+        and not (where is not None and t.start < where[1] and where[0] < t.end)
+        and f"--{t.at.month:02d}-{t.at.day:02d}" not in named
+    ]
     if times:
-        where = _position(turn, value)
         sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]*", turn)]
 
         def sentence(pos: int) -> int:
@@ -175,6 +185,18 @@ def fact_time(turn: str, value: Any, at: datetime | None) -> datetime | None:
         elif len(times) == 1:
             return times[0].at
     return at
+
+
+def _days_named(value: Any) -> set[str]:
+    """The days of the year a value names (``--08-03`` for "August 3" or "2026-08-03")."""
+    if not isinstance(value, str):
+        return set()
+    return {
+        "--" + f[-5:]
+        for _, forms in extract_figures(value)
+        for f in forms
+        if re.fullmatch(r"(\d{4})?--?\d{2}-\d{2}", f)
+    }
 
 
 def _position(turn: str, value: Any) -> tuple[int, int] | None:
