@@ -292,7 +292,8 @@ def _possessive_spans(words: list[str]) -> tuple[str, ...]:
                 span.append(words[j])  # "my Monday and Thursday mornings", not "my car and I"
                 j += 1
                 continue
-            if words[j] in STOPS_SPAN or words[j] in ("my", "our"):
+            month = words[j] == "may" and j + 1 < len(words) and words[j + 1][:1].isdigit()  # "on May 23"
+            if (words[j] in STOPS_SPAN and not month) or words[j] in ("my", "our"):
                 break
             span.append(words[j])
             j += 1

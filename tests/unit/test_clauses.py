@@ -118,3 +118,10 @@ def test_openers_that_are_not_somebody_else(text: str) -> None:
 def test_a_name_still_opens_a_clause_of_somebody_else() -> None:
     assert [c.party for c in clauses("Ollie moved to Glasgow.")] == [NAMED]
     assert clauses("the rest of the team is in Berlin")[0].party == NAMED
+
+
+def test_a_possessive_phrase_runs_through_a_date_in_may() -> None:
+    """ "May" before a day is the month, not the modal that would end the phrase."""
+    (c,) = clauses("Can you help me plan something for our anniversary on May 23?")
+    assert c.presupposed == ("our anniversary on may 23",)
+    assert all("come" not in p for c in clauses("Can you check whether my sister may come?") for p in c.presupposed)
