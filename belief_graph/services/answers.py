@@ -22,7 +22,10 @@ Two steps keep ``unknown`` for when memory really does not hold the answer:
 * **extractive answer**: when the model answers ``unknown`` (or fails the grounding check) but a
   belief of the context says what the question asks (its statement at least
   :data:`EXTRACTIVE_THRESHOLD` alike to the question, the closest of the context), that belief's
-  own statement is the answer, cited: it is grounded by construction. ``checks`` says so.
+  own statement is the answer, cited: it is grounded by construction. ``checks`` says so. Only a
+  belief about whom the question asks is taken: by its key's parties, and by its statement when it
+  opens with "the user's <someone>" (a model may store "The user's uncle is vegetarian" under a key
+  of the user's own).
 """
 
 from __future__ import annotations
@@ -224,7 +227,12 @@ class AnswerService:
         asked = _parties(tokens(question))
         # only a belief about whom the question asks about: not the brother's city for "where does
         # she live?", not the user's birthday for "when is my sister's birthday?"
-        items = [i for i in ctx.items if i.claim.key is None or shape(i.claim.key).parties == asked]
+        items = [
+            i
+            for i in ctx.items
+            if (i.claim.key is None or shape(i.claim.key).parties == asked)
+            and _subject_parties(i.claim.text) in (asked, None)
+        ]
         if not items:
             return None
         vecs = self.retrieval.embedder.embed_documents([i.claim.text for i in items])
@@ -286,6 +294,20 @@ def _cos(a: Sequence[float], b: Sequence[float]) -> float:
     num = sum(x * y for x, y in zip(a, b, strict=True))
     den = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return num / den if den else 0.0
+
+
+def _subject_parties(statement: str) -> frozenset[int] | None:
+    """Whom a statement opening with "the user's ..." is about ("The user's father has been
+    diagnosed with ...": the father), whatever key it was stored under; None when it opens
+    otherwise."""
+    words = tokens(statement)
+    if words[:2] == ["the", "user's"]:
+        words = words[2:]
+    elif words[:1] == ["user's"]:
+        words = words[1:]
+    else:
+        return None
+    return _parties(words[:2])
 
 
 def _parties(words: Sequence[str]) -> frozenset[int]:

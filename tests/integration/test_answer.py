@@ -100,6 +100,18 @@ def test_unknown_from_the_model_is_not_the_answer_when_the_context_holds_it(
     assert off.status == "unknown"
 
 
+def test_an_extractive_answer_is_about_whom_the_question_asks(abg: BeliefGraph, model: ScriptedModel) -> None:
+    """A statement about the user's uncle does not answer a question about the user, whatever key a
+    model stored it under (here a key of the user's own)."""
+    abg.assert_claim("user.diet_note", "vegetarian", "The user's uncle is vegetarian", agent="user:ana")
+    model.add("answer", {"text": "unknown", "citations": []}, {"text": "unknown", "citations": []})
+    r = abg.answer("Is the user vegetarian?")
+    assert r.status == "unknown", r.text
+    abg.assert_claim("user.uncle.diet", "vegetarian", "The user's uncle is vegetarian", agent="user:ana")
+    uncle = abg.answer("Is the user's uncle vegetarian?")
+    assert uncle.status == "answered" and uncle.text == "The user's uncle is vegetarian"
+
+
 def test_the_user_s_name_reads_as_the_user(abg: BeliefGraph, model: ScriptedModel) -> None:
     from belief_graph.services.answers import as_user
 
