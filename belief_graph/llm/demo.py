@@ -97,6 +97,13 @@ _SAFETY = {
 }
 _OBS = [{"id": e["id"], "text": e["text"]} for e in (_E1, _E2, _E3)]
 _QUESTION = "How should Alice invest her raise?"
+_GROWTH_ANSWER = "Put the raise into diversified growth funds, in line with the user's new aggressive stance."
+_SAFETY_ANSWER = "First raise the emergency fund beyond three months, then invest the rest gradually."
+_PROPOSALS = [
+    {"id": "r-growth", "perspective": "p-growth", "text": _GROWTH_ANSWER},
+    {"id": "r-safety", "perspective": "p-safety", "text": _SAFETY_ANSWER},
+]
+"""The two answers as each perspective's critique sees them."""
 _BELIEFS = [
     {
         "id": "b1",
@@ -328,7 +335,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         "propose",
         {"perspective": _GROWTH, "question": _QUESTION, "beliefs": _BELIEFS},
         {
-            "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
+            "text": _GROWTH_ANSWER,
             "citations": ["b1"],
         },
     ),
@@ -336,7 +343,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         "propose",
         {"perspective": _SAFETY, "question": _QUESTION, "beliefs": _BELIEFS},
         {
-            "text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
+            "text": _SAFETY_ANSWER,
             "citations": ["b2"],
         },
     ),
@@ -345,18 +352,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         {
             "perspective": _SAFETY,
             "question": _QUESTION,
-            "proposals": [
-                {
-                    "id": "r-growth",
-                    "perspective": "p-growth",
-                    "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
-                },
-                {
-                    "id": "r-safety",
-                    "perspective": "p-safety",
-                    "text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
-                },
-            ],
+            "proposals": _PROPOSALS,
         },
         {
             "attacks": [
@@ -372,18 +368,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         {
             "perspective": _GROWTH,
             "question": _QUESTION,
-            "proposals": [
-                {
-                    "id": "r-growth",
-                    "perspective": "p-growth",
-                    "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
-                },
-                {
-                    "id": "r-safety",
-                    "perspective": "p-safety",
-                    "text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
-                },
-            ],
+            "proposals": _PROPOSALS,
         },
         {
             "attacks": [
