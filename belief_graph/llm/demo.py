@@ -119,22 +119,21 @@ _BELIEFS = [
     },
 ]
 
+_AGGRESSIVE_FACT = {
+    "source": "e2",
+    "key": "user.risk_tolerance",
+    "value": "aggressive",
+    "text": "The user now wants an aggressive, growth-oriented investment strategy",
+    "kind": "semantic",
+    "confidence": 0.8,
+}
+"""The fact the model extracts from the second turn, alone or batched with the third."""
+
 DEMO_SCRIPT: tuple[DemoStep, ...] = (
     DemoStep(
         "extract",
         {"turns": [_E2], "known_keys": ["user.risk_tolerance"]},
-        {
-            "facts": [
-                {
-                    "source": "e2",
-                    "key": "user.risk_tolerance",
-                    "value": "aggressive",
-                    "text": "The user now wants an aggressive, growth-oriented investment strategy",
-                    "kind": "semantic",
-                    "confidence": 0.8,
-                }
-            ]
-        },
+        {"facts": [_AGGRESSIVE_FACT]},
         "remember(): the second turn alone (facts come from the latest turn)",
     ),
     DemoStep(
@@ -192,14 +191,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         {"turns": [_E2, _E3], "known_keys": ["user.risk_tolerance"]},
         {
             "facts": [
-                {
-                    "source": "e2",
-                    "key": "user.risk_tolerance",
-                    "value": "aggressive",
-                    "text": "The user now wants an aggressive, growth-oriented investment strategy",
-                    "kind": "semantic",
-                    "confidence": 0.8,
-                },
+                _AGGRESSIVE_FACT,
                 {
                     "source": "e3",
                     "key": "user.emergency_fund_months",
