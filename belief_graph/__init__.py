@@ -6,13 +6,17 @@ Public API::
     with BeliefGraph.connect(space="default") as bg:
         ...
 
-Importing this package has no side effects: no environment is read, no connection is opened.
+Importing this package reads no environment and opens no connection; it gives the models that hold
+a graph their notebook drawing (``viz/notebook.py``: the drawing knows the models, not the reverse).
 """
 
 from .errors import BeliefGraphError
 from .facade import BeliefGraph
 from .models import Claim, ClaimStatus, Episode, RecallHit, WriteOp, WriteResult
 from .settings import Settings, load_settings
+from .viz.notebook import attach_notebook_views
+
+attach_notebook_views()
 
 __all__ = [
     "BeliefGraph",

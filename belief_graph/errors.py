@@ -139,6 +139,11 @@ def shown(value: object, limit: int = MAX_SHOWN) -> str:
     return f"{text[:limit]}...{size}"
 
 
+def in_space(space: str | None) -> str:
+    """`` in space 'x'`` for an error message about a named space; nothing when none is named."""
+    return f" in space {shown(space)}" if space else ""
+
+
 def listed(
     items: Iterable[object], what: str | None = None, *, first: int = 3, sep: str = ", ", width: int = MAX_SHOWN
 ) -> str:
@@ -256,9 +261,8 @@ class UnknownAgent(ValidationError):
     def __init__(self, agent: str, space: str | None = None) -> None:
         self.agent = agent
         self.space = space
-        where = f" in space {shown(space)}" if space else ""
         super().__init__(
-            f"unknown agent {shown(agent)}{where}: register it first (bg.beliefs.add_agent / `belief-graph agents add`)"
+            f"unknown agent {shown(agent)}{in_space(space)}: register it first (bg.beliefs.add_agent / `belief-graph agents add`)"
         )
 
 
@@ -356,32 +360,30 @@ class ClaimNotFound(NotFoundError):
     def __init__(self, claim_id: str, space: str | None = None) -> None:
         self.claim_id = claim_id
         self.space = space
-        where = f" in space {shown(space)}" if space else ""
-        super().__init__(f"no claim with id {shown(claim_id)}{where}")
+        super().__init__(f"no claim with id {shown(claim_id)}{in_space(space)}")
 
 
 class EpisodeNotFound(NotFoundError):
     def __init__(self, episode_id: str, space: str | None = None) -> None:
         self.episode_id = episode_id
         self.space = space
-        where = f" in space {shown(space)}" if space else ""
-        super().__init__(f"no episode with id {shown(episode_id)}{where}")
+        super().__init__(f"no episode with id {shown(episode_id)}{in_space(space)}")
 
 
 class DisputeNotFound(NotFoundError):
     def __init__(self, dispute_id: str, space: str | None = None) -> None:
         self.dispute_id = dispute_id
         self.space = space
-        where = f" in space {shown(space)}" if space else ""
-        super().__init__(f"no dispute with id {shown(dispute_id)}{where}")
+        super().__init__(f"no dispute with id {shown(dispute_id)}{in_space(space)}")
 
 
 class UnknownKey(NotFoundError):
     def __init__(self, key: str, space: str | None = None) -> None:
         self.key = key
         self.space = space
-        where = f" in space {shown(space)}" if space else ""
-        super().__init__(f"no fact with key {shown(key)}{where}: check the key with `belief-graph memory keys`")
+        super().__init__(
+            f"no fact with key {shown(key)}{in_space(space)}: check the key with `belief-graph memory keys`"
+        )
 
 
 class KeySchemaNotFound(NotFoundError):
@@ -395,24 +397,21 @@ class AuditNotFound(NotFoundError):
     def __init__(self, audit_id: str, space: str | None = None) -> None:
         self.audit_id = audit_id
         self.space = space
-        where = f" in space {shown(space)}" if space else ""
-        super().__init__(f"no audit with id {shown(audit_id)}{where}")
+        super().__init__(f"no audit with id {shown(audit_id)}{in_space(space)}")
 
 
 class FrameworkNotFound(NotFoundError):
     def __init__(self, name: str, space: str | None = None) -> None:
         self.name = name
         self.space = space
-        where = f" in space {shown(space)}" if space else ""
-        super().__init__(f"no argumentation framework named {shown(name)}{where}")
+        super().__init__(f"no argumentation framework named {shown(name)}{in_space(space)}")
 
 
 class RuleNotFound(NotFoundError):
     def __init__(self, name: str, space: str | None = None) -> None:
         self.name = name
         self.space = space
-        where = f" in space {shown(space)}" if space else ""
-        super().__init__(f"no active derivation rule named {shown(name)}{where}")
+        super().__init__(f"no active derivation rule named {shown(name)}{in_space(space)}")
 
 
 class NothingToShow(NotFoundError):

@@ -110,129 +110,75 @@ def build_server(bg: BeliefGraph) -> Any:
         ),
     )
 
-    @server.tool(
-        name="remember",
-        annotations=hints("remember"),
-        description="Extract facts from free text (the latest turn) and store them.",
-    )
-    @said
+    def tool(name: str, description: str) -> Callable[[F], F]:
+        """Register ``fn`` as the tool ``name``: its MCP hints from ``ANNOTATIONS``, its errors through ``said``."""
+
+        def register(fn: F) -> F:
+            server.tool(name=name, annotations=hints(name), description=description)(said(fn))
+            return fn
+
+        return register
+
+    @tool("remember", "Extract facts from free text (the latest turn) and store them.")
     def remember(text: str, agent: str, conversation: str | None = None) -> dict[str, Any]:
         return bg.remember(text, agent, conversation=conversation).model_dump(mode="json")
 
-    @server.tool(
-        name="assert",
-        annotations=hints("assert"),
-        description="Store one structured fact: key, value, the sentence, who says it, evidence ids.",
-    )
-    @said
+    @tool("assert", "Store one structured fact: key, value, the sentence, who says it, evidence ids.")
     def assert_(
         key: str, value: str | int | float | bool, text: str, agent: str, evidence: list[str] | None = None
     ) -> dict[str, Any]:
         return bg.assert_claim(key, value, text, agent, evidence=evidence).model_dump(mode="json")
 
-    @server.tool(
-        name="belief", annotations=hints("belief"), description="The current belief for a fact key (null when none)."
-    )
-    @said
+    @tool("belief", "The current belief for a fact key (null when none).")
     def belief(key: str) -> dict[str, Any]:
         claim = bg.belief(key)
         return {"key": key, "belief": claim.model_dump(mode="json", exclude={"embedding"}) if claim else None}
 
-    @server.tool(
-        name="history",
-        annotations=hints("history"),
-        description="Every version of a fact key, oldest first, with why it changed.",
-    )
-    @said
+    @tool("history", "Every version of a fact key, oldest first, with why it changed.")
     def history(key: str) -> dict[str, Any]:
         return {
             "key": key,
             "versions": [v.model_dump(mode="json", exclude={"claim": {"embedding"}}) for v in bg.beliefs.history(key)],
         }
 
-    @server.tool(
-        name="recall",
-        annotations=hints("recall"),
-        description="Active beliefs relevant to a query (hybrid vector + fulltext).",
-    )
-    @said
+    @tool("recall", "Active beliefs relevant to a query (hybrid vector + fulltext).")
     def recall(query: str, k: int = 5) -> dict[str, Any]:
         return {
             "query": query,
             "hits": [h.model_dump(mode="json", exclude={"claim": {"embedding"}}) for h in bg.recall(query, k)],
         }
 
-    @server.tool(
-        name="answer",
-        annotations=hints("answer"),
-        description="A grounded answer citing active beliefs, or 'unknown' with the reason.",
-    )
-    @said
+    @tool("answer", "A grounded answer citing active beliefs, or 'unknown' with the reason.")
     def answer(query: str) -> dict[str, Any]:
         return bg.answer(query).model_dump(mode="json")
 
-    @server.tool(
-        name="explain",
-        annotations=hints("explain"),
-        description="Why memory holds a claim: justifications, versions, revisions, disputes.",
-    )
-    @said
+    @tool("explain", "Why memory holds a claim: justifications, versions, revisions, disputes.")
     def explain(claim_id: str) -> dict[str, Any]:
         ex = bg.beliefs.explain(claim_id)
         return ex.model_dump(mode="json", exclude={"claim": {"embedding"}}) | {"text": ex.text()}
 
-    @server.tool(
-        name="retract",
-        annotations=hints("retract"),
-        description="Invalidate evidence (episode or claim ids); withdraws what loses all support.",
-    )
-    @said
+    @tool("retract", "Invalidate evidence (episode or claim ids); withdraws what loses all support.")
     def retract(ids: list[str], reason: str, agent: str | None = None) -> dict[str, Any]:
         return bg.retract(ids, reason, agent=agent).model_dump(mode="json")
 
-    @server.tool(
-        name="restore",
-        annotations=hints("restore"),
-        description="Lift a retraction; reinstates the claims whose support holds again.",
-    )
-    @said
+    @tool("restore", "Lift a retraction; reinstates the claims whose support holds again.")
     def restore(ids: list[str], reason: str, agent: str | None = None) -> dict[str, Any]:
         return bg.restore(ids, reason, agent=agent).model_dump(mode="json")
 
-    @server.tool(
-        name="dependents",
-        annotations=hints("dependents"),
-        description="The conclusions resting on a claim, an episode or a fact key's current claim.",
-    )
-    @said
+    @tool("dependents", "The conclusions resting on a claim, an episode or a fact key's current claim.")
     def dependents(target: str) -> dict[str, Any]:
         return {"target": target, "dependents": [d.model_dump(mode="json") for d in bg.support.dependents(target)]}
 
-    @server.tool(
-        name="stale",
-        annotations=hints("stale"),
-        description="Stale conclusions (premises no longer current) and the change behind each.",
-    )
-    @said
+    @tool("stale", "Stale conclusions (premises no longer current) and the change behind each.")
     def stale(limit: int = 100) -> dict[str, Any]:
         return {"stale": [s.model_dump(mode="json") for s in bg.support.stale(limit)]}
 
-    @server.tool(
-        name="disputes",
-        annotations=hints("disputes"),
-        description="Disputes of this space: status 'open' (default), 'resolved' or 'all'.",
-    )
-    @said
+    @tool("disputes", "Disputes of this space: status 'open' (default), 'resolved' or 'all'.")
     def disputes(status: str = "open") -> dict[str, Any]:
         chosen = None if status == "all" else status
         return {"status": status, "disputes": [d.model_dump(mode="json") for d in bg.conflicts.disputes(chosen)]}
 
-    @server.tool(
-        name="deliberate",
-        annotations=hints("deliberate"),
-        description="Let the perspectives answer a question; grounded semantics decides.",
-    )
-    @said
+    @tool("deliberate", "Let the perspectives answer a question; grounded semantics decides.")
     def deliberate(query: str, perspectives: list[str] | None = None) -> dict[str, Any]:
         return bg.deliberations.deliberate(query, perspectives).model_dump(mode="json")
 

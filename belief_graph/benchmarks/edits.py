@@ -21,12 +21,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..db.driver import Graph, ProfilingRunner
+from ..db.driver import Graph
 from ..db.schema import apply_migrations, verify_schema
 from ..errors import ConfigurationError
 from ..facade import BeliefGraph
 from ..models import new_id, utcnow
 from .revision import _drop
+from .timing import percentile, under_profile
 
 __all__ = ["run_edits"]
 
@@ -91,12 +92,6 @@ class _Store:
         return keys
 
 
-def _profiled(bg: BeliefGraph) -> tuple[BeliefGraph, ProfilingRunner]:
-    """The same engine with every statement run under PROFILE (db hits per statement)."""
-    g, prof = bg.graph.profile()
-    return BeliefGraph(g, bg.settings, bg.space, bg.embedder), prof
-
-
 def _edit(bg: BeliefGraph, depth: int, i: int) -> float:
     t0 = time.perf_counter()
     r = bg.assert_claim(f"e{depth}.i{i}.start", f"x{i}b1", f"chain {i} now starts on path b", agent="bench:loader")
@@ -113,11 +108,6 @@ def _plain(bg: BeliefGraph, key: str) -> float:
     if r.op.value != "UPDATE" or r.rederived or r.staled:
         raise RuntimeError(f"plain write of {key} did {r.op.value} with consequences")
     return dt
-
-
-def _p(xs: list[float], q: float) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
 def run_edits(
@@ -154,7 +144,7 @@ def run_edits(
                 _edit(engine, depth, i)
         for k in store.add_fillers(10):
             _plain(engine, k)
-        profiled, prof = _profiled(engine)
+        profiled, prof = under_profile(engine)
         for size in sorted(sizes):
             # the fresh keys measured at this size, then the rest of the store up to size facts
             measured = {d: store.add_chains(d, repeats + 1) for d in DEPTHS}
@@ -188,9 +178,9 @@ def run_edits(
                     "instances": sum(store.instances.values()),
                     "depth": depth,
                     "edit_ms_p50": round(statistics.median(edits) * 1000, 2),
-                    "edit_ms_p95": round(_p(edits, 0.95) * 1000, 2),
+                    "edit_ms_p95": round(percentile(edits, 0.95) * 1000, 2),
                     "plain_ms_p50": round(statistics.median(plain) * 1000, 2),
-                    "plain_ms_p95": round(_p(plain, 0.95) * 1000, 2),
+                    "plain_ms_p95": round(percentile(plain, 0.95) * 1000, 2),
                     "ratio_p50": round(statistics.median(edits) / statistics.median(plain), 2),
                     "pair_ratios": [
                         round(min(e / p for e, p in zip(edits, plain, strict=True)), 2),

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..repositories.retrieval import RetrievalRepository
+from .timing import percentile
 
 __all__ = ["GENERATORS", "clustered_vectors", "index_config", "measure_recall", "nested_vectors"]
 
@@ -91,11 +92,6 @@ def _describe(cfg: dict[str, Any]) -> str:
         f"claim_embedding: quantization {'on' if q else 'off' if q is not None else '?'}, "
         f"m {cfg.get('vector.hnsw.m', '?')}, ef_construction {cfg.get('vector.hnsw.ef_construction', '?')}"
     )
-
-
-def _pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
 def measure_recall(
@@ -165,14 +161,14 @@ def measure_recall(
             "index_wait_s": round(wait_s, 2),
             "paths": {},
         }
-        p50e = _pct(lat["exact"], 0.5)
+        p50e = percentile(lat["exact"], 0.5)
         for name in lat:
-            p50 = _pct(lat[name], 0.5)
+            p50 = percentile(lat[name], 0.5)
             out["paths"][name] = {
                 "fetch": dict(paths).get(name),
                 "recall": round(statistics.fmean(rec[name]), 4),
                 "p50_ms": round(p50 * 1000, 2),
-                "p95_ms": round(_pct(lat[name], 0.95) * 1000, 2),
+                "p95_ms": round(percentile(lat[name], 0.95) * 1000, 2),
                 "exact_p50_over_p50": round(p50e / p50, 1) if p50 > 0 else None,
             }
         return out

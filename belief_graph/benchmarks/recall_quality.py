@@ -33,6 +33,7 @@ from ..models import new_id
 from ..repositories.retrieval import RetrievalRepository
 from ..services.retrieval import RetrievalService
 from ..settings import RetrievalSettings
+from .timing import percentile
 
 __all__ = ["CONFIGS", "Config", "default_suite_path", "measure_recall_quality"]
 
@@ -134,11 +135,6 @@ def _check_suite(suite: Any) -> None:
             )
 
 
-def _pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
-
-
 def measure_recall_quality(
     bg: BeliefGraph,
     suite: dict[str, Any],
@@ -202,8 +198,8 @@ def measure_recall_quality(
                 "name": name,
                 "fusion": fusion,
                 "steps": st.model_dump(),
-                "p50_ms": round(_pct(lat[c], 0.5) * 1000, 1),
-                "p95_ms": round(_pct(lat[c], 0.95) * 1000, 1),
+                "p50_ms": round(percentile(lat[c], 0.5) * 1000, 1),
+                "p95_ms": round(percentile(lat[c], 0.95) * 1000, 1),
                 "llm_calls": llm_calls[c],
             }
             for p in parts:

@@ -33,7 +33,8 @@ import numpy as np
 from ..models import new_id
 from ..repositories.retrieval import RetrievalRepository
 from ..services.retrieval import EXACT_SCAN_MAX, RetrievalService
-from .recall import _BATCH, _NOISE_COS, _noise, _pct, _unit, clustered_vectors
+from .recall import _BATCH, _NOISE_COS, _noise, _unit, clustered_vectors
+from .timing import percentile
 
 __all__ = ["measure_tenancy"]
 
@@ -62,8 +63,8 @@ def _measure(svc: RetrievalService, q: np.ndarray, truth: list[set[str]], k: int
         fetches.append(svc.last_stats.fetch if svc.last_stats.stopped != "exact_scan" else 0)
     return {
         "recall": round(statistics.fmean(rec), 4),
-        "p50_ms": round(_pct(lat, 0.5) * 1000, 1),
-        "p95_ms": round(_pct(lat, 0.95) * 1000, 1),
+        "p50_ms": round(percentile(lat, 0.5) * 1000, 1),
+        "p95_ms": round(percentile(lat, 0.95) * 1000, 1),
         "max_fetch": max(fetches),
         "median_fetch": int(statistics.median(fetches)),
     }

@@ -23,7 +23,8 @@ from typing import Any
 from ..embeddings import HashingEmbedder
 from ..facade import BeliefGraph
 from ..models import new_id
-from .writes import _drop, _ms, _p, _Store, _text, _value
+from .timing import percentile
+from .writes import _drop, _ms, _Store, _text, _value
 
 __all__ = ["run_tenants"]
 
@@ -86,7 +87,7 @@ def run_tenants(
                     "tenant_claims": tenant,
                     "load_s": round(load_s, 1),
                     "recall_ms_p50": _ms(statistics.median(lat)),
-                    "recall_ms_p95": _ms(_p(lat, 0.95)),
+                    "recall_ms_p95": _ms(percentile(lat, 0.95)),
                     "rounds_mean": round(statistics.mean(rounds), 2) if rounds else None,
                     "fetch_max": max(fetches) if fetches else None,
                     "stopped": stopped,

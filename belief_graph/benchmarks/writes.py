@@ -38,12 +38,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..db.driver import Graph, ProfilingRunner, Tx
+from ..db.driver import Graph, Tx
 from ..embeddings import Embedder, HashingEmbedder
 from ..errors import BeliefGraphError
 from ..facade import BeliefGraph
 from ..models import new_id, utcnow
 from ..repositories.core import AdminRepository
+from .timing import percentile, under_profile
 
 __all__ = ["run_import_bench", "run_write_latency"]
 
@@ -106,19 +107,8 @@ def _value(i: int) -> str:
     return _VALUES[(i * 31) % len(_VALUES)]
 
 
-def _p(xs: Sequence[float], q: float) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
-
-
 def _ms(x: float) -> float:
     return round(x * 1000, 2)
-
-
-def _profiled(bg: BeliefGraph) -> tuple[BeliefGraph, ProfilingRunner]:
-    """The same engine with every statement run under PROFILE (db hits per statement)."""
-    g, prof = bg.graph.profile()
-    return BeliefGraph(g, bg.settings, bg.space, bg.embedder), prof
 
 
 class _Timer:
@@ -159,7 +149,7 @@ def _timing(ws: Sequence[_Write], f50: float) -> dict[str, Any]:
     names = sorted({n for w in ws for n in w.statements})
     return {
         "ms_p50": _ms(statistics.median(walls)),
-        "ms_p95": _ms(_p(walls, 0.95)),
+        "ms_p95": _ms(percentile(walls, 0.95)),
         "over_floor": round(statistics.median(walls) / f50, 2),
         "statements_ms_p50": _ms(statistics.median([sum(w.statements.values()) for w in ws])),
         "rest_ms_p50": _ms(statistics.median([w.wall - sum(w.statements.values()) for w in ws])),
@@ -304,7 +294,7 @@ def run_write_latency(
     started = time.perf_counter()
     try:
         store.grow(min(sizes))
-        profiled, prof = _profiled(engine)
+        profiled, prof = under_profile(engine)
         for _ in range(10):  # warm-up: plans compiled, pools open (never measured)
             floor(), add(engine), update(engine), claim_node(False), claim_node(True)
         for size in sorted(sizes):
@@ -339,7 +329,7 @@ def run_write_latency(
             row = {
                 "claims": store.loaded + written,
                 "floor_ms_p50": _ms(f50),
-                "floor_ms_p95": _ms(_p(fl, 0.95)),
+                "floor_ms_p95": _ms(percentile(fl, 0.95)),
                 "claim_node_ms_p50": _ms(statistics.median(ct)),
                 "claim_node_vector_ms_p50": _ms(statistics.median(cv)),
                 # mean CPU of the server process per transaction (the clock ticks in 10 ms steps: a mean of many)

@@ -19,7 +19,7 @@ def add(
 ) -> None:
     """Register an agent (required for writes when BELIEF_GRAPH_POLICY__STRICT_AGENTS=true)."""
     a = state(ctx).engine().beliefs.add_agent(agent, kind, description)
-    print_json(a.model_dump(mode="json")) if json_ else console.print(f"registered {a.id} ({a.kind})")
+    print_json(a) if json_ else console.print(f"registered {a.id} ({a.kind})")
 
 
 @app.command("list")
@@ -27,7 +27,7 @@ def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> No
     """Every agent that wrote to or was registered in the space."""
     agents = state(ctx).engine().beliefs.agents()
     if json_:
-        print_json([a.model_dump(mode="json") for a in agents])
+        print_json(agents)
     else:
         table(
             "agents",

@@ -79,7 +79,7 @@ def import_(
     """Validate a file completely, then store it as a named framework."""
     fw = state(ctx).engine().argumentation.import_framework(file, name, format=format, replace=replace)
     if json_:
-        print_json(fw.model_dump(mode="json"))
+        print_json(fw)
     else:
         console.print(f"imported {fw.name}: {fw.arguments} arguments, {fw.attacks} attacks (namespace {fw.ns})")
 
@@ -147,7 +147,7 @@ def list_(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> No
     """The stored frameworks of this space."""
     fws = state(ctx).engine().argumentation.frameworks()
     if json_:
-        print_json([f.model_dump(mode="json") for f in fws])
+        print_json(fws)
     else:
         table(
             "frameworks",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import typer
+from pydantic import BaseModel
 from rich.console import Console
 from rich.table import Table
 
@@ -72,8 +73,14 @@ def print_usage(report: UsageReport) -> None:
         err_console.print(line, highlight=False, markup=False)
 
 
+def _plain(value: Any) -> Any:
+    """What ``json.dumps`` cannot write itself: a model as its JSON dump, anything else as text."""
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else str(value)
+
+
 def print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, default=str, sort_keys=False))
+    """``--json`` output: ``data`` may hold pydantic models (each written as ``model_dump(mode="json")``)."""
+    typer.echo(json.dumps(data, indent=2, default=_plain, sort_keys=False))
 
 
 def table(title: str, columns: list[str], rows: list[list[Any]]) -> None:

@@ -17,18 +17,10 @@ from .demo_explore import DEMO_SPACE, print_explore
 from .demo_revision import story_evidence
 
 
-def demo(
-    ctx: typer.Context,
-    server: bool = typer.Option(
-        True,
-        "--server/--no-server",
-        help="Start the local Neo4j first (use --no-server with your own BELIEF_GRAPH_NEO4J__URI).",
-    ),
-    stop: bool = typer.Option(False, "--stop", help="Stop the local server when done."),
-    real_llm: bool = False,
-) -> None:
+def demo(ctx: typer.Context, server: bool = True, stop: bool = False, real_llm: bool = False) -> None:
     """A first tour: free text in, a user changing her mind, two agents disagreeing, evidence invalidated,
-    conclusions following their premises, recall."""
+    conclusions following their premises, recall. ``belief-graph demo`` (``_demo_group`` below) runs it
+    with its options."""
     st = state(ctx)
     s = st.settings
     if real_llm and resolve_provider(s.llm, s.llm_server) not in ("openai", "local"):

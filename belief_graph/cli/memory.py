@@ -66,7 +66,7 @@ def assert_(
 
 def _print_write(r: WriteResult, json_: bool) -> None:
     if json_:
-        print_json(r.model_dump(mode="json"))
+        print_json(r)
         return
     sup = f" (superseded {r.superseded.id})" if r.superseded else ""
     console.print(f"{r.op.value} {r.claim.id}{sup}: {r.reason}", markup=False, highlight=False)
@@ -91,7 +91,7 @@ def revert(
 def _one_or_exit(c: Claim | None, title: str, status_header: str, missing: str, json_: bool) -> None:
     """Print one claim (a table, or JSON with ``null`` when there is none); exit 1 when there is none."""
     if json_:
-        print_json(c.model_dump(mode="json") if c else None)
+        print_json(c)
     elif c:
         table(title, ["id", "key", "value", status_header, "agent", "text"], [_claim_row(c)])
     else:
@@ -111,7 +111,7 @@ def claim(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False, "
     """Any claim by id, with its status."""
     c = state(ctx).engine().beliefs.claim(claim_id)
     if json_:
-        print_json(c.model_dump(mode="json"))
+        print_json(c)
     else:
         table(f"claim {claim_id}", ["id", "key", "value", "status", "agent", "text"], [_claim_row(c)])
 
@@ -178,7 +178,7 @@ def recall(
         )
     )
     if json_:
-        print_json([h.model_dump(mode="json") for h in hits])
+        print_json(hits)
     else:
         table(f"recall: {query}", _HIT_COLUMNS, _hit_rows(hits))
 
@@ -197,7 +197,7 @@ def lookup(
         state(ctx).engine().retrieval.lookup(key or None, prefix, as_of=_when(as_of), include_inactive=include_inactive)
     )
     if json_:
-        print_json([h.model_dump(mode="json") for h in hits])
+        print_json(hits)
     else:
         table("lookup " + (" ".join(key or []) or f"{prefix}*"), _HIT_COLUMNS, _hit_rows(hits))
 
@@ -235,7 +235,7 @@ def history(ctx: typer.Context, key: str, json_: bool = typer.Option(False, "--j
     """Every version of a fact, oldest first: value, status, agent, time and why it changed."""
     versions = state(ctx).engine().beliefs.history(key)
     if json_:
-        print_json([v.model_dump(mode="json") for v in versions])
+        print_json(versions)
         return
     rows = []
     for v in versions:
@@ -281,7 +281,7 @@ def explain(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False,
     """Why memory says X: agent, evidence and justifications, versions, disputes, audits."""
     ex = state(ctx).engine().beliefs.explain(claim_id)
     if json_:
-        print_json(ex.model_dump(mode="json"))
+        print_json(ex)
     else:
         console.print(ex.text(), markup=False, highlight=False)
 
@@ -293,7 +293,7 @@ def keys(
     """Known fact keys with description and current value; an alias (a merged key) names its target."""
     ks = state(ctx).engine().keys.all(prefix)
     if json_:
-        print_json([k.model_dump(mode="json") for k in ks])
+        print_json(ks)
     else:
         rows = [[k.key, k.value, k.value_type, k.description, k.merged_into or ""] for k in ks]
         table("keys", ["key", "value", "type", "description", "merged into"], rows)
@@ -303,7 +303,7 @@ def keys(
 def register_key(ctx: typer.Context, key: str, description: str, json_: bool = typer.Option(False, "--json")) -> None:
     """Add a known key with a description (used to resolve extracted keys)."""
     k = state(ctx).engine().beliefs.register_key(key, description)
-    print_json(k.model_dump(mode="json")) if json_ else console.print(f"registered {k.key}")
+    print_json(k) if json_ else console.print(f"registered {k.key}")
 
 
 @app.command("remember")
@@ -318,7 +318,7 @@ def remember(
     bg = state(ctx).engine()
     r = bg.remember(text if len(text) > 1 else text[0], agent, conversation=conversation)
     if json_:
-        print_json(r.model_dump(mode="json"))
+        print_json(r)
         return
     console.print(f"episode {r.episode.id} ({bg.llm.describe().split(';')[0]})", markup=False, highlight=False)
     for w in r.results:

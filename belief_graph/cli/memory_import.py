@@ -109,7 +109,7 @@ def imports(
     """Bulk imports of this space with their progress (lines committed) and counters."""
     infos: list[ImportInfo] = state(ctx).engine().importer.all(limit)
     if json_:
-        print_json([i.model_dump(mode="json") for i in infos])
+        print_json(infos)
         return
     table(
         "imports",

@@ -118,7 +118,7 @@ def schema_show(ctx: typer.Context, json_: bool = typer.Option(False, "--json"))
     """The space's key schema (exit 1 when it has none)."""
     s = state(ctx).engine().keys.schema()
     if json_:
-        print_json(s.model_dump(mode="json") if s is not None else None)
+        print_json(s)
     elif s is not None:
         _print_schema(s)
     else:
@@ -140,7 +140,7 @@ def schema_set(
     """Declare a new version of the key schema: registers every key and sets its value type."""
     keys, from_file = _load(file)
     s = state(ctx).engine().keys.declare_schema(keys, unknown=unknown or from_file, agent=agent)
-    print_json(s.model_dump(mode="json")) if json_ else _print_schema(s)
+    print_json(s) if json_ else _print_schema(s)
 
 
 @schema_app.command("history")
@@ -148,7 +148,7 @@ def schema_history(ctx: typer.Context, json_: bool = typer.Option(False, "--json
     """Every version of the key schema, oldest first."""
     hist = state(ctx).engine().keys.schema_history()
     if json_:
-        print_json([s.model_dump(mode="json") for s in hist])
+        print_json(hist)
         return
     rows = [[s.version, s.status, s.unknown, len(s.keys), s.agent, s.created_at, s.ended_at or ""] for s in hist]
     table("key schema history", ["version", "status", "unknown", "keys", "by", "created", "ended"], rows)
@@ -163,6 +163,6 @@ def schema_drop(
     """Drop the key schema (the version stays in the history as dropped)."""
     s = state(ctx).engine().keys.drop_schema(agent)
     if json_:
-        print_json(s.model_dump(mode="json"))
+        print_json(s)
     else:
         console.print(f"dropped key schema v{s.version}", markup=False, highlight=False)

@@ -176,7 +176,7 @@ def search(
     """Retrieval by perspective: that perspective's interpretations nearest to the query."""
     hits = state(ctx).engine().perspectives.search(query, perspective, k)
     if json_:
-        print_json([h.model_dump(mode="json") for h in hits])
+        print_json(hits)
         return
     table(
         f"{perspective}: {query}",

@@ -35,7 +35,7 @@ def set_(
             auto_age_winner=auto_age_winner,
         )
     )
-    print_json(r.model_dump(mode="json")) if json_ else console.print(f"{r.pattern}: {r.strategy.value}")
+    print_json(r) if json_ else console.print(f"{r.pattern}: {r.strategy.value}")
 
 
 @app.command("authority")
@@ -48,7 +48,7 @@ def authority(
 ) -> None:
     """Declare an agent's authority on a key pattern."""
     r = state(ctx).engine().conflicts.set_authority(agent, pattern, weight)
-    print_json(r.model_dump(mode="json")) if json_ else console.print(f"{r.agent} on {r.pattern}: {r.weight:g}")
+    print_json(r) if json_ else console.print(f"{r.agent} on {r.pattern}: {r.weight:g}")
 
 
 @app.command("list")

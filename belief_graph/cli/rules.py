@@ -81,7 +81,7 @@ def add(
     bg = state(ctx).engine()
     runs = [bg.rules.add(spec, agent=agent, apply=apply) for spec in read_rules(path)]
     if json_:
-        print_json([r.model_dump(mode="json") for r in runs])
+        print_json(runs)
     else:
         for r in runs:
             _print_run(r)
@@ -128,7 +128,7 @@ def instances(
     """A rule's instances: the key each derives, whether its join resolves, and the belief."""
     rows = state(ctx).engine().rules.instances(name, status, limit)
     if json_:
-        print_json([r.model_dump(mode="json") for r in rows])
+        print_json(rows)
         return
     table(
         f"instances of {name}",
@@ -157,7 +157,7 @@ def run(
 ) -> None:
     """Re-evaluate a rule's instances by hand (the engine does it on every premise change)."""
     r = state(ctx).engine().rules.run(name, key, agent=agent)
-    print_json(r.model_dump(mode="json")) if json_ else _print_run(r)
+    print_json(r) if json_ else _print_run(r)
 
 
 @app.command("remove")
@@ -170,4 +170,4 @@ def remove(
 ) -> None:
     """Remove a rule: conclusions only it supported go stale; its keys can be written directly again."""
     r = state(ctx).engine().rules.remove(name, reason, agent=agent)
-    print_json(r.model_dump(mode="json")) if json_ else _print_run(r)
+    print_json(r) if json_ else _print_run(r)

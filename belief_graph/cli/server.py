@@ -6,6 +6,7 @@ import typer
 
 from ..localserver import LocalServer, ServerStatus
 from .common import console, print_json, state
+from .processes import add_process_commands, progress
 
 app = typer.Typer(help="Run a local Neo4j Community server (Bolt on 127.0.0.1).", no_args_is_help=True)
 
@@ -35,52 +36,32 @@ def _show(st: ServerStatus, json_: bool) -> None:
         console.print(f"  [yellow]warning:[/yellow] {w}", highlight=False)
 
 
-def _progress(msg: str) -> None:
-    console.print(f"  {msg}", highlight=False)
-
-
 @app.command("install")
 def install(ctx: typer.Context) -> None:
     """Fetch the Neo4j jars, Neo4j Browser and cypher-shell from Maven Central (once; cached)."""
     from ..localserver.shell import CypherShell
 
     srv = _server(ctx)
-    path = srv.install(progress=_progress)
+    path = srv.install(progress=progress)
     console.print(f"Neo4j installed in {path}", highlight=False)
-    browser = srv.install_browser(progress=_progress)
+    browser = srv.install_browser(progress=progress)
     if browser is not None:
         console.print(f"Neo4j Browser installed in {browser.parent}", highlight=False)
-    shell = CypherShell.from_settings(state(ctx).settings).install(progress=_progress)
+    shell = CypherShell.from_settings(state(ctx).settings).install(progress=progress)
     console.print(f"cypher-shell installed in {shell}", highlight=False)
 
 
 @app.command("start")
 def start(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
     """Start the server and wait until Bolt answers (idempotent)."""
-    _show(_server(ctx).start(progress=None if json_ else _progress), json_)
+    _show(_server(ctx).start(progress=None if json_ else progress), json_)
 
 
-@app.command("stop")
-def stop(ctx: typer.Context, json_: bool = typer.Option(False, "--json")) -> None:
-    """Stop the server cleanly; the data stays."""
-    _show(_server(ctx).stop(), json_)
-
-
-@app.command("status")
-def status(
-    ctx: typer.Context,
-    json_: bool = typer.Option(False, "--json"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing; exit 0 when running, 3 when not."),
-) -> None:
-    """Where it runs, which version, the data dir. Exit code 3 when not running."""
-    st = _server(ctx).status()
-    if not quiet:
-        _show(st, json_)
-    if not st.running:
-        raise typer.Exit(3)
-
-
-@app.command("logs")
-def logs(ctx: typer.Context, lines: int = typer.Option(40, "-n", help="How many lines.")) -> None:
-    """The tail of the server log."""
-    typer.echo(_server(ctx).log_tail(lines))
+add_process_commands(
+    app,
+    _server,
+    _show,
+    stop_help="Stop the server cleanly; the data stays.",
+    status_help="Where it runs, which version, the data dir. Exit code 3 when not running.",
+    logs_help="The tail of the server log.",
+)

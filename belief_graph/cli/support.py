@@ -85,14 +85,14 @@ def derive(
 ) -> None:
     """Add one AND-justification; deriving the same statement again adds an OR alternative."""
     c = state(ctx).engine().derive(text, premises, key, agent=agent, rule=rule, kind=kind)
-    print_json(c.model_dump(mode="json")) if json_ else console.print(f"claim {c.id} ({c.status.value})")
+    print_json(c) if json_ else console.print(f"claim {c.id} ({c.status.value})")
 
 
 @app.command("supports")
 def supports(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False, "--json")) -> None:
     """A claim's support families: each justification, its premises, and whether it is intact."""
     s = state(ctx).engine().support.supports(claim_id)
-    print_json(s.model_dump(mode="json")) if json_ else _print_supports(s)
+    print_json(s) if json_ else _print_supports(s)
 
 
 @app.command("dependents")
@@ -105,7 +105,7 @@ def dependents(
     """The conclusions that rest on a claim, an episode or a fact, nearest first."""
     deps = state(ctx).engine().support.dependents(target, limit)
     if json_:
-        print_json([d.model_dump(mode="json") for d in deps])
+        print_json(deps)
     elif deps:
         _print_dependents(deps)
     else:
@@ -121,7 +121,7 @@ def stale(
     """Stale conclusions (their premises are no longer current) and the premise change behind each."""
     rows = state(ctx).engine().support.stale(limit)
     if json_:
-        print_json([r.model_dump(mode="json") for r in rows])
+        print_json(rows)
         return
     for r in rows:
         c = r.claim
@@ -151,7 +151,7 @@ def rederive(
     """Re-derive a stale free-text conclusion from its current premises with the LLM (one call)."""
     r = state(ctx).engine().support.rederive(claim_id, agent=agent)
     if json_:
-        print_json(r.model_dump(mode="json"))
+        print_json(r)
         return
     console.print(f"{r.status}: {r.rationale} ({r.llm_model}, prompt {r.llm_prompt})", markup=False, highlight=False)
     if r.claim is not None:
@@ -169,7 +169,7 @@ def retract(
 ) -> None:
     """Invalidate evidence; withdraw exactly the claims that lost every support."""
     a = state(ctx).engine().retract(roots, reason, mode, agent=agent)
-    print_json(a.model_dump(mode="json")) if json_ else _print_audit(a)
+    print_json(a) if json_ else _print_audit(a)
 
 
 @app.command("restore")
@@ -183,7 +183,7 @@ def restore(
 ) -> None:
     """Lift a retraction; reinstate the withdrawn claims whose support is intact again."""
     a = state(ctx).engine().restore(roots, reason, mode, agent=agent)
-    print_json(a.model_dump(mode="json")) if json_ else _print_audit(a)
+    print_json(a) if json_ else _print_audit(a)
 
 
 @app.command("audits")
@@ -195,7 +195,7 @@ def audits(
     """Reconsolidation audits of the space, newest first."""
     rows = state(ctx).engine().support.audits(limit)
     if json_:
-        print_json([a.model_dump(mode="json") for a in rows])
+        print_json(rows)
     else:
         table(
             "audits",
@@ -223,7 +223,7 @@ def audits(
 def audit(ctx: typer.Context, audit_id: str, json_: bool = typer.Option(False, "--json")) -> None:
     """What one reconsolidation did, and why (per claim)."""
     a = state(ctx).engine().support.audit(audit_id)
-    print_json(a.model_dump(mode="json")) if json_ else _print_audit(a)
+    print_json(a) if json_ else _print_audit(a)
 
 
 @app.command("history")
@@ -231,7 +231,7 @@ def history(ctx: typer.Context, claim_id: str, json_: bool = typer.Option(False,
     """Every audit that touched one claim or episode, oldest first."""
     rows = state(ctx).engine().support.audits_for_claim(claim_id)
     if json_:
-        print_json([r.model_dump(mode="json") for r in rows])
+        print_json(rows)
     else:
         for r in rows:
             console.print(r.text(), markup=False, highlight=False)
@@ -251,7 +251,7 @@ def context(
     """The working context: active beliefs only, each with its support certificate, cut to the budget."""
     wc = state(ctx).engine().context(query=query, keys=keys or None, budget_tokens=budget, limit=limit)
     if json_:
-        print_json(wc.model_dump(mode="json"))
+        print_json(wc)
     else:
         console.print(wc.text or "(empty)", markup=False, highlight=False)
         console.print(f"-- {len(wc.items)} item(s), {wc.used_tokens}/{wc.budget_tokens} tokens, {wc.omitted} omitted")

@@ -97,6 +97,13 @@ _SAFETY = {
 }
 _OBS = [{"id": e["id"], "text": e["text"]} for e in (_E1, _E2, _E3)]
 _QUESTION = "How should Alice invest her raise?"
+_GROWTH_ANSWER = "Put the raise into diversified growth funds, in line with the user's new aggressive stance."
+_SAFETY_ANSWER = "First raise the emergency fund beyond three months, then invest the rest gradually."
+_PROPOSALS = [
+    {"id": "r-growth", "perspective": "p-growth", "text": _GROWTH_ANSWER},
+    {"id": "r-safety", "perspective": "p-safety", "text": _SAFETY_ANSWER},
+]
+"""The two answers as each perspective's critique sees them."""
 _BELIEFS = [
     {
         "id": "b1",
@@ -112,22 +119,21 @@ _BELIEFS = [
     },
 ]
 
+_AGGRESSIVE_FACT = {
+    "source": "e2",
+    "key": "user.risk_tolerance",
+    "value": "aggressive",
+    "text": "The user now wants an aggressive, growth-oriented investment strategy",
+    "kind": "semantic",
+    "confidence": 0.8,
+}
+"""The fact the model extracts from the second turn, alone or batched with the third."""
+
 DEMO_SCRIPT: tuple[DemoStep, ...] = (
     DemoStep(
         "extract",
         {"turns": [_E2], "known_keys": ["user.risk_tolerance"]},
-        {
-            "facts": [
-                {
-                    "source": "e2",
-                    "key": "user.risk_tolerance",
-                    "value": "aggressive",
-                    "text": "The user now wants an aggressive, growth-oriented investment strategy",
-                    "kind": "semantic",
-                    "confidence": 0.8,
-                }
-            ]
-        },
+        {"facts": [_AGGRESSIVE_FACT]},
         "remember(): the second turn alone (facts come from the latest turn)",
     ),
     DemoStep(
@@ -185,14 +191,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         {"turns": [_E2, _E3], "known_keys": ["user.risk_tolerance"]},
         {
             "facts": [
-                {
-                    "source": "e2",
-                    "key": "user.risk_tolerance",
-                    "value": "aggressive",
-                    "text": "The user now wants an aggressive, growth-oriented investment strategy",
-                    "kind": "semantic",
-                    "confidence": 0.8,
-                },
+                _AGGRESSIVE_FACT,
                 {
                     "source": "e3",
                     "key": "user.emergency_fund_months",
@@ -328,7 +327,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         "propose",
         {"perspective": _GROWTH, "question": _QUESTION, "beliefs": _BELIEFS},
         {
-            "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
+            "text": _GROWTH_ANSWER,
             "citations": ["b1"],
         },
     ),
@@ -336,7 +335,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         "propose",
         {"perspective": _SAFETY, "question": _QUESTION, "beliefs": _BELIEFS},
         {
-            "text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
+            "text": _SAFETY_ANSWER,
             "citations": ["b2"],
         },
     ),
@@ -345,18 +344,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         {
             "perspective": _SAFETY,
             "question": _QUESTION,
-            "proposals": [
-                {
-                    "id": "r-growth",
-                    "perspective": "p-growth",
-                    "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
-                },
-                {
-                    "id": "r-safety",
-                    "perspective": "p-safety",
-                    "text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
-                },
-            ],
+            "proposals": _PROPOSALS,
         },
         {
             "attacks": [
@@ -372,18 +360,7 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
         {
             "perspective": _GROWTH,
             "question": _QUESTION,
-            "proposals": [
-                {
-                    "id": "r-growth",
-                    "perspective": "p-growth",
-                    "text": "Put the raise into diversified growth funds, in line with the user's new aggressive stance.",
-                },
-                {
-                    "id": "r-safety",
-                    "perspective": "p-safety",
-                    "text": "First raise the emergency fund beyond three months, then invest the rest gradually.",
-                },
-            ],
+            "proposals": _PROPOSALS,
         },
         {
             "attacks": [

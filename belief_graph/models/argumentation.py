@@ -128,12 +128,6 @@ class GroundedResult(BaseModel):
     (labels written back and read) when it was computed, else 0.
     """
 
-    def _repr_html_(self) -> str:
-        """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
-        from ..viz import from_grounded
-
-        return from_grounded(self)._repr_html_()
-
     model_config = ConfigDict(populate_by_name=True)
 
     ns: str

@@ -235,12 +235,6 @@ class ComposedPart(BaseModel):
 class DeliberationRecord(BaseModel):
     """One stored deliberation: proposals, attack graph, grounded labels, mode, answer."""
 
-    def _repr_html_(self) -> str:
-        """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
-        from ..viz import from_deliberation
-
-        return from_deliberation(self)._repr_html_()
-
     id: str
     query: str
     at: str | None = None

@@ -129,12 +129,6 @@ class Dependent(BaseModel):
 class ClaimSupport(BaseModel):
     """A claim, its support families (OR across families, AND within one) and its dependents."""
 
-    def _repr_html_(self) -> str:
-        """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
-        from ..viz import from_support
-
-        return from_support(self)._repr_html_()
-
     claim: Claim
     families: list[SupportFamily] = Field(default_factory=list)
     dependents: list[Dependent] = Field(default_factory=list)
@@ -204,12 +198,6 @@ class AuditSummary(BaseModel):
 
 class AuditRecord(AuditSummary):
     """One reconsolidation: its roots and the claims it withdrew, retained and reinstated."""
-
-    def _repr_html_(self) -> str:
-        """Drawn in a notebook (an offline cytoscape.js view; see belief_graph.viz)."""
-        from ..viz import from_audit
-
-        return from_audit(self)._repr_html_()
 
     entries: list[AuditEntry] = Field(default_factory=list)
     seconds: float | None = None

@@ -36,6 +36,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..db.driver import Graph, Tx
 from ..errors import EncodingError, NotFoundError, ValidationError
@@ -82,6 +83,14 @@ class Debate:
     rejections: list[Rejection] = field(default_factory=list)
     calls: int = 0
 
+    def reject(self, stage: Literal["propose", "critique"], perspective: str, item: str, reason: str) -> None:
+        """Record an output item that is refused (never written as data)."""
+        self.rejections.append(Rejection(stage=stage, perspective=perspective, item=item, reason=reason))
+
+
+def _invalid(exc: EncodingError) -> str:
+    return f"output invalid after {exc.attempts} attempt(s): {exc.reason}"
+
 
 def _belief(h: InterpretationHit) -> BeliefView:
     return BeliefView(id=h.claim.id, text=h.claim.text)
@@ -126,14 +135,7 @@ def debate(
             try:
                 r = client.propose(perspective_view(s.perspective), question, [_belief(h) for h in s.beliefs])
             except EncodingError as exc:
-                out.rejections.append(
-                    Rejection(
-                        stage="propose",
-                        perspective=s.perspective.name,
-                        item="proposal",
-                        reason=f"output invalid after {exc.attempts} attempt(s): {exc.reason}",
-                    )
-                )
+                out.reject("propose", s.perspective.name, "proposal", _invalid(exc))
                 continue
             raw.append((s, r.output.text, list(r.output.citations)))
     for s, text, citations in raw:
@@ -142,28 +144,14 @@ def debate(
         valid: list[str] = []
         for c in citations:
             if c not in own:
-                out.rejections.append(
-                    Rejection(
-                        stage="propose",
-                        perspective=name,
-                        item=c,
-                        reason=f"citation {c!r} is not one of {name}'s retrieved interpretations",
-                    )
-                )
+                out.reject("propose", name, c, f"citation {c!r} is not one of {name}'s retrieved interpretations")
             elif c not in valid:
                 valid.append(c)
         if not text.strip():
-            out.rejections.append(Rejection(stage="propose", perspective=name, item="proposal", reason="empty text"))
+            out.reject("propose", name, "proposal", "empty text")
             continue
         if not valid:
-            out.rejections.append(
-                Rejection(
-                    stage="propose",
-                    perspective=name,
-                    item="proposal",
-                    reason="no valid citation: a proposal must cite its own interpretations",
-                )
-            )
+            out.reject("propose", name, "proposal", "no valid citation: a proposal must cite its own interpretations")
             continue
         out.proposals.append(ProposalRecord(id=new_id(), perspective=name, text=text.strip(), citations=valid))
     # -- critique --------------------------------------------------------------------------------
@@ -194,44 +182,20 @@ def debate(
                 try:
                     r2 = client.critique(perspective_view(s.perspective), question, views)
                 except EncodingError as exc:
-                    out.rejections.append(
-                        Rejection(
-                            stage="critique",
-                            perspective=s.perspective.name,
-                            item="critique",
-                            reason=f"output invalid after {exc.attempts} attempt(s): {exc.reason}",
-                        )
-                    )
+                    out.reject("critique", s.perspective.name, "critique", _invalid(exc))
                     continue
                 raw_attacks += [(s.perspective.name, a.target, a.reason) for a in r2.output.attacks]
         owner = {p.id: p.perspective for p in out.proposals}
         seen: set[tuple[str, str]] = set()
         for by, target, reason in raw_attacks:
             if target not in owner:
-                out.rejections.append(
-                    Rejection(
-                        stage="critique", perspective=by, item=target, reason=f"attack on unknown proposal {target!r}"
-                    )
-                )
+                out.reject("critique", by, target, f"attack on unknown proposal {target!r}")
             elif owner[target] == by:
-                out.rejections.append(
-                    Rejection(
-                        stage="critique",
-                        perspective=by,
-                        item=target,
-                        reason="a perspective cannot attack its own proposal",
-                    )
-                )
+                out.reject("critique", by, target, "a perspective cannot attack its own proposal")
             elif (by, target) in seen:
-                out.rejections.append(
-                    Rejection(
-                        stage="critique", perspective=by, item=target, reason="duplicate attack on the same proposal"
-                    )
-                )
+                out.reject("critique", by, target, "duplicate attack on the same proposal")
             elif not reason.strip():
-                out.rejections.append(
-                    Rejection(stage="critique", perspective=by, item=target, reason="an attack needs a reason")
-                )
+                out.reject("critique", by, target, "an attack needs a reason")
             else:
                 seen.add((by, target))
                 attacker = next(p.id for p in out.proposals if p.perspective == by)

@@ -25,7 +25,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "belief_graph"
 # Bottom to top; the same order and names as the table in docs/architecture.md.
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("foundation", frozenset({"errors", "limits", "keypatterns", "credentials", "settings"})),
-    ("data", frozenset({"models", "viz", "embeddings", "argumentation"})),
+    ("data", frozenset({"models", "embeddings", "argumentation"})),
+    ("views", frozenset({"viz"})),
     ("db", frozenset({"db"})),
     ("repositories", frozenset({"repositories"})),
     ("console", frozenset({"console"})),
@@ -163,16 +164,34 @@ def test_every_unit_has_a_layer() -> None:
     assert sorted(LAYER_OF.keys() - {unit_of(m) for m in modules}) == []
 
 
-def test_imports_point_down_the_layers() -> None:
-    _, edges = import_edges()
-    upward = sorted(
+def upward(edges: Iterable[Edge]) -> list[str]:
+    """The imports of a unit from a higher layer, as ``a -> b (layer -> layer)``."""
+    return sorted(
         {
             f"{a} -> {b} ({LAYERS[LAYER_OF[unit_of(a)]][0]} -> {LAYERS[LAYER_OF[unit_of(b)]][0]})"
             for a, b, _ in edges
             if LAYER_OF[unit_of(b)] > LAYER_OF[unit_of(a)]
         }
     )
-    assert upward == []
+
+
+def test_imports_point_down_the_layers() -> None:
+    _, edges = import_edges()
+    assert upward(edges) == []
+
+
+def test_a_model_that_imports_its_drawing_points_up() -> None:
+    """The drawing knows the models (``viz/notebook.py``), never the reverse: a model importing ``viz``,
+    even lazily inside ``_repr_html_`` or only for a type, is an upward import."""
+    edges = [
+        ("belief_graph.models.support", "belief_graph.viz", False),
+        ("belief_graph.models.argumentation", "belief_graph.viz.graph", True),
+        ("belief_graph.viz.notebook", "belief_graph.models.support", False),
+    ]
+    assert upward(edges) == [
+        "belief_graph.models.argumentation -> belief_graph.viz.graph (data -> views)",
+        "belief_graph.models.support -> belief_graph.viz (data -> views)",
+    ]
 
 
 def test_the_checker_sees_a_circle() -> None:

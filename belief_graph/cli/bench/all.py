@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +9,8 @@ import typer
 
 from ...benchmarks.all_studies import STUDIES, run_all
 from ...errors import ValidationError
-from ..common import console, print_json, state, table
+from ..common import print_json, state, table
+from .options import say, words, write_out
 
 __all__ = ["bench_all"]
 
@@ -49,7 +49,7 @@ def bench_all(
     """Every study with small default sizes, one table: study, figure, goal, measured, ratio to a same-run baseline."""
     if full and tiny:
         raise ValidationError("--full and --tiny exclude each other")
-    chosen = [s.strip() for s in only.split(",") if s.strip()] or None
+    chosen = words(only) or None
     unknown = sorted(set(chosen or []) - set(STUDIES))
     if unknown:
         raise ValidationError(f"unknown studies {', '.join(unknown)} (known: {', '.join(STUDIES)})")
@@ -60,15 +60,14 @@ def bench_all(
         preset,
         chosen,
         out_file=out_file,
-        progress=None if json_ else (lambda m: console.print(m, markup=False, highlight=False)),
+        progress=say(json_),
     )
     out["command"] = (
         "belief-graph bench all"
         + (f" --{preset}" if preset != "default" else "")
         + (f" --only {only}" if chosen else "")
     )
-    if out_file is not None:
-        out_file.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
+    write_out(out_file, out)
     if json_:
         print_json(out)
         return

@@ -5,10 +5,9 @@ from __future__ import annotations
 import typer
 
 from ...benchmarks.edits import run_edits
-from ...embeddings import HashingEmbedder
 from ...errors import ValidationError
-from ...facade import BeliefGraph
 from ..common import console, print_json, state, table
+from .options import say, sizes_or_full, timed_engine
 
 __all__ = ["bench_edits"]
 
@@ -25,23 +24,16 @@ def bench_edits(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Per-edit latency (write + re-derivation + currency, one transaction) against a plain write, side by side."""
-    try:
-        size_list = [10**3, 10**4, 10**5, 10**6] if full else [int(s) for s in sizes.split(",") if s.strip()]
-    except ValueError as exc:
-        raise ValidationError(f"--sizes must be comma-separated integers, got {sizes!r}") from exc
+    size_list = sizes_or_full(sizes, full)
     if not size_list or any(s < 100 for s in size_list) or repeats < 3:
         raise ValidationError("--sizes must be at least 100 facts each, --repeats at least 3")
-    if embedder not in ("hashing", "configured"):
-        raise ValidationError("--embedder is 'hashing' or 'configured'")
-    bg = state(ctx).engine()
-    if embedder == "hashing":
-        bg = BeliefGraph(bg.graph, bg.settings, bg.space, HashingEmbedder(bg.settings.embedding.dimension))
+    bg = timed_engine(state(ctx).engine, embedder)
     out = run_edits(
         bg,
         size_list,
         repeats=repeats,
         keep=keep,
-        progress=None if json_ else (lambda m: console.print(m, markup=False, highlight=False)),
+        progress=say(json_),
     )
     if json_:
         print_json(out)

@@ -9,6 +9,7 @@ import typer
 from ...benchmarks.grounded import default_corpus, measure
 from ...errors import ValidationError
 from ..common import console, print_json, state
+from .options import numbers, words
 
 __all__ = ["bench_grounded"]
 
@@ -44,15 +45,9 @@ def bench_grounded(
     folder = None if no_corpus else (corpus or default_corpus())
     if corpus is not None and not corpus.is_dir():
         raise ValidationError(f"--corpus {corpus} is not a folder")
-    try:
-        size_list = [int(s) for s in sizes.split(",") if s.strip()]
-    except ValueError as exc:
-        raise ValidationError(f"--sizes must be comma-separated integers, got {sizes!r}") from exc
-    fams = [f.strip() for f in families.split(",") if f.strip()]
-    try:
-        small_list = [int(x) for x in small.split(",") if x.strip()]
-    except ValueError as exc:
-        raise ValidationError(f"--small must be comma-separated integers, got {small!r}") from exc
+    size_list = numbers(sizes, "--sizes")
+    fams = words(families)
+    small_list = numbers(small, "--small")
     data = measure(
         svc,
         corpus=folder,

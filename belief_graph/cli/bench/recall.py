@@ -9,6 +9,7 @@ from ...errors import ValidationError
 from ...models import new_id
 from ...repositories.retrieval import RetrievalRepository
 from ..common import console, print_json, state
+from .options import numbers
 
 __all__ = ["bench_recall"]
 
@@ -24,11 +25,8 @@ def bench_recall(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Recall@k and p50/p95 latency: the Neo4j vector index vs an exact cosine scan, side by side."""
-    try:
-        ns = [int(x) for x in sizes.split(",") if x.strip()]
-        fetches = tuple(int(x) for x in fetch.split(",") if x.strip())
-    except ValueError:
-        raise ValidationError(f"--sizes and --fetch are comma-separated integers, got {sizes!r} / {fetch!r}") from None
+    ns = numbers(sizes, "--sizes")
+    fetches = tuple(numbers(fetch, "--fetch"))
     if not ns or any(n < 20 for n in ns) or any(n > 2_000_000 for n in ns):
         raise ValidationError("each size must be between 20 and 2,000,000 claims")
     if vectors not in GENERATORS:

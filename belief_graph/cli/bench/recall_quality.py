@@ -10,6 +10,7 @@ import typer
 from ...benchmarks.recall_quality import CONFIGS, default_suite_path, measure_recall_quality
 from ...errors import ValidationError
 from ..common import console, print_json, state
+from .options import words
 
 __all__ = ["LLM_STEPS", "bench_recall_quality"]
 
@@ -44,7 +45,7 @@ def bench_recall_quality(
     configs = list(CONFIGS)
     adopted = ("adopted (settings.retrieval)", bg.settings.retrieval, "score")
     configs.insert(0, adopted)
-    wanted = [x.strip() for x in llm_steps.split(",") if x.strip()] or (list(LLM_STEPS) if llm else [])
+    wanted = words(llm_steps) or (list(LLM_STEPS) if llm else [])
     unknown = sorted(set(wanted) - set(LLM_STEPS))
     if unknown:
         raise ValidationError(f"unknown LLM step(s) {', '.join(unknown)} (known: {', '.join(LLM_STEPS)})")

@@ -11,6 +11,7 @@ from ...benchmarks.revision import run_revision_latency, run_revision_pairs, run
 from ...errors import ValidationError
 from ...models.support import MODES
 from ..common import console, print_json, state, table
+from .options import numbers, words
 
 __all__ = ["bench_revision_latency", "bench_revision_pairs", "bench_scimap"]
 
@@ -63,7 +64,7 @@ def bench_scimap(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Research workspaces: a reviewer invalidates an executed result; what each mode repairs."""
-    mode_list = [m.strip() for m in modes.split(",") if m.strip()]
+    mode_list = words(modes)
     bad = [m for m in mode_list if m not in MODES]
     if bad or not mode_list:
         raise ValidationError(f"--modes must be a list of {', '.join(MODES)}")
@@ -121,13 +122,8 @@ def bench_revision_latency(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Repair latency of one research workspace, alone and inside spaces of 10^3..10^6 claims."""
-    try:
-        size_list = [int(s) for s in sizes.split(",") if s.strip()]
-        depth_list = [int(s) for s in chains.split(",") if s.strip()]
-    except ValueError as exc:
-        raise ValidationError(
-            f"--sizes and --chains must be comma-separated integers, got {sizes!r}, {chains!r}"
-        ) from exc
+    size_list = numbers(sizes, "--sizes")
+    depth_list = numbers(chains, "--chains")
     if any(s < 1 for s in size_list + depth_list) or repeats < 1:
         raise ValidationError("--sizes, --chains and --repeats must be positive")
     bg = state(ctx).engine()

@@ -7,6 +7,7 @@ import typer
 from ...benchmarks.tenancy import measure_tenancy
 from ...errors import ValidationError
 from ..common import console, print_json, state
+from .options import numbers
 
 __all__ = ["bench_tenancy"]
 
@@ -21,10 +22,7 @@ def bench_tenancy(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Recall@k of small spaces beside a large one: global index top-k filtered by space vs the default."""
-    try:
-        smalls = [int(s) for s in small.split(",") if s.strip()]
-    except ValueError:
-        raise ValidationError(f"--small is comma-separated integers, got {small!r}") from None
+    smalls = numbers(small, "--small")
     if not 100 <= big <= 2_000_000 or not smalls or any(not k <= n <= 100_000 for n in smalls):
         raise ValidationError("--big must be 100..2,000,000 and each --small k..100,000")
     if not 1 <= k <= 100 or not 1 <= queries <= 10_000:

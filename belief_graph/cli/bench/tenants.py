@@ -7,6 +7,7 @@ import typer
 from ...benchmarks.tenants import run_tenants
 from ...errors import ValidationError
 from ..common import console, print_json, state, table
+from .options import numbers, say
 
 __all__ = ["bench_tenants"]
 
@@ -21,10 +22,7 @@ def bench_tenants(
     json_: bool = typer.Option(False, "--json"),
 ) -> None:
     """Recall latency of one space as other spaces fill the vector index they share."""
-    try:
-        share_list = [float(s) for s in shares.split(",") if s.strip()]
-    except ValueError as exc:
-        raise ValidationError(f"--shares must be comma-separated fractions, got {shares!r}") from exc
+    share_list = numbers(shares, "--shares", float)
     if not share_list or any(not 0 < s <= 1 for s in share_list) or tenant < 50 or queries < 5 or others < 1:
         raise ValidationError("--shares in (0, 1], --tenant at least 50, --queries at least 5, --others at least 1")
     bg = state(ctx).engine()
@@ -35,7 +33,7 @@ def bench_tenants(
         queries,
         others,
         keep,
-        progress=None if json_ else (lambda m: console.print(m, markup=False, highlight=False)),
+        progress=say(json_),
     )
     if json_:
         print_json(out)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -10,10 +9,9 @@ from typing import Any
 import typer
 
 from ...benchmarks.writes import run_import_bench, run_write_latency
-from ...embeddings import HashingEmbedder
 from ...errors import ValidationError
-from ...facade import BeliefGraph
 from ..common import console, print_json, state, table
+from .options import say, sizes_or_full, timed_engine, write_out
 
 __all__ = ["bench_writes"]
 
@@ -43,35 +41,27 @@ def bench_writes(
 ) -> None:
     """assert_claim p50/p95 against the commit floor as the store grows; bulk import claims/s with and without the
     model's embedding, next to per-claim writes and the embedder alone."""
-    try:
-        size_list = [10**3, 10**4, 10**5, 10**6] if full else [int(s) for s in sizes.split(",") if s.strip()]
-    except ValueError as exc:
-        raise ValidationError(f"--sizes must be comma-separated integers, got {sizes!r}") from exc
+    size_list = sizes_or_full(sizes, full)
     if not size_list or any(s < 100 for s in size_list) or repeats < 5:
         raise ValidationError("--sizes must be at least 100 claims each, --repeats at least 5")
-    if embedder not in ("hashing", "configured"):
-        raise ValidationError("--embedder is 'hashing' or 'configured'")
     n_import = import_n if import_n is not None else (10_000 if full else 2_000)
     if n_import < 0 or not 1 <= batch_size <= 10_000:
         raise ValidationError("--import-n must be >= 0 and --batch-size between 1 and 10000")
+    timed = timed_engine(state(ctx).engine, embedder)
     bg = state(ctx).engine()
-    timed = (
-        bg
-        if embedder == "configured"
-        else BeliefGraph(bg.graph, bg.settings, bg.space, HashingEmbedder(bg.settings.embedding.dimension))
-    )
-    say = None if json_ else (lambda m: console.print(m, markup=False, highlight=False))
+    progress = say(json_)
     started = time.perf_counter()
     out: dict[str, Any] = {
-        "latency": run_write_latency(timed, size_list, repeats, store_vectors=store_vectors, keep=keep, progress=say)
+        "latency": run_write_latency(
+            timed, size_list, repeats, store_vectors=store_vectors, keep=keep, progress=progress
+        )
     }
     if n_import:
         out["import"] = run_import_bench(
-            bg, n_import, batch_size=batch_size, chunk=max(batch_size, n_import // 8), keep=keep, progress=say
+            bg, n_import, batch_size=batch_size, chunk=max(batch_size, n_import // 8), keep=keep, progress=progress
         )
     out["seconds"] = round(time.perf_counter() - started, 1)
-    if out_file is not None:
-        out_file.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
+    write_out(out_file, out)
     if json_:
         print_json(out)
         return
