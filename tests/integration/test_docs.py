@@ -3,13 +3,14 @@
 One test per page; its examples run in the order of the page, so a later block may use what an
 earlier one wrote (as a reader following the page would). Each page gets:
 
-* a fresh working directory (files an example writes stay there);
+* a fresh working directory that reads like the checkout (its top-level entries are linked in, so
+  ``cypher/claim/key_history.cypher`` resolves) while the files an example writes stay there;
 * its own memory spaces: every space the page names (``space="crm"``, ``--space crm``, and the
   default space of a block that names none) is renamed to one of this test (``docs-<id>-crm``)
   before the block runs, and removed afterwards;
 * Python blocks run in a fresh namespace; a block that uses ``bg`` without making one gets
   ``bg = BeliefGraph.connect()`` on the page's default space (the README's fragments assume it);
-* shell blocks run with ``bash -e -o pipefail`` and the environment of the test server
+* shell blocks run with ``bash -e -o pipefail``, an empty stdin and the environment of the test server
   (``BELIEF_GRAPH_NEO4J__*``, ``BELIEF_GRAPH_SPACE``), with this interpreter's ``belief-graph``
   first on ``PATH``.
 
@@ -112,7 +113,13 @@ def _run_python(block: Block, code: str) -> None:
 
 def _run_shell(block: Block, code: str, env: dict[str, str], cwd: Path) -> None:
     p = subprocess.run(
-        ["bash", "-e", "-o", "pipefail", "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+        ["bash", "-e", "-o", "pipefail", "-c", code],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     if p.returncode != 0:
         pytest.fail(
@@ -131,6 +138,9 @@ def test_the_examples_of_a_page_run(
         monkeypatch.delenv(k)
     for k, v in env.items():
         monkeypatch.setenv(k, v)
+    for entry in ROOT.iterdir():
+        if not entry.name.startswith("."):
+            (tmp_path / entry.name).symlink_to(entry)
     monkeypatch.chdir(tmp_path)
     ran = 0
     for block in blocks(page):
