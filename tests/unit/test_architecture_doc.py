@@ -7,7 +7,9 @@
   of those only by its factory", read from every import of the package with ``ast`` (imports
   inside functions and ``importlib.import_module("...")`` with a literal name included).
 
-The layer table is checked by tests/unit/test_import_direction.py.
+And README.md's layout names every page of docs/. The layer table is checked by
+tests/unit/test_import_direction.py; the cypher/ areas of the write path by
+tests/integration/test_architecture_write_path.py.
 """
 
 from __future__ import annotations
@@ -132,3 +134,13 @@ def test_langchain_openai_has_two_importers_each_imported_only_by_its_factory() 
     assert _importers("langchain_openai") == {"embeddings/openai.py", "llm/openai.py"}
     assert _importers("belief_graph.llm.openai") == {"llm/factory.py"}
     assert _importers("belief_graph.embeddings.openai") == {"embeddings/factory.py"}
+
+
+def test_the_readme_layout_names_every_docs_page() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"^docs/ +(.*?)\n(?=\S)", readme, re.M | re.S)
+    assert m, "README.md's layout has no `docs/` entry"
+    words = set(re.findall(r"[\w-]+", m[1]))
+    pages = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
+    missing = [p for p in pages if p not in words]
+    assert not missing, f"README.md's layout does not name these docs/ pages: {missing}"
