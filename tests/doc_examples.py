@@ -8,6 +8,10 @@ fence (blank lines between are allowed) is a marker with its reason::
 
     <!-- no-run: starts a server on the default port -->
 
+A Python line may say what it gives: ``print(r.op)  # -> UPDATE`` (the printed line) or
+``bg.belief(k).value  # -> 'macron'`` (the value's ``repr``); a second ``  # `` starts a plain
+comment. :func:`with_expectations` turns those lines into checks.
+
 A block without a tag, or tagged ``text``, is not an example (output, a synopsis, a layout);
 :func:`looks_like_code` catches an untagged block that is code all the same.
 
@@ -16,6 +20,7 @@ Files are found by walking the repository, never from a list, so pages that move
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,3 +122,29 @@ def looks_like_code(block: Block) -> bool:
 def examples(root: Path = ROOT) -> list[Block]:
     """Every Python and shell example of the docs, marked or not."""
     return [b for f in doc_files(root) for b in blocks(f) if b.kind is not None]
+
+
+_EXPECT = re.compile(r"^(?P<indent>\s*)(?P<stmt>\S.*?)\s+# -> (?P<expected>.*?)(?:\s+# .*)?$")
+
+
+def with_expectations(code: str) -> str:
+    """``code`` with each one-line statement ending ``# -> TEXT`` made a check (line numbers kept):
+    ``print(ARGS)`` becomes ``__expect_print__(TEXT, ARGS)``, an expression ``EXPR`` becomes
+    ``__expect__(TEXT, EXPR)``; the caller's namespace defines both."""
+    out = []
+    for line in code.splitlines():
+        m = _EXPECT.match(line)
+        if m:
+            try:
+                node = ast.parse(m["stmt"]).body
+            except SyntaxError:
+                node = []
+            if len(node) == 1 and isinstance(node[0], ast.Expr):
+                value = node[0].value
+                expected = repr(m["expected"].rstrip())
+                if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "print":
+                    line = f"{m['indent']}__expect_print__({expected}, {m['stmt'][len('print(') : -1]})"
+                else:
+                    line = f"{m['indent']}__expect__({expected}, {m['stmt']})"
+        out.append(line)
+    return "\n".join(out) + "\n"

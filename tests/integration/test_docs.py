@@ -8,7 +8,7 @@ earlier one wrote (as a reader following the page would). Each page gets:
 * its own memory spaces: every space the page names (``space="crm"``, ``--space crm``, and the
   default space of a block that names none) is renamed to one of this test (``docs-<id>-crm``)
   before the block runs, and removed afterwards;
-* Python blocks run in a fresh namespace; a block that uses ``bg`` without making one gets
+* Python blocks run in a fresh namespace, a line ending ``# -> TEXT`` checked (tests/doc_examples.py); a block that uses ``bg`` without making one gets
   ``bg = BeliefGraph.connect()`` on the page's default space (the README's fragments assume it);
 * shell blocks run with ``bash -e -o pipefail``, an empty stdin and the environment of the test server
   (``BELIEF_GRAPH_NEO4J__*``, ``BELIEF_GRAPH_SPACE``), with this interpreter's ``belief-graph``
@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from doc_examples import PYTHON, ROOT, Block, blocks, doc_files
+from doc_examples import PYTHON, ROOT, Block, blocks, doc_files, with_expectations
 
 from belief_graph.db.driver import Graph
 from belief_graph.settings import Settings
@@ -93,9 +93,19 @@ def _uses_bg(tree: ast.AST) -> bool:
     return any(isinstance(n, ast.Name) and n.id == "bg" and isinstance(n.ctx, ast.Load) for n in ast.walk(tree))
 
 
+def _expect_print(expected: str, *args: object) -> None:
+    print(*args)
+    got = " ".join(str(a) for a in args)
+    assert got == expected, f"prints {got!r}, the doc says {expected!r}"
+
+
+def _expect(expected: str, value: object) -> None:
+    assert repr(value) == expected, f"gives {value!r}, the doc says {expected}"
+
+
 def _run_python(block: Block, code: str) -> None:
-    tree = ast.parse(code, filename=block.where)
-    namespace: dict[str, object] = {"__name__": "__docs__"}
+    tree = ast.parse(with_expectations(code), filename=block.where)
+    namespace: dict[str, object] = {"__name__": "__docs__", "__expect__": _expect, "__expect_print__": _expect_print}
     bg = None
     if _uses_bg(tree) and not _binds_bg(tree):
         from belief_graph import BeliefGraph

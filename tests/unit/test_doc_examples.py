@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from doc_examples import blocks, doc_files, examples, looks_like_code
+from doc_examples import blocks, doc_files, examples, looks_like_code, with_expectations
 
 SAMPLE = """# Page
 
@@ -84,3 +84,18 @@ def test_no_untagged_block_is_code() -> None:
         f"untagged blocks that read as code (tag them python/bash/console so they run, "
         f"or `text` when they are output or a synopsis): {hidden}"
     )
+
+
+def test_a_line_that_says_what_it_gives_becomes_a_check() -> None:
+    code = (
+        "print(r.op, r.value)   # -> UPDATE cautious\n"
+        "    bg.belief(k).value  # -> 'macron'  # a plain comment after it\n"
+        "x = 1  # -> 1\n"
+        "print(a)  # a plain comment\n"
+    )
+    assert with_expectations(code).splitlines() == [
+        "__expect_print__('UPDATE cautious', r.op, r.value)",
+        "    __expect__(\"'macron'\", bg.belief(k).value)",
+        "x = 1  # -> 1",  # an assignment gives nothing to compare
+        "print(a)  # a plain comment",
+    ]
