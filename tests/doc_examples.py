@@ -130,7 +130,7 @@ _EXPECT = re.compile(r"^(?P<indent>\s*)(?P<stmt>\S.*?)\s+# -> (?P<expected>.*?)(
 def with_expectations(code: str) -> str:
     """``code`` with each one-line statement ending ``# -> TEXT`` made a check (line numbers kept):
     ``print(ARGS)`` becomes ``__expect_print__(TEXT, ARGS)``, an expression ``EXPR`` becomes
-    ``__expect__(TEXT, EXPR)``; the caller's namespace defines both."""
+    ``__expect__(TEXT, (EXPR))``; the caller's namespace defines both."""
     out = []
     for line in code.splitlines():
         m = _EXPECT.match(line)
@@ -145,6 +145,6 @@ def with_expectations(code: str) -> str:
                 if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "print":
                     line = f"{m['indent']}__expect_print__({expected}, {m['stmt'][len('print(') : -1]})"
                 else:
-                    line = f"{m['indent']}__expect__({expected}, {m['stmt']})"
+                    line = f"{m['indent']}__expect__({expected}, ({m['stmt']}))"
         out.append(line)
     return "\n".join(out) + "\n"

@@ -95,7 +95,7 @@ def test_a_line_that_says_what_it_gives_becomes_a_check() -> None:
     )
     assert with_expectations(code).splitlines() == [
         "__expect_print__('UPDATE cautious', r.op, r.value)",
-        "    __expect__(\"'macron'\", bg.belief(k).value)",
+        "    __expect__(\"'macron'\", (bg.belief(k).value))",
         "x = 1  # -> 1",  # an assignment gives nothing to compare
         "print(a)  # a plain comment",
     ]
