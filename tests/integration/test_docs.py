@@ -14,6 +14,10 @@ earlier one wrote (as a reader following the page would). Each page gets:
   (``BELIEF_GRAPH_NEO4J__*``, ``BELIEF_GRAPH_SPACE``), with this interpreter's ``belief-graph``
   first on ``PATH``.
 
+Typer keeps its examples as files (``docs_src/``) with a hand-written test each; here they stay in
+the Markdown a reader sees and this one test runs them all, so a new example is tested without a
+new test, and says what it gives with ``# ->`` lines where it matters.
+
 Blocks marked ``<!-- no-run: reason -->`` are not run (tests/unit/test_doc_examples.py checks each
 marker has its reason). How the blocks are found: tests/doc_examples.py.
 """
