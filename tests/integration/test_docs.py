@@ -8,7 +8,8 @@ earlier one wrote (as a reader following the page would). Each page gets:
 * its own memory spaces: every space the page names (``space="crm"``, ``--space crm``, and the
   default space of a block that names none) is renamed to one of this test (``docs-<id>-crm``)
   before the block runs, and removed afterwards;
-* Python blocks run in a fresh namespace, a line ending ``# -> TEXT`` checked (tests/doc_examples.py); a block that uses ``bg`` without making one gets
+* Python blocks run in a fresh namespace, each line ending ``# -> TEXT`` checked
+  (tests/doc_examples.py); a block that uses ``bg`` without making one gets
   ``bg = BeliefGraph.connect()`` on the page's default space (the README's fragments assume it);
 * shell blocks run with ``bash -e -o pipefail``, an empty stdin and the environment of the test server
   (``BELIEF_GRAPH_NEO4J__*``, ``BELIEF_GRAPH_SPACE``), with this interpreter's ``belief-graph``
