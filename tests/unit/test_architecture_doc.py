@@ -7,8 +7,8 @@
   of those only by its factory", read from every import of the package with ``ast`` (imports
   inside functions and ``importlib.import_module("...")`` with a literal name included).
 
-And README.md's layout names every page of docs/. The layer table is checked by
-tests/unit/test_import_direction.py; the cypher/ areas of the write path by
+And README.md's layout names every page of docs/ and only paths that exist. The layer table is
+checked by tests/unit/test_import_direction.py; the cypher/ areas of the write path by
 tests/integration/test_architecture_write_path.py.
 """
 
@@ -144,3 +144,13 @@ def test_the_readme_layout_names_every_docs_page() -> None:
     pages = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
     missing = [p for p in pages if p not in words]
     assert not missing, f"README.md's layout does not name these docs/ pages: {missing}"
+
+
+def test_every_path_of_the_readme_layout_exists() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"^## Layout\n+```\w*\n(.*?)^```", readme, re.M | re.S)
+    assert m, "README.md has no layout block under '## Layout'"
+    folders = re.findall(r"^\s*([\w.-]+/(?:[\w-]+/?)?)\s", m[1], re.M)
+    assert len(folders) > 10, "the layout names almost no folder: did the parsing break?"
+    missing = [f for f in folders if not any((base / f).exists() for base in (ROOT, PACKAGE))]
+    assert not missing, f"README.md's layout names paths that do not exist: {missing}"
