@@ -415,14 +415,26 @@ DEMO_SCRIPT: tuple[DemoStep, ...] = (
 def record_demo(path: Path, steps: tuple[DemoStep, ...] = DEMO_SCRIPT) -> dict[str, Any]:
     """Record ``steps`` into the replay file ``path`` (replaced) through the real client path
     against a local scripted stub. Returns a summary (entries per job, the file's meta)."""
-    from .openai import OpenAIChatModel  # the openai extra is needed to record
+    from pydantic import SecretStr
+
+    from ..settings import LLMSettings
+    from .factory import make_chat_model  # the real client path (the openai extra is needed to record)
 
     prompts = get_prompts()
     meta = {"prompts": {name: p.version for name, p in sorted(prompts.items())}}
     path = Path(path)
     with OpenAIStub() as stub, tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / "replay.json"
-        inner = OpenAIChatModel(model=DEMO_MODEL, base_url=stub.url, api_key="not-needed", max_retries=0, timeout=30)
+        inner = make_chat_model(
+            LLMSettings(
+                provider="openai",
+                model=DEMO_MODEL,
+                base_url=stub.url,
+                api_key=SecretStr("not-needed"),
+                max_retries=0,
+                timeout=30,
+            )
+        )
         client = LLMClient(RecordingModel(inner, target, source=DEMO_SOURCE, meta=meta), repair_attempts=0)
         for step in steps:
             aliases = alias_map(step.job, step.inputs)
