@@ -11,9 +11,11 @@ import sys
 
 import typer
 
+from belief_graph_lab.cli import bench, demo
+
 from ..db import interrupts
 from ..errors import BeliefGraphError, ConfigurationError, ValidationError
-from . import agents, bench, db, demo, disputes, doctor, memory, policy, server
+from . import agents, db, disputes, doctor, memory, policy, server
 from .common import AppState
 
 __all__ = ["app", "configure_logging", "main"]

@@ -107,7 +107,7 @@ def record_demo_cmd(
 ) -> None:
     """Re-record the demo replay file from the hand-written demo answers through a local stub
     (the full ChatOpenAI client path; NOT a real model — the file's meta says so)."""
-    from ..llm.demo import record_demo
+    from belief_graph_lab.llm_demo import record_demo
 
     target = out if out is not None else Path(str(demo_replay_path()))
     summary = record_demo(target)
