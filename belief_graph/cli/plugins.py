@@ -4,7 +4,9 @@ A package declares ``[project.entry-points."belief_graph.cli"]`` with a callable
 ``register(app: typer.Typer) -> None``. The lab (``lab/belief_graph_lab`` in a checkout: the
 benchmarks, demos and scenarios, kept out of the runtime wheel) registers ``bench``, ``demo`` and
 ``llm record-demo`` this way. Where it is not installed, ``belief-graph bench`` and
-``belief-graph demo`` are hidden commands that say how to get them and exit 2.
+``belief-graph demo`` are hidden commands that say how to get them and exit 2. An entry point that
+fails to load (an editable install whose folder is gone) does not take the other commands down:
+its failure is what those stand-ins say.
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ def _names(app: typer.Typer) -> set[str]:
     return groups | commands
 
 
-def _missing(name: str) -> Callable[[], None]:
+def _missing(name: str, failures: list[str]) -> Callable[[], None]:
     def command() -> None:
-        raise ConfigurationError(_LAB_HINT.format(name=name))
+        why = f" (an installed plugin failed to load: {'; '.join(failures)})" if failures else ""
+        raise ConfigurationError(_LAB_HINT.format(name=name) + why)
 
     command.__doc__ = f"Not installed: {name} comes with belief_graph_lab."
     return command
@@ -49,8 +52,13 @@ def add_plugin_commands(app: typer.Typer, found: Iterable[EntryPoint] | None = N
 
     ``found`` replaces the installed entry points (tests)."""
     eps = list(entry_points(group=ENTRY_POINT_GROUP) if found is None else found)
+    failures: list[str] = []
     for ep in sorted(eps, key=lambda e: e.name):
-        register = ep.load()
+        try:
+            register = ep.load()
+        except Exception as exc:  # any failure to import a plugin: the stand-ins say it
+            failures.append(f"{ep.name} = {ep.value}: {type(exc).__name__}: {exc}")
+            continue
         register(app)
     present = _names(app)
     for name in LAB_COMMANDS:
@@ -60,5 +68,5 @@ def add_plugin_commands(app: typer.Typer, found: Iterable[EntryPoint] | None = N
                 hidden=True,
                 add_help_option=False,
                 context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-            )(_missing(name))
+            )(_missing(name, failures))
     return [ep.name for ep in eps]

@@ -86,3 +86,17 @@ def test_the_installed_lab_registers_its_commands() -> None:
     llm = groups["llm"].typer_instance
     assert llm is not None and "record-demo" in {c.name for c in llm.registered_commands}
     assert not [c.name for c in app.registered_commands if c.name in LAB_COMMANDS]  # no stand-ins
+
+
+def test_a_plugin_that_fails_to_load_leaves_the_other_commands_working() -> None:
+    """An editable install of the lab whose folder is gone: the entry point names a missing module."""
+    from importlib.metadata import EntryPoint
+
+    broken = EntryPoint(name="lab", value="belief_graph_lab_not_here.cli:register", group="belief_graph.cli")
+    app = _bare_app()
+    assert add_plugin_commands(app, found=[broken]) == ["lab"]
+    runner = CliRunner()
+    assert runner.invoke(app, ["hello"]).output == "hello\n"
+    r = runner.invoke(app, ["demo"])
+    assert isinstance(r.exception, ConfigurationError)
+    assert "failed to load: lab = belief_graph_lab_not_here.cli:register: ModuleNotFoundError" in str(r.exception)
