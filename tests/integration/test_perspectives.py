@@ -18,8 +18,8 @@ from belief_graph import BeliefGraph
 from belief_graph.cli import app
 from belief_graph.errors import EpisodeNotFound, FormatError, LLMUnavailable, NotFoundError, ValidationError
 from belief_graph.llm import ScriptedModel
-from belief_graph.scenarios import ScriptedRashomon, load_scenario, setup_scenario
 from belief_graph.services.perspectives import example_perspectives_path, interpretation_id
+from belief_graph_lab.scenarios import ScriptedRashomon, load_scenario, setup_scenario
 
 runner = CliRunner()
 NO_KEY = {"BELIEF_GRAPH_LLM__API_KEY": "", "COLUMNS": "200"}

@@ -280,7 +280,7 @@ def test_bench_recall_quality_calls_the_llm_once_per_question_not_in_the_warm_up
 ) -> None:
     """The warm-up pass fills the key-phrase cache; a re-rank there would only spend the model's
     time (on a local model, about as long as the measured pass itself)."""
-    from belief_graph.benchmarks.recall_quality import measure_recall_quality
+    from belief_graph_lab.benchmarks.recall_quality import measure_recall_quality
 
     small = {"items": [it for it in SUITE["items"] if it["category"] == "finance"]}
     n = sum(1 for _ in small["items"])

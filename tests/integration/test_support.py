@@ -352,7 +352,7 @@ def test_demo_story_evidence(bg: BeliefGraph) -> None:
 
     from rich.console import Console
 
-    from belief_graph.cli.demo_revision import story_evidence
+    from belief_graph_lab.cli.demo_revision import story_evidence
 
     buf = io.StringIO()
     out = story_evidence(bg, Console(file=buf, width=160))

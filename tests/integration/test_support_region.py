@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.benchmarks.revision import add_filler
 from belief_graph.db.driver import Graph
 from belief_graph.db.registry import get_registry
 from belief_graph.repositories.support import ProfilingRunner
-from belief_graph.scenarios import build_world, scimap_workspace
 from belief_graph.services.support import SupportService
+from belief_graph_lab.benchmarks.revision import add_filler
+from belief_graph_lab.scenarios import build_world, scimap_workspace
 
 REPAIR_QUERIES = [
     "support.repair",

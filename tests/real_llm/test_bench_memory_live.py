@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from belief_graph.benchmarks.memory import run_memory, summarize
-from belief_graph.benchmarks.memory_suite import load_suite
 from belief_graph.llm import make_chat_model
 from belief_graph.llmserver import LLMServerStatus
 from belief_graph.settings import Settings
+from belief_graph_lab.benchmarks.memory import run_memory, summarize
+from belief_graph_lab.benchmarks.memory_suite import load_suite
 
 pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(1800)]
 

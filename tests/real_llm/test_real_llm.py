@@ -16,10 +16,10 @@ import pytest
 
 from belief_graph import BeliefGraph
 from belief_graph.llm import JOBS, LLMClient
-from belief_graph.llm.demo import DEMO_SCRIPT
 from belief_graph.llmserver import LLMServerStatus
 from belief_graph.services.extraction_grounding import check_fact
 from belief_graph.settings import Settings
+from belief_graph_lab.llm_demo import DEMO_SCRIPT
 
 pytestmark = [pytest.mark.real_llm, pytest.mark.timeout(1800)]
 

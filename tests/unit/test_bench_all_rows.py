@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from belief_graph.benchmarks.all_studies import GOAL_MIN_CLAIMS, grounded_rows, revision_rows
+from belief_graph_lab.benchmarks.all_studies import GOAL_MIN_CLAIMS, grounded_rows, revision_rows
 
 
 def _out(*rows: tuple[int, float, float]) -> dict[str, Any]:
@@ -80,8 +80,8 @@ def test_below_the_stated_size_the_per_argument_goal_is_not_judged() -> None:
 
 
 def test_a_run_stops_at_the_first_study_that_loses_the_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    from belief_graph.benchmarks import all_studies
     from belief_graph.errors import DatabaseUnavailable
+    from belief_graph_lab.benchmarks import all_studies
 
     ran: list[str] = []
 

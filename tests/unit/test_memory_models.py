@@ -3,10 +3,10 @@ drifts from them the way models do, deterministically."""
 
 from __future__ import annotations
 
-from belief_graph.benchmarks.memory_models import Noise, drift_variants, gold_model
-from belief_graph.benchmarks.memory_suite import FactDef, load_suite
 from belief_graph.llm import LLMClient
 from belief_graph.llm.jobs import Turn
+from belief_graph_lab.benchmarks.memory_models import Noise, drift_variants, gold_model
+from belief_graph_lab.benchmarks.memory_suite import FactDef, load_suite
 
 
 def test_drift_variants_are_synonyms_nesting_plurals_and_flattening() -> None:

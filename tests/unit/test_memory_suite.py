@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from belief_graph.benchmarks.memory_suite import CATEGORIES, SuiteError, load_suite
 from belief_graph.services.clauses import clauses
+from belief_graph_lab.benchmarks.memory_suite import CATEGORIES, SuiteError, load_suite
 
 
 def test_every_category_has_at_least_30_items_with_their_origin() -> None:

@@ -26,7 +26,7 @@ def test_shipped_example_set_and_scenario_parse() -> None:
     specs = parse_perspectives(example_perspectives_path().read_text(encoding="utf-8"), "perspectives.yaml")
     assert [s.name for s in specs] == ["relationship", "risk", "finance"]
     assert all(s.goal and len(s.ontology) == 5 for s in specs)
-    from belief_graph.scenarios import load_scenario
+    from belief_graph_lab.scenarios import load_scenario
 
     sc = load_scenario()
     assert len(sc.observations) == 8 and len(sc.queries) == 4
@@ -177,9 +177,10 @@ def test_debate_batched_invalid_answer_is_an_encoding_error() -> None:
 
 def test_package_data_files_are_inside_the_package() -> None:
     """hatch ships every file under belief_graph/ in the wheel ([tool.hatch.build.targets.wheel]
-    packages), so data files must live there (test_wheel checks the built archive's resources)."""
+    packages), so data files must live there (test_wheel checks the built archive's resources);
+    the scenario's data lives with the scenario in the lab package."""
     from importlib.resources import files
 
-    for name in ("perspectives.yaml", "rashomon.yaml"):
-        f = files("belief_graph") / "data" / name
+    for package, name in (("belief_graph", "perspectives.yaml"), ("belief_graph_lab", "rashomon.yaml")):
+        f = files(package) / "data" / name
         assert f.is_file() and yaml.safe_load(f.read_text(encoding="utf-8"))

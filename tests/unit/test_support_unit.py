@@ -15,13 +15,13 @@ from belief_graph.models.support import (
     SupportFamily,
     estimate_tokens,
 )
-from belief_graph.scenarios import (
+from belief_graph.services.support import statement_signature
+from belief_graph_lab.scenarios import (
     World,
     least_model,
     paired_worlds,
     scimap_workspace,
 )
-from belief_graph.services.support import statement_signature
 
 
 def test_estimate_tokens() -> None:

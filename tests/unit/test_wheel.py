@@ -1,4 +1,4 @@
-"""The wheel ships cypher/ and schemas/ and the registry loads from it (tier: cypher).
+"""The wheel ships cypher/ and schemas/ and the registry loads from it, and none of the lab (tier: cypher).
 
 Builds the wheel from this checkout with ``python -m build --wheel --no-isolation`` (no network:
 hatchling must be installed in the environment), then checks the archive and imports the
@@ -129,3 +129,29 @@ def test_registry_loads_from_the_zipped_wheel(wheel: Path, tmp_path: Path) -> No
     assert data["names"] == QueryRegistry.load(REPO / "cypher").names()
     assert str(data["prompts_dir"]).startswith(str(wheel)), data["prompts_dir"]
     assert data["prompts"] == {n: p.version for n, p in load_prompts(REPO / "prompts").items()}
+
+
+LAB_PATHS = (
+    "belief_graph_lab/",
+    "belief_graph/benchmarks/",
+    "belief_graph/scenarios/",
+    "belief_graph/cli/bench/",
+    "belief_graph/cli/demo",
+    "belief_graph/llm/demo.py",
+    "belief_graph/data/memory/",
+    "belief_graph/data/llm_quality.yaml",
+    "belief_graph/data/rashomon.yaml",
+)
+
+
+def test_the_wheel_holds_the_runtime_and_none_of_the_lab(wheel: Path) -> None:
+    """Benchmarks, demos and scenarios are lab/belief_graph_lab, a package of their own."""
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        entry_points = next(zf.read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt"))
+    assert sorted(n for n in names if n.startswith(LAB_PATHS)) == []
+    assert {n.split("/")[0] for n in names} == {"belief_graph", wheel.name.split("-py3")[0] + ".dist-info"}
+    assert "belief_graph/cli/plugins.py" in names and "belief_graph/embeddings/minilm_files.py" in names
+    assert "belief_graph/data/perspectives.yaml" in names  # the example set `perspectives load` reads
+    assert "[belief_graph.cli]" not in entry_points  # the runtime registers no plugin of its own
+    assert "belief-graph = belief_graph.cli:main" in entry_points

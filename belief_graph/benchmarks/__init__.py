@@ -1,4 +1,0 @@
-"""Benchmarks and studies: one module per study, each with the functions that measure and return
-their numbers (dicts and models, no printing). The ``belief-graph bench ...`` commands that call them
-and print the results are in ``belief_graph/cli/bench/``.
-"""
