@@ -42,7 +42,7 @@ from ..argumentation import iccma
 from ..errors import ConfigurationError, ValidationError
 from ..models import new_id
 from ..models.argumentation import AttackGraph
-from ..repositories.core import AdminRepository
+from ..repositories.admin import AdminRepository
 from ..scenarios.frameworks import FAMILIES, chain_graph, double_chain_graph, small_graph
 from ..services.argumentation import SMALL_MAX, ArgumentationService
 

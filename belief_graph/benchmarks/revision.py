@@ -32,7 +32,7 @@ from ..embeddings import Embedder
 from ..facade import BeliefGraph
 from ..models import new_id
 from ..models.support import MODES
-from ..repositories.core import AdminRepository
+from ..repositories.admin import AdminRepository
 from ..repositories.support import ProfilingRunner, TimingRunner
 from ..scenarios.worlds import (
     EPOCH,

@@ -43,7 +43,7 @@ from ..embeddings import Embedder, HashingEmbedder
 from ..errors import BeliefGraphError
 from ..facade import BeliefGraph
 from ..models import new_id, utcnow
-from ..repositories.core import AdminRepository
+from ..repositories.admin import AdminRepository
 
 __all__ = ["run_import_bench", "run_write_latency"]
 
