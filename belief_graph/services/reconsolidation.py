@@ -1,9 +1,9 @@
 """Selective reconsolidation (DESIGN.md, "Support"): retract and restore, computed in Cypher.
 
-:meth:`Reconsolidation.retract` / :meth:`Reconsolidation.restore` find the reactivation region
-downstream of the roots in Cypher, re-evaluate support inside it to the **least fixpoint** in Cypher
+:meth:`Reconsolidation.run` (``retract`` / ``restore``) finds the reactivation region
+downstream of the roots in Cypher, re-evaluates support inside it to the **least fixpoint** in Cypher
 (forward chaining from support grounded outside the region, so support cycles never justify
-themselves), and record what changed on one ``Audit`` with immutable ``Revision``\\ s — all in one
+themselves), and records what changed on one ``Audit`` with immutable ``Revision``\\ s — all in one
 transaction. Nothing outside the region is written; outside premises are read. Mode
 ``justification`` then settles the conclusions (currency and rule re-derivation,
 :class:`~belief_graph.services.currency.Consequences`) on the same audit.
@@ -86,43 +86,12 @@ class Reconsolidation:
         self.waves_per_call = waves_per_call
         self.one_statement = one_statement
 
-    def retract(
-        self,
-        root_ids: Sequence[str] | str,
-        reason: str,
-        mode: str = "justification",
-        *,
-        agent: str | None = None,
-        at: datetime | None = None,
-    ) -> AuditRecord:
-        """Invalidate evidence (episodes or claims) and withdraw exactly what lost every support.
-
-        Raises:
-            ValidationError: no roots, blank reason, unknown mode, or a root already retracted.
-            ClaimNotFound: a root is not an episode or claim of this space.
-        """
-        return self._operation("retract", root_ids, reason, mode, agent, at)
-
-    def restore(
-        self,
-        root_ids: Sequence[str] | str,
-        reason: str,
-        mode: str = "justification",
-        *,
-        agent: str | None = None,
-        at: datetime | None = None,
-    ) -> AuditRecord:
-        """Lift a retraction and reinstate the withdrawn claims whose support is intact again.
-
-        Raises:
-            ValidationError: no roots, blank reason, unknown mode, or a root that is not retracted.
-            ClaimNotFound: a root is not an episode or claim of this space.
-        """
-        return self._operation("restore", root_ids, reason, mode, agent, at)
-
-    def _operation(
+    def run(
         self, op: str, root_ids: Sequence[str] | str, reason: str, mode: str, agent: str | None, at: datetime | None
     ) -> AuditRecord:
+        """``op`` (``retract`` or ``restore``) of ``root_ids`` in one transaction, recorded on one audit
+        (:meth:`SupportService.retract <belief_graph.services.support.SupportService.retract>` documents
+        the arguments and errors)."""
         if not root_ids:
             raise ValidationError(f"{op} needs at least one root id")
         roots = checked_ids(root_ids, "root")

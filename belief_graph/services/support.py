@@ -372,8 +372,13 @@ class SupportService:
         at: datetime | None = None,
     ) -> AuditRecord:
         """Invalidate evidence (episodes or claims) and withdraw exactly what lost every support
-        (:meth:`Reconsolidation.retract <belief_graph.services.reconsolidation.Reconsolidation.retract>`)."""
-        return self.reconsolidation.retract(root_ids, reason, mode, agent=agent, at=at)
+        (:mod:`.reconsolidation`).
+
+        Raises:
+            ValidationError: no roots, blank reason, unknown mode, or a root already retracted.
+            ClaimNotFound: a root is not an episode or claim of this space.
+        """
+        return self.reconsolidation.run("retract", root_ids, reason, mode, agent, at)
 
     def restore(
         self,
@@ -385,8 +390,13 @@ class SupportService:
         at: datetime | None = None,
     ) -> AuditRecord:
         """Lift a retraction and reinstate the withdrawn claims whose support is intact again
-        (:meth:`Reconsolidation.restore <belief_graph.services.reconsolidation.Reconsolidation.restore>`)."""
-        return self.reconsolidation.restore(root_ids, reason, mode, agent=agent, at=at)
+        (:mod:`.reconsolidation`).
+
+        Raises:
+            ValidationError: no roots, blank reason, unknown mode, or a root that is not retracted.
+            ClaimNotFound: a root is not an episode or claim of this space.
+        """
+        return self.reconsolidation.run("restore", root_ids, reason, mode, agent, at)
 
     # -- audits --------------------------------------------------------------------------------------
     def rederive(self, claim_id: str, *, agent: str) -> RederiveResult:
