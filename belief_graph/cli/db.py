@@ -7,7 +7,7 @@ import typer
 from ..db.schema import load_migrations
 from ..errors import NotFoundError, SchemaError
 from ..repositories import AdminRepository
-from ..repositories.core import DELETE_BATCH, MIN_DELETE_BATCH
+from ..repositories.admin import DELETE_BATCH, MIN_DELETE_BATCH
 from ..settings import load_settings
 from .common import console, err_console, print_json, state, table
 

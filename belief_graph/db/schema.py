@@ -37,9 +37,9 @@ __all__ = [
     "apply_migrations",
     "expected_objects",
     "expected_vector_config",
+    "index_info",
     "load_migrations",
     "pending_migrations",
-    "stats",
     "vector_config_drift",
     "verify_schema",
 ]
@@ -232,6 +232,11 @@ def apply_migrations(graph: Graph, *, dimension: int) -> list[Migration]:
     return done
 
 
+def index_info(graph: Graph, name: str) -> dict[str, Any] | None:
+    """The SHOW INDEXES row of one index (``name, type, state, population, options``) or None."""
+    return next((r for r in graph.read("schema.show_indexes") if r["name"] == name), None)
+
+
 def _check_vector_dimension(graph: Graph, dimension: int) -> None:
     """Refuse to run against vector indexes built for another dimension (nothing is written)."""
     for idx in graph.read("schema.show_indexes"):
@@ -317,8 +322,3 @@ def verify_schema(graph: Graph, *, dimension: int, wait_seconds: float = 60.0) -
         report.objects.append({"name": name, "type": r["type"], "state": "ONLINE", "population": None})
     report.ok = not (report.pending or report.missing or report.not_online or report.problems)
     return report
-
-
-def stats(graph: Graph, space: str | None) -> list[dict[str, Any]]:
-    """Counts by label and status (all spaces when ``space`` is None)."""
-    return graph.read("admin.count_by_label_status", space=space)

@@ -1,4 +1,5 @@
-"""Repositories: the only callers of the query registry. Records become models here.
+"""The base of every repository: a graph and a space, a statement run in the caller's transaction
+or in its own.
 
 Every method takes an optional transaction ``tx``; without one it runs in its own managed
 transaction. Services compose several calls into one transaction with ``graph.write_tx``.
@@ -7,23 +8,14 @@ transaction. Services compose several calls into one transaction with ``graph.wr
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
 from ..db.driver import Graph, Tx
-from ..errors import TransactionMemoryExceeded
-from ..models import Episode
 
-__all__ = ["DELETE_BATCH", "MIN_DELETE_BATCH", "AdminRepository", "EpisodeRepository", "Repo"]
+__all__ = ["Repo", "Runner", "RunnerRepo"]
 
 log = logging.getLogger(__name__)
-
-DELETE_BATCH = 5_000
-"""Nodes a space delete removes per transaction (about 100 MB of transaction memory with their
-revisions and edges: a third of what a 512 MB heap allows a transaction)."""
-
-MIN_DELETE_BATCH = 100
-"""The smallest batch a space delete halves down to before it gives up."""
 
 
 class Repo:
@@ -40,92 +32,17 @@ class Repo:
         return self.graph.run(tx, query, **params) if tx is not None else self.graph.write(query, **params)
 
 
-class EpisodeRepository(Repo):
-    def create(
-        self,
-        *,
-        id: str,
-        text: str,
-        agent: str,
-        agent_kind: str,
-        conversation: str | None,
-        at: str,
-        tx: Tx | None = None,
-        rejections: Sequence[str] = (),
-    ) -> Episode:
-        rows = self._write(
-            tx,
-            "episode.create_episode",
-            space=self.space,
-            id=id,
-            text=text,
-            agent=agent,
-            agent_kind=agent_kind,
-            conversation=conversation,
-            at=at,
-            rejections=list(rejections),
-        )
-        return Episode.model_validate(rows[0])
+Runner = Callable[..., list[dict[str, Any]]]
+"""``runner(tx, name, **params) -> rows``; the default is :meth:`Graph.run`."""
 
 
-class AdminRepository(Repo):
-    def delete_space(self, space: str) -> int:
-        """Delete every node of ``space`` (:meth:`delete_space_batched` with its default batch)."""
-        return self.delete_space_batched(space)
+class RunnerRepo(Repo):
+    """Base of the repositories whose in-transaction statements go through a ``runner`` (support and
+    currency): tests replace it to profile or pause every statement, without any Cypher of their own."""
 
-    def count_space(self, space: str) -> list[dict[str, Any]]:
-        """Node counts of ``space`` by label and status."""
-        return self.graph.read("admin.count_by_label_status", space=space)
+    def __init__(self, graph: Graph, space: str, runner: Runner | None = None) -> None:
+        super().__init__(graph, space)
+        self.runner: Runner = runner if runner is not None else graph.run
 
-    def delete_space_batched(self, space: str, batch: int = DELETE_BATCH) -> int:
-        """Delete every node of ``space``, ``batch`` nodes per transaction, until none is left;
-        returns how many. Three phases, each repeated until it deletes nothing: the indexed labels
-        through their space indexes (``admin.delete_space_batch``: a batch costs the same whatever
-        the store's size), the writers (``admin.delete_space_agents``: last, since an agent holds an
-        edge to every claim it wrote), then one sweep for nodes no space index reaches
-        (``admin.delete_space_rest``: it reads the whole store, once per call when nothing is left
-        for it). Each batch commits on its own: a run that stops half way leaves part of the space,
-        and running it again deletes the rest.
-
-        A batch that needs more transaction memory than the server allows is rolled back by the
-        server and tried again at half the size (down to ``MIN_DELETE_BATCH``; the smaller size is
-        kept for the rest of the run): a claim with its embedding, revisions and edges costs about
-        20 KB of transaction memory, so 20,000 of them (400 MB) do not fit the 358 MB a 512 MB heap
-        allows a transaction."""
-        total = 0
-        for statement in ("admin.delete_space_batch", "admin.delete_space_agents", "admin.delete_space_rest"):
-            while True:
-                try:
-                    rows = self._delete_batch(statement, space, batch)
-                except TransactionMemoryExceeded:
-                    if batch <= MIN_DELETE_BATCH:
-                        raise
-                    batch = max(MIN_DELETE_BATCH, batch // 2)
-                    log.info("deleting space %r: a batch ran out of transaction memory; %d per batch now", space, batch)
-                    continue
-                n = int(rows[0]["deleted"]) if rows else 0
-                if n == 0:
-                    break
-                total += n
-        return total
-
-    def _delete_batch(self, statement: str, space: str, batch: int) -> list[dict[str, Any]]:
-        """One batch in one transaction function: deadlocks are retried, a memory refusal is not."""
-
-        def work(tx: Tx) -> list[dict[str, Any]]:
-            return self.graph.run(tx, statement, space=space, limit=batch)
-
-        return self.graph.write_tx(work, name=statement)
-
-    def components(self) -> list[dict[str, Any]]:
-        return self.graph.read("admin.server_components")
-
-    def embedding_coverage(self, space: str | None, dimension: int) -> dict[str, int]:
-        rows = self.graph.read("admin.embedding_coverage", space=space, dimension=dimension)
-        return {k: int(v or 0) for k, v in rows[0].items()}
-
-    def sample_embedded(self, space: str | None, limit: int, dimension: int) -> list[dict[str, Any]]:
-        return self.graph.read("admin.sample_embedded_claims", space=space, limit=limit, dimension=dimension)
-
-    def index_self_probe(self, probes: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
-        return self.graph.read("retrieval.index_self_probe", probes=probes, k=k)
+    def _in(self, tx: Tx, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self.runner(tx, name, **params)

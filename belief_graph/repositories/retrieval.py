@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..db.schema import index_info
 from ..models import Claim
 from ..models.retrieval import HitProvenance
 from ..models.support import SupportFamily
-from .core import DELETE_BATCH, AdminRepository, Repo
+from .admin import DELETE_BATCH, AdminRepository
+from .core import Repo
 
 __all__ = ["Filters", "HitDetail", "RetrievalRepository"]
 
@@ -98,10 +100,15 @@ class RetrievalRepository(Repo):
             limit=limit,
         )
 
+    def vector_search(self, embedding: Sequence[float], k: int, fetch: int) -> list[tuple[str, float]]:
+        """The ``k`` nearest active claims of the space through the vector index: ``(id, score)``."""
+        rows = self.graph.read("retrieval.vector_search", space=self.space, embedding=list(embedding), k=k, fetch=fetch)
+        return [(r["claim"]["id"], float(r["score"])) for r in rows]
+
     # -- index health ------------------------------------------------------------------------------
     def index_info(self, name: str) -> dict[str, Any] | None:
         """The SHOW INDEXES row of one index (``name, type, state, population, options``) or None."""
-        return next((r for r in self.graph.read("schema.show_indexes") if r["name"] == name), None)
+        return index_info(self.graph, name)
 
     def index_entry_count(self, k: int, embedding: Sequence[float]) -> int:
         rows = self.graph.read("retrieval.index_entry_count", k=k, embedding=list(embedding))

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..db.driver import Graph, ProfilingRunner, Tx
 from ..models import Claim
-from ..models.support import AuditRecord, AuditSummary, ClaimAudit, Dependent, StaleClaim, SupportFamily
-from .core import Repo
+from ..models.support import AuditRecord, AuditSummary, ClaimAudit, SupportFamily
+from .core import Runner, RunnerRepo
 
 __all__ = ["ProfilingRunner", "Runner", "SupportRepository", "TimingRunner"]
-
-Runner = Callable[..., list[dict[str, Any]]]
-"""``runner(tx, name, **params) -> rows``; the default is :meth:`Graph.run`."""
 
 
 class TimingRunner:
@@ -53,14 +50,7 @@ class TimingRunner:
         return rows
 
 
-class SupportRepository(Repo):
-    def __init__(self, graph: Graph, space: str, runner: Runner | None = None) -> None:
-        super().__init__(graph, space)
-        self.runner: Runner = runner if runner is not None else graph.run
-
-    def _in(self, tx: Tx, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self.runner(tx, name, **params)
-
+class SupportRepository(RunnerRepo):
     # -- look-ups ----------------------------------------------------------------------------
     def find_nodes(self, ids: Sequence[str], tx: Tx | None = None) -> dict[str, dict[str, Any]]:
         """``{id: {kind, status, text, key}}`` for the ids that name an episode or claim here."""
@@ -80,10 +70,6 @@ class SupportRepository(Repo):
         if row["claim"] is None:
             return premises, None
         return premises, (Claim.from_record(row["claim"]), [frozenset(f) for f in row["families"]])
-
-    def get_claim(self, claim_id: str, tx: Tx | None = None) -> Claim | None:
-        rows = self._read(tx, "claim.get_claim", space=self.space, id=claim_id)
-        return Claim.from_record(rows[0]["claim"]) if rows else None
 
     # -- derive ------------------------------------------------------------------------------
     def create_derived(self, tx: Tx, **fields: Any) -> tuple[Claim, list[str]]:
@@ -145,25 +131,6 @@ class SupportRepository(Repo):
             return {}, []
         return {k: int(rows[0][k]) for k in ("withdrew", "retained", "reinstated")}, list(rows[0]["keys"])
 
-    # -- currency (inside one transaction) -----------------------------------------------------
-    def currency_region(self, tx: Tx, *, run: str, roots: list[str]) -> tuple[list[str], int]:
-        """Mark the currency region downstream of ``roots``; returns (region element ids, seeds)."""
-        rows = self._in(tx, "currency.mark_region", space=self.space, run=run, roots=roots)
-        if not rows:
-            return [], 0
-        return list(rows[0]["region"]), int(rows[0]["seeds"])
-
-    def currency_apply(
-        self, tx: Tx, *, audit: str, run: str, at: str, reason: str, region: list[str]
-    ) -> tuple[list[str], list[str], list[str]]:
-        """Write stale / current-again; returns (claims made stale, made current again, keys whose belief changed)."""
-        rows = self._in(
-            tx, "currency.apply_labels", space=self.space, audit=audit, run=run, at=at, reason=reason, region=region
-        )
-        if not rows:
-            return [], [], []
-        return list(rows[0]["staled"]), list(rows[0]["refreshed"]), list(rows[0]["keys"])
-
     def close_audit(self, tx: Tx, *, audit: str) -> None:
         self._in(tx, "support.close_audit", space=self.space, id=audit)
 
@@ -208,33 +175,6 @@ class SupportRepository(Repo):
             return None
         return Claim.from_record(rows[0]["claim"]), [SupportFamily.model_validate(f) for f in rows[0]["families"]]
 
-    def dependents(self, node_id: str, limit: int) -> list[Dependent]:
-        rows = self.graph.read("currency.dependents", space=self.space, id=node_id, limit=limit)
-        return [
-            Dependent(claim=Claim.from_record(r["claim"]), depth=int(r["depth"]), via=r["via"], rule=r["rule"])
-            for r in rows
-        ]
-
-    def stale_claims(self, limit: int) -> list[StaleClaim]:
-        rows = self.graph.read("currency.stale_claims", space=self.space, limit=limit)
-        out = []
-        for r in rows:
-            a = r["audit"] or {}
-            out.append(
-                StaleClaim(
-                    claim=Claim.from_record(r["claim"]),
-                    since=a.get("at"),
-                    audit=a.get("id"),
-                    cause=a.get("reason"),
-                    op=a.get("op"),
-                    lost=list(r["lost"] or []),
-                    changed=list(r["changed"] or []),
-                    rule=r["rule"],
-                    missing=r["missing"],
-                )
-            )
-        return out
-
     # -- working context -------------------------------------------------------------------------
     def active_claim_ids(self, limit: int) -> list[str]:
         return [r["id"] for r in self.graph.read("support.active_claims", space=self.space, limit=limit)]
@@ -243,10 +183,6 @@ class SupportRepository(Repo):
         if not keys:
             return []
         return [r["id"] for r in self.graph.read("support.beliefs_by_keys", space=self.space, keys=list(keys))]
-
-    def vector_search(self, embedding: Sequence[float], k: int, fetch: int) -> list[tuple[str, float]]:
-        rows = self.graph.read("retrieval.vector_search", space=self.space, embedding=list(embedding), k=k, fetch=fetch)
-        return [(r["claim"]["id"], float(r["score"])) for r in rows]
 
     def certificates(self, ids: Sequence[str]) -> dict[str, tuple[Claim, int, SupportFamily | None]]:
         """``{id: (claim, number of families, intact family or None)}`` for the active ones."""

@@ -10,9 +10,10 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..db.driver import Graph
-from ..db.schema import SchemaReport, apply_migrations, stats, verify_schema
+from ..db.schema import SchemaReport, apply_migrations, verify_schema
 from ..embeddings import Embedder
 from ..models.keys import DuplicateKeys
+from ..repositories.admin import AdminRepository
 from .check import CheckReport, run_check
 from .doctor import DoctorReport, run_doctor
 
@@ -47,7 +48,7 @@ class AdminService:
 
     def stats(self, all_spaces: bool = False) -> list[dict[str, Any]]:
         """Node counts by label and status, of this space (or of every space)."""
-        return stats(self.graph, None if all_spaces else self.space)
+        return AdminRepository(self.graph, self.space).count_space(None if all_spaces else self.space)
 
     def check(self, limit: int = 100) -> CheckReport:
         """The invariants of this space, checked read-only in Cypher (services/check.py)."""

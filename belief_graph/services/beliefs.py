@@ -1,10 +1,11 @@
-"""Writing and reading beliefs: episodes, structured claims, one current belief per fact.
+"""Writing and reading beliefs: episodes, structured claims, versions, one current belief per fact.
 
-This is the foundation's write path: structured writes (``key`` + ``value``) decided without an
-LLM. Pass 1 compares with the fact's current belief: the same value is a ``NOOP``; a different
-value from the same agent is an ``UPDATE``; a different value from another agent is decided by the
-default ``recency`` strategy (the newer claim supersedes, reported as ``SUPERSEDED``). Policies
-(authority, consensus, argumentation, LLM judge) and disputes extend this (``services/conflicts.py``).
+:meth:`BeliefService.assert_claim` validates and embeds the claim, asks the verdicts that need a
+model call, and runs one transaction in which :class:`~belief_graph.services.writes.ClaimWriter`
+writes it: pass 1 compares with the fact's current belief (the same value is a ``NOOP``; a
+different value from the same agent is an ``UPDATE``), pass 2 lets the key's strategy decide
+against another agent's (``services/conflicts.py``; by default ``recency``: the newer claim
+supersedes, reported as ``SUPERSEDED``).
 
 Every write is one transaction: the fact's lock, the new claim, its justification and the
 supersession commit together or not at all.
@@ -23,9 +24,7 @@ from ..embeddings import Embedder
 from ..errors import (
     MAX_PROBLEM,
     ClaimNotFound,
-    DerivedKeyConflict,
     EmbeddingDimensionError,
-    UnknownAgent,
     ValidationError,
     listed,
 )
@@ -34,20 +33,16 @@ from ..models import (
     AgentInfo,
     Claim,
     ClaimInput,
-    ClaimStatus,
     Episode,
     Explanation,
     KeyInfo,
-    Value,
     Version,
     WriteOp,
     WriteResult,
     new_id,
-    time_after,
     utcnow,
 )
-from ..models.support import premise_current
-from ..policies import Decision, StaleVerdict, same_value
+from ..policies import Decision, StaleVerdict
 from ..repositories import (
     AgentRepository,
     ClaimRepository,
@@ -57,7 +52,8 @@ from ..repositories import (
 )
 from ..settings import PolicySettings
 from .conflicts import ConflictService, checked_key
-from .currency import Change, Consequences
+from .currency import Consequences
+from .writes import ClaimWriter, value_type
 
 __all__ = ["Basis", "BeliefService", "claim_input"]
 
@@ -78,21 +74,6 @@ def claim_input(**fields: Any) -> ClaimInput:
 
 def _iso(t: datetime | None) -> str:
     return (check_aware(t, "a time") or utcnow()).isoformat()
-
-
-def _value_type(value: Value) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    raise ValidationError(f"a fact value is a string, number or boolean, got {type(value).__name__}")
-
-
-def _current(node: dict[str, Any]) -> bool:
-    """A premise is current: an episode not retracted, a claim that is active."""
-    return premise_current(str(node["kind"]), str(node["status"]))
 
 
 ExplainHook = Callable[["BeliefService", Explanation], None]
@@ -117,6 +98,16 @@ class BeliefService:
         """Settles each write: rule re-derivation and currency of the conclusions resting on it."""
         self.conflicts = ConflictService(graph, space, self.policy, claims=self.claims, consequences=self.consequences)
         """Conflict policy and disputes (services/conflicts.py; ``bg.conflicts``): pass 2 of every write asks it."""
+        self.writer = ClaimWriter(
+            space,
+            self.policy,
+            claims=self.claims,
+            facts=self.facts,
+            agents=self.agent_repo,
+            conflicts=self.conflicts,
+            consequences=self.consequences,
+        )
+        """The write path inside a transaction (services/writes.py)."""
         self.explain_hooks: list[ExplainHook] = []
         """Other components add to an explanation (e.g. the audits of reconsolidation)."""
 
@@ -157,7 +148,7 @@ class BeliefService:
             verdicts = self.conflicts.pre_verdicts(data)
             try:
                 return self.graph.write_tx(
-                    lambda tx: self.write_prepared(tx, prepared, props=props, op_hint=op_hint, verdicts=verdicts),  # noqa: B023 (runs in this iteration)
+                    lambda tx: self.writer.write(tx, prepared, props=props, op_hint=op_hint, verdicts=verdicts),  # noqa: B023 (runs in this iteration)
                     name="beliefs.assert_claim",
                 )
             except StaleVerdict:
@@ -167,14 +158,14 @@ class BeliefService:
     def prepare(self, data: ClaimInput) -> dict[str, Any]:
         """Validate and embed outside any transaction (no model call holds a lock)."""
         if data.key is not None and data.value is not None:
-            _value_type(data.value)  # reject lists/maps before anything else
+            value_type(data.value)  # reject lists/maps before anything else
         return {"data": data, "vector": self._embed(data.text), "id": new_id()}
 
     def prepare_many(self, items: Sequence[ClaimInput]) -> list[dict[str, Any]]:
         """:meth:`prepare` for several claims with one embedding call (bulk import)."""
         for data in items:
             if data.key is not None and data.value is not None:
-                _value_type(data.value)
+                value_type(data.value)
         vectors = self.embedder.embed_documents([d.text for d in items]) if items else []
         for vec in vectors:
             if len(vec) != self.dimension:
@@ -190,236 +181,9 @@ class BeliefService:
         op_hint: WriteOp | None = None,
         verdicts: dict[str, Decision] | None = None,
     ) -> WriteResult:
-        """The write itself, inside the caller's transaction (``remember`` writes several)."""
-        data: ClaimInput = prepared["data"]
-        vector, claim_id = prepared["vector"], prepared["id"]
-        judged = verdicts or {}
-        now = utcnow().isoformat()  # replaced by the time after the fact's lock for keyed claims
-
-        def create(tx: Tx, status: str, reason: str) -> Claim:
-            valid_from = data.valid_from.isoformat() if data.valid_from is not None else now
-            return self.claims.create(
-                tx,
-                id=claim_id,
-                key=data.key,
-                value=data.value,
-                text=data.text,
-                kind=data.kind,
-                agent=data.agent,
-                agent_kind=data.agent_kind,
-                confidence=data.confidence,
-                created_at=now,
-                valid_from=valid_from,
-                embedding=vector,
-                evidence=list(data.evidence),
-                justification_id=new_id(),
-                rule=None,
-                reason=reason,
-                status=status,
-                props=dict(props or {}),
-            )
-
-        def work(tx: Tx) -> WriteResult:
-            nonlocal now, data
-            self._check_writer(data.agent, tx)
-            if data.key is None:
-                if data.evidence:
-                    self._check_evidence(data.evidence, tx)
-                return WriteResult(
-                    op=WriteOp.ADD, claim=create(tx, "active", "asserted"), reason="claim without a fact key"
-                )
-            locked = self.claims.lock_fact(data.key, tx)
-            if locked.alias is not None:  # a key merged into another (bg.keys.merge): the write lands there
-                locked = self.claims.follow_alias(locked, tx)
-                data = data.model_copy(update={"key": locked.key})
-            key = locked.key
-            if data.evidence:  # after the fact's lock: the order of locks is facts, then what they cite
-                self._check_evidence(data.evidence, tx)
-            current = locked.current
-            now = time_after(current.created_at if current is not None else None)
-            self._check_value_type(key, data.value, locked.value_type, tx)
-            active = current if current is not None and current.status == ClaimStatus.active else None
-            if locked.rule is not None:
-                return self._direct_write_to_derived(tx, key, locked.rule, active, data, claim_id, now, create)
-
-            # pass 1: the writer's own belief
-            if active is not None and same_value(active.value, data.value):
-                if active.agent == data.agent:
-                    return WriteResult(op=WriteOp.NOOP, claim=active, reason="same value as the current belief")
-                self.claims.corroborate(
-                    tx,
-                    id=active.id,
-                    agent=data.agent,
-                    agent_kind=data.agent_kind,
-                    justification_id=new_id(),
-                    evidence=list(data.evidence),
-                    at=now,
-                )
-                resolved = self.conflicts.auto_resolve_key(key, tx, now)
-                return WriteResult(
-                    op=WriteOp.NOOP,
-                    claim=self._get(active.id, tx),
-                    resolved=resolved,
-                    reason=f"same value as the current belief of {active.agent}: recorded as corroboration",
-                )
-            own = self.conflicts.own_disputed(key, data.agent, tx)
-            if own is not None and same_value(own.value, data.value):
-                return WriteResult(op=WriteOp.NOOP, claim=own, reason="same value as this agent's disputed claim")
-            if active is not None and active.agent == data.agent:
-                new = create(tx, "active", "asserted")
-                reason = "the same agent changed the value"
-                if op_hint is WriteOp.REPLACE:
-                    reason = "the same agent contradicted its earlier value"
-                old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
-                result = WriteResult(
-                    op=op_hint if op_hint is WriteOp.REPLACE else WriteOp.UPDATE,
-                    claim=new,
-                    superseded=old.claim,
-                    reason=reason,
-                )
-                return self._settled(
-                    tx, key, now, locked.rules, old.has_dependents, self._contradiction(tx, key, result, op_hint, now)
-                )
-            if active is None:
-                new = create(tx, "active", "asserted")
-                if current is None:
-                    self.claims.set_current(key, claim_id, tx)
-                    return self._settled(
-                        tx, key, now, locked.rules, False, WriteResult(op=WriteOp.ADD, claim=new, reason="new fact")
-                    )
-                reason = f"new version: the previous one is {current.status}"
-                old = self.claims.supersede(key, current.id, claim_id, now, reason, tx)
-                return self._settled(
-                    tx,
-                    key,
-                    now,
-                    locked.rules,
-                    old.has_dependents,
-                    WriteResult(op=WriteOp.ADD, claim=new, superseded=old.claim, reason=reason),
-                )
-
-            # pass 2: another agent's active belief conflicts; the key's strategy decides
-            strategy = self.conflicts.strategy_for(key, tx)
-            decision = self.conflicts.decide(strategy, key, active, data, tx, judged)
-            if decision.challenger_wins:
-                new = create(tx, "active", "asserted")
-                reason = f"{strategy.value}: {decision.reason}"
-                old = self.claims.supersede(key, active.id, claim_id, now, reason, tx)
-                result = WriteResult(
-                    op=WriteOp.SUPERSEDED,
-                    claim=new,
-                    superseded=old.claim,
-                    reason=reason,
-                    strategy=strategy.value,
-                    warnings=decision.warnings,
-                )
-                return self._settled(
-                    tx, key, now, locked.rules, old.has_dependents, self._contradiction(tx, key, result, op_hint, now)
-                )
-            reason = f"{strategy.value}: {decision.reason}"
-            create(tx, "disputed", reason)
-            dispute = self.conflicts.open_dispute(
-                tx, key=key, incumbent=active.id, challenger=claim_id, strategy=strategy.value, reason=reason, at=now
-            )
-            if decision.challenger_wins is False:  # decided for the incumbent: a settled dispute keeps the trail
-                by = decision.by or strategy.value
-                self.conflicts.settle(
-                    tx, dispute, active.id, by=by, reason=decision.reason, rule=strategy.value, now=now
-                )
-            resolved = self.conflicts.auto_resolve_key(key, tx, now)
-            return WriteResult(
-                op=WriteOp.DISPUTED,
-                claim=self._get(claim_id, tx),
-                reason=reason,
-                strategy=strategy.value,
-                dispute=self.conflicts.dispute_repo.get(dispute.id, tx),
-                resolved=resolved,
-                warnings=decision.warnings,
-            )
-
-        return work(tx)
-
-    def _contradiction(self, tx: Tx, key: str, result: WriteResult, op_hint: WriteOp | None, now: str) -> WriteResult:
-        """A write classified as contradicting the belief it replaces (``REPLACE``: the two cannot
-        both hold and nothing says which is right) keeps the newer value current and records the
-        contradiction as an open dispute, the older version its challenger: surfaced, resolvable."""
-        if op_hint is not WriteOp.REPLACE or result.superseded is None:
-            return result
-        dispute = self.conflicts.record_contradiction(
-            tx, key=key, old_id=result.superseded.id, new_id=result.claim.id, reason=result.reason, at=now
-        )
-        return result.model_copy(update={"dispute": dispute, "superseded": self._get(result.superseded.id, tx)})
-
-    def _settled(self, tx: Tx, key: str, now: str, rules: int, dependents: bool, result: WriteResult) -> WriteResult:
-        """Settle a write that changed ``key``'s belief: rules re-derive, conclusions go stale.
-        ``rules``: how many active rules the space has (none: no rule round); ``dependents``: whether
-        anything rests on the superseded version (nothing: no currency pass). Both were read with
-        the write's own statements, so a write that touches nothing downstream costs no statement here."""
-        new, old = result.claim, result.superseded
-        keys, has_rules = [key], rules > 0
-        if old is not None:
-            reason = f"{key}: {old.value!r} -> {new.value!r} ({result.op.value} by {new.agent})"  # ids: the ROOTs
-            change = Change(op="update", reason=reason, agent=new.agent, at=now, roots=[old.id, new.id])
-            settled = self.consequences.settle(
-                tx, change, roots=[old.id] if dependents else [], keys=keys, rules=has_rules
-            )
-        else:
-            change = Change(
-                op="update",
-                reason=f"{key} = {new.value!r} (new fact, by {new.agent})",
-                agent=new.agent,
-                at=now,
-                roots=[new.id],
-            )
-            settled = self.consequences.settle(tx, change, keys=keys, rules=has_rules)
-        return result.model_copy(
-            update={"audit": settled.audit, "staled": settled.staled, "rederived": settled.rederived}
-        )
-
-    def _direct_write_to_derived(
-        self,
-        tx: Tx,
-        key: str,
-        rule: dict[str, Any],
-        active: Claim | None,
-        data: ClaimInput,
-        claim_id: str,
-        now: str,
-        create: Callable[[Tx, str, str], Claim],
-    ) -> WriteResult:
-        """A direct write to a key that a rule derives: refused (a typed error naming the rule), or
-        with ``direct_writes: dispute`` parked as the challenger of the derived belief."""
-        name = f"{rule['name']}@{rule['version']}"
-        if rule.get("direct_writes") != "dispute" or active is None:
-            raise DerivedKeyConflict(key, name, self.space)
-        if same_value(active.value, data.value):
-            return WriteResult(op=WriteOp.NOOP, claim=active, reason=f"same value as the conclusion of rule {name}")
-        reason = f"rule {name} derives {key}: a direct write is parked as a dispute"
-        create(tx, "disputed", reason)
-        dispute = self.conflicts.open_dispute(
-            tx, key=key, incumbent=active.id, challenger=claim_id, strategy="rule", reason=reason, at=now
-        )
-        return WriteResult(
-            op=WriteOp.DISPUTED, claim=self._get(claim_id, tx), reason=reason, strategy="rule", dispute=dispute
-        )
-
-    def _check_evidence(self, evidence: Sequence[str], tx: Tx) -> None:
-        """Evidence must exist in this space, hold and be current: an episode that is not retracted,
-        a claim that is active (a superseded, stale, disputed, withdrawn or retracted claim would
-        give the new belief a support that is already gone). The evidence is locked first and read
-        after: a retract or supersession of it that commits while this write waits for a lock is
-        seen, and one that comes later waits for this write and then sees the new claim."""
-        self.claims.lock_premises(evidence, tx)
-        found = self.claims.find_premises(evidence, tx=tx)
-        missing = [e for e in evidence if e not in found]
-        if missing:
-            raise ValidationError(f"{listed(missing, 'unknown evidence id(s)')} (space {self.space!r})")
-        gone = [f"{e} ({found[e]['status']})" for e in evidence if not _current(found[e])]
-        if gone:
-            raise ValidationError(
-                f"{listed(gone, 'evidence id(s) that no longer hold or are not current')}; "
-                "cite an active claim or an episode that is not retracted"
-            )
+        """The write itself, inside the caller's transaction (``remember`` and import write several):
+        :meth:`ClaimWriter.write <belief_graph.services.writes.ClaimWriter.write>`."""
+        return self.writer.write(tx, prepared, props=props, op_hint=op_hint, verdicts=verdicts)
 
     # -- agents and keys ---------------------------------------------------------------------------
     def add_agent(self, agent: str, kind: str = "agent", description: str | None = None) -> AgentInfo:
@@ -432,19 +196,6 @@ class BeliefService:
     def agents(self) -> list[AgentInfo]:
         """The registered writers of this space."""
         return self.agent_repo.all()
-
-    def _check_writer(self, agent: str, tx: Tx) -> None:
-        if self.policy.strict_agents and agent not in self.agent_repo.registered([agent], tx):
-            raise UnknownAgent(agent, self.space)
-
-    def _check_value_type(self, key: str, value: Value, known: str | None, tx: Tx) -> None:
-        if value is None:
-            return
-        vt = _value_type(value)
-        if known is None:
-            self.facts.set_value_type(key, vt, tx)
-        elif known != vt:
-            raise ValidationError(f"fact {key!r} holds {known} values; got {vt} {value!r}")
 
     def register_key(self, key: str, description: str) -> KeyInfo:
         key = checked_key(key)
@@ -527,11 +278,6 @@ class BeliefService:
         for hook in self.explain_hooks:
             hook(self, ex)
         return ex
-
-    def _get(self, claim_id: str, tx: Tx) -> Claim:
-        c = self.claims.get(claim_id, tx=tx)
-        assert c is not None, claim_id
-        return c
 
     # -- reads ----------------------------------------------------------------------------------
     def claim(self, claim_id: str) -> Claim:

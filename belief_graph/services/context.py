@@ -2,7 +2,8 @@
 a list of keys, each rendered with its support certificate, cut to a token budget.
 
 A read over the support graph: the candidates and certificates come from
-:class:`~belief_graph.repositories.support.SupportRepository`; a claim whose justifications are all
+:class:`~belief_graph.repositories.support.SupportRepository` and, for a question, the vector
+search of :class:`~belief_graph.repositories.retrieval.RetrievalRepository`; a claim whose justifications are all
 broken has no certificate and is never used.
 """
 
@@ -13,6 +14,7 @@ from collections.abc import Callable, Sequence
 from ..errors import ValidationError
 from ..models import Claim
 from ..models.support import ContextItem, SupportFamily, WorkingContext, estimate_tokens
+from ..repositories.retrieval import RetrievalRepository
 from ..repositories.support import SupportRepository
 from .conflicts import checked_key
 
@@ -24,6 +26,7 @@ class ContextCompiler:
 
     def __init__(self, repo: SupportRepository, embed: Callable[..., list[float]]) -> None:
         self.repo = repo
+        self.search = RetrievalRepository(repo.graph, repo.space)
         self.embed = embed
 
     def compile(
@@ -53,7 +56,7 @@ class ContextCompiler:
         ranked: list[tuple[str, float | None]] = [(cid, None) for cid in self.repo.belief_ids(key_list)]
         if query is not None:
             vector = self.embed(query, query_mode=True)
-            ranked += self.repo.vector_search(vector, k=limit, fetch=max(100, 10 * limit))
+            ranked += self.search.vector_search(vector, k=limit, fetch=max(100, 10 * limit))
         if query is None and not key_list:
             ranked = [(cid, None) for cid in self.repo.active_claim_ids(limit)]
         seen: set[str] = set()

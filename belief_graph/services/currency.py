@@ -30,7 +30,9 @@ from ..db.driver import Graph, Tx
 from ..embeddings import Embedder
 from ..models import Claim, new_id
 from ..models.rules import RuleInstanceInfo
-from ..repositories.support import Runner, SupportRepository
+from ..repositories.core import Runner
+from ..repositories.currency import CurrencyRepository
+from ..repositories.support import SupportRepository
 from .derivation import MAX_ROUNDS, RuleEngine
 
 __all__ = ["Change", "Consequences", "Settled"]
@@ -92,6 +94,7 @@ class Consequences:
     ) -> None:
         self.space = space
         self.repo = SupportRepository(graph, space, runner=runner)
+        self.currency = CurrencyRepository(graph, space, runner=runner)
         self.rules = RuleEngine(graph, space, embedder, dimension)
         self.waves_per_call = waves_per_call
 
@@ -140,7 +143,7 @@ class Consequences:
         A region with claims in it opens the audit even when none of them changes (it records that the
         change reached them)."""
         run = new_id()
-        region, seeds = self.repo.currency_region(tx, run=run, roots=roots)
+        region, seeds = self.currency.mark_region(tx, run=run, roots=roots)
         if not region:
             return [], [], []
         if seeds:
@@ -150,4 +153,6 @@ class Consequences:
                 if not gained or gained[-1] == 0:
                     break
         audit_id = change.ensure_audit(tx, self.repo)
-        return self.repo.currency_apply(tx, audit=audit_id, run=run, at=change.at, reason=change.reason, region=region)
+        return self.currency.apply_labels(
+            tx, audit=audit_id, run=run, at=change.at, reason=change.reason, region=region
+        )

@@ -54,7 +54,7 @@ from ..models.perspectives import (
     ProposalRecord,
     Rejection,
 )
-from ..repositories.perspectives import PerspectiveRepository
+from ..repositories.deliberations import DeliberationRepository
 from .argumentation import ArgumentationService
 from .perspectives import PerspectiveService, perspective_view
 
@@ -233,7 +233,7 @@ class DeliberationService:
         self.space = space
         self.perspectives = perspectives
         self._llm = llm
-        self.repo = PerspectiveRepository(graph, space)
+        self.repo = DeliberationRepository(graph, space)
         self.argumentation = ArgumentationService(graph, space)
 
     def deliberate(

@@ -47,7 +47,8 @@ from ..models import ClaimInput, Strategy, WriteResult, new_id, utcnow
 from ..models.imports import OPS, ImportInfo, ImportResult, RejectedLine
 from ..policies import Decision, StaleVerdict
 from ..repositories.imports import ImportRepository
-from .beliefs import BeliefService, _value_type
+from .beliefs import BeliefService
+from .writes import value_type
 
 __all__ = ["ImportService", "Progress", "Record", "item_records", "jsonl_records"]
 
@@ -153,7 +154,7 @@ def parse_item(raw: bytes, item: Mapping[str, Any] | ClaimInput | None, agent: s
             raise _BadLine(f"invalid claim: {exc}") from None
     if data.key is not None and data.value is not None:
         try:
-            _value_type(data.value)
+            value_type(data.value)
         except ValidationError as exc:
             raise _BadLine(str(exc)) from None
     return data

@@ -46,7 +46,7 @@ from ..models import new_id, time_after
 from ..models.keys import MergeOutcome, MergePlan, MergeResult, StatusChange
 from ..policies import same_value
 from ..repositories.claims import LockedFact
-from ..repositories.keys import FactState, KeyRepository, MergeVersion
+from ..repositories.facts import FactState, KeyRepository, MergeVersion
 from .beliefs import BeliefService
 from .conflicts import checked_key
 from .currency import Change

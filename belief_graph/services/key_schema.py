@@ -26,7 +26,7 @@ from ..errors import MAX_PROBLEM, KeySchemaError, KeySchemaNotFound, KeyTypeConf
 from ..limits import MAX_KEY_DESCRIPTION
 from ..models import KEY_RE, utcnow
 from ..models.keys import KeySchema, KeySpec
-from ..repositories.keys import KeyRepository
+from ..repositories.facts import KeyRepository
 from .beliefs import BeliefService
 
 __all__ = ["MAX_SCHEMA_KEYS", "KeySchemas", "parse_schema"]

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..models import KeyInfo
 from ..models.keys import DuplicateKeys, KeySchema, KeySpec, MergePlan, MergeResult
-from ..repositories.keys import KeyRepository
+from ..repositories.facts import KeyRepository
 from .beliefs import BeliefService
 from .conflicts import checked_key
 from .identity import CANDIDATE_LIMIT, ROOTS, duplicate_pairs, identify_key, shape

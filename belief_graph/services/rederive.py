@@ -18,7 +18,7 @@ is a decision somebody makes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -26,10 +26,8 @@ from ..errors import ValidationError
 from ..llm import LLMClient
 from ..llm.jobs import BeliefView, ClaimView
 from ..models import Claim
+from ..models.support import ClaimSupport
 from ..repositories.claims import ClaimRepository
-
-if TYPE_CHECKING:  # support.py builds a Rederiver: a run-time import back would be a circle
-    from .support import SupportService
 
 __all__ = ["RULE", "RederiveResult", "Rederiver"]
 
@@ -51,16 +49,26 @@ class RederiveResult(BaseModel):
 
 
 class Rederiver:
-    def __init__(self, support: SupportService, llm: Callable[[], LLMClient]) -> None:
-        self.support = support
-        self.claims = ClaimRepository(support.graph, support.space)
+    def __init__(
+        self,
+        supports: Callable[[str, int], ClaimSupport],
+        derive: Callable[..., Claim],
+        claims: ClaimRepository,
+        llm: Callable[[], LLMClient],
+    ) -> None:
+        """``supports(claim_id, dependents)`` and ``derive(...)``: the support service's own
+        (:class:`~belief_graph.services.support.SupportService` builds this, so it is handed its
+        operations rather than imported)."""
+        self.supports = supports
+        self.derive = derive
+        self.claims = claims
         self.llm = llm
 
     def rederive(self, claim_id: str, *, agent: str) -> RederiveResult:
         """Propose the new form of a stale conclusion from its current premises and record it."""
         if not isinstance(agent, str) or not agent.strip():
             raise ValidationError("agent must not be empty (who asked for the re-derivation)")
-        sup = self.support.supports(claim_id, dependents=0)
+        sup = self.supports(claim_id, 0)
         stale = sup.claim
         if stale.status.value != "stale":
             raise ValidationError(f"claim {claim_id} is {stale.status.value}: only a stale conclusion is re-derived")
@@ -96,7 +104,7 @@ class Rederiver:
             return done
         text = out.text if out.status == "rederived" else stale.text
         assert text is not None  # the job's check: a conclusion has a text
-        claim = self.support.derive(
+        claim = self.derive(
             text,
             out.citations,
             stale.key,

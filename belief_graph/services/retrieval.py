@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -123,6 +124,90 @@ def _prefix(prefix: str | None) -> str | None:
     return prefix
 
 
+def _filters(
+    query: str,
+    k: int,
+    fusion: str,
+    perspective: str | None,
+    keys: Sequence[str] | None,
+    key_prefix: str | None,
+    include_interpretations: bool,
+    include_inactive: bool,
+    as_of: datetime | None,
+) -> Filters:
+    """Check recall's arguments; the filters every candidate statement applies in Cypher."""
+    check_text(query, "query", MAX_QUERY_TEXT)
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
+        raise ValidationError("k must be between 1 and 1000")
+    if fusion not in FUSIONS:
+        raise ValidationError(f"fusion is one of {', '.join(FUSIONS)}, got {fusion!r}")
+    if perspective is not None and (not isinstance(perspective, str) or not perspective.strip()):
+        raise ValidationError("perspective must be a non-empty name")
+    return {
+        "perspective": perspective,
+        "interpretations": bool(include_interpretations),
+        "keys": _keys(keys),
+        "prefix": _prefix(key_prefix),
+        "include_inactive": bool(include_inactive),
+        "at": _at(as_of),
+    }
+
+
+@dataclass
+class _Candidates:
+    """What the searches found (filtered in Cypher) and how the over-fetch loop ran."""
+
+    fetch: int
+    rounds: int = 0
+    vector: list[dict[str, object]] = field(default_factory=list)
+    fulltext: list[dict[str, object]] = field(default_factory=list)
+    vector_fetched: int = 0
+    fulltext_fetched: int = 0
+    total: int | None = None
+    """Claims that could pass the filters: counted only when the first round falls short of k."""
+    stopped: str = "enough"
+
+
+@dataclass
+class _Fused:
+    """The two searches fused: score parts per claim id and the first-stage order."""
+
+    parts: dict[str, dict[str, float]]
+    status_then: dict[str, str]
+    facts: dict[str, tuple[Any, Any]]
+    floor: float
+    order: list[str]
+
+    @classmethod
+    def of(cls, found: _Candidates, fusion: str, beta: float) -> _Fused:
+        """``score``: vector score + ``beta`` x Lucene score; ``rrf``: weighted reciprocal rank fusion."""
+        parts: dict[str, dict[str, float]] = {}
+        status_then: dict[str, str] = {}
+        facts: dict[str, tuple[Any, Any]] = {}
+        for half, rank_name, score_name in (
+            (found.vector, "vector_rank", "vector_index"),
+            (found.fulltext, "fulltext_rank", "fulltext"),
+        ):
+            for rank, h in enumerate(half, 1):
+                cid = str(h["id"])
+                parts.setdefault(cid, {})[rank_name] = rank
+                parts[cid][score_name] = float(h["score"])  # type: ignore[arg-type]
+                status_then[cid] = str(h["status_then"])
+                facts[cid] = (h.get("key"), h.get("value"))
+        # A claim found by fulltext only was not among the vector hits: its vector score is at most
+        # the lowest vector hit's (the bound is used for ranking; the exact score is reported).
+        floor = min((p["vector_index"] for p in parts.values() if "vector_index" in p), default=0.5)
+        for p in parts.values():
+            if fusion == "rrf":
+                p["fused"] = 1.0 / (RRF_K + p["vector_rank"]) if "vector_rank" in p else 0.0
+                if "fulltext_rank" in p:
+                    p["fused"] += RRF_FULLTEXT_WEIGHT / (RRF_K + p["fulltext_rank"])
+            else:
+                p["fused"] = p.get("vector_index", floor) + beta * p.get("fulltext", 0.0)
+        order = sorted(parts, key=lambda c: (-parts[c]["fused"], -parts[c].get("vector_index", 0.0), c))
+        return cls(parts, status_then, facts, floor, order)
+
+
 class RetrievalService:
     """Hybrid recall and key look-ups for one memory space."""
 
@@ -190,23 +275,52 @@ class RetrievalService:
         Raises:
             ValidationError: blank query or longer than ``limits.MAX_QUERY_TEXT``, ``k`` outside 1..1000, malformed keys, naive ``as_of``.
         """
-        check_text(query, "query", MAX_QUERY_TEXT)
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
-            raise ValidationError("k must be between 1 and 1000")
-        if fusion not in FUSIONS:
-            raise ValidationError(f"fusion is one of {', '.join(FUSIONS)}, got {fusion!r}")
-        if perspective is not None and (not isinstance(perspective, str) or not perspective.strip()):
-            raise ValidationError("perspective must be a non-empty name")
-        filters: Filters = {
-            "perspective": perspective,
-            "interpretations": bool(include_interpretations),
-            "keys": _keys(keys),
-            "prefix": _prefix(key_prefix),
-            "include_inactive": bool(include_inactive),
-            "at": _at(as_of),
-        }
+        filters = _filters(
+            query, k, fusion, perspective, keys, key_prefix, include_interpretations, include_inactive, as_of
+        )
         st = steps if steps is not None else self.settings
         applied: list[str] = []
+        embedded_before = self.key_vectors.embedded
+        vector, llm_calls = self._query_vector(query, embedding, st, applied)
+        found = self._search(vector, fulltext_query(query) if fulltext else None, k, filters)
+        fused = _Fused.of(found, fusion, st.fulltext_beta)
+        order = fused.order
+        if fusion == "score" and st.key_weight > 0:
+            order = self._key_fusion(order, fused.parts, fused.facts, vector, fused.floor, st)
+            applied.append("key_fusion")
+        # The candidates were filtered by status in earlier statements; a writer may have superseded
+        # or withdrawn some since. The details statement reads each status once and drops those no
+        # longer active (with spares beyond k to fill in), so a hit is never an inactive claim.
+        active_only = not include_inactive and as_of is None
+        spare = 2 * k if active_only else k
+        if st.llm_rerank:
+            order, details, reranked = self._llm_rerank(query, order, fused.parts, vector, active_only, spare, st)
+            if reranked:
+                llm_calls += 1
+                applied.append("llm_rerank")
+        else:
+            order = order[:spare]
+            details = self.repo.hit_details(order, vector, active_only)
+        self.last_stats = RecallStats(
+            rounds=found.rounds,
+            fetch=found.fetch,
+            vector_fetched=found.vector_fetched,
+            fulltext_fetched=found.fulltext_fetched,
+            candidates=found.total,
+            stopped=found.stopped,  # type: ignore[arg-type]
+            steps=applied,
+            key_phrases_embedded=self.key_vectors.embedded - embedded_before,
+            llm_calls=llm_calls,
+        )
+        return self._hits(order, details, fused, k, then=as_of is not None)
+
+    # -- the steps of recall, in the order they run --------------------------------------------
+    def _query_vector(
+        self, query: str, embedding: Sequence[float] | None, st: RetrievalSettings, applied: list[str]
+    ) -> tuple[list[float], int]:
+        """The vector the searches use, and the LLM calls made for it: the caller's ``embedding``, or
+        the question (without its subject words with ``subject_rewrite``), moved towards an LLM
+        hypothesis with ``llm_hypothesis``. The steps taken are appended to ``applied``."""
         if embedding is not None:
             vector = list(embedding)
         elif st.subject_rewrite and rewrite_query(query) != query:
@@ -216,124 +330,82 @@ class RetrievalService:
             vector = self._embed(query)
         if len(vector) != self.dimension:
             raise EmbeddingDimensionError(self.dimension, len(vector), where="recall query vector")
-        llm_calls = 0
-        if st.llm_hypothesis and embedding is None:
-            hypothesis = llm_hypothesis(self._llm_run(), query)
-            llm_calls += 1
-            if hypothesis:
-                vector = mean_direction(vector, self._embed(hypothesis))
-                applied.append("llm_hypothesis")
-        ft = fulltext_query(query) if fulltext else None
-        total: int | None = None  # counted only when the first round falls short of k
-        fetch = max(MIN_FETCH, 4 * k)
-        rounds = 0
-        vhits: list[dict[str, object]] = []
-        fhits: list[dict[str, object]] = []
-        vf = ff = 0
-        stopped = "enough"
-        small = (
-            self.exact_scan_max > 0
-            and self.repo.count_candidates_capped(filters, self.exact_scan_max) <= self.exact_scan_max
-        )
-        if small:  # exact and cheap at this size; the global index top-k could miss the space
-            rounds = 1
-            vf, vhits = self.repo.exact_candidates(vector, fetch, filters)
+        if not (st.llm_hypothesis and embedding is None):
+            return vector, 0
+        hypothesis = llm_hypothesis(self._llm_run(), query)
+        if hypothesis:
+            vector = mean_direction(vector, self._embed(hypothesis))
+            applied.append("llm_hypothesis")
+        return vector, 1
+
+    def _search(self, vector: Sequence[float], ft: str | None, k: int, filters: Filters) -> _Candidates:
+        """The filtered candidates of both searches: an exact scan of a small space, else the index
+        searches with a fetch that grows (x4) until ``k`` vector hits pass the filters."""
+        found = _Candidates(fetch=max(MIN_FETCH, 4 * k))
+        capped = self.exact_scan_max
+        if capped > 0 and self.repo.count_candidates_capped(filters, capped) <= capped:
+            found.rounds, found.stopped = 1, "exact_scan"  # the global index top-k could miss the space
+            found.vector_fetched, found.vector = self.repo.exact_candidates(vector, found.fetch, filters)
             if ft is not None:
-                ff, fhits = self.repo.fulltext_candidates(ft, fetch, filters)
-            stopped = "exact_scan"
-        while not small:
-            rounds += 1
-            vf, vhits = self.repo.vector_candidates(vector, fetch, filters)
+                found.fulltext_fetched, found.fulltext = self.repo.fulltext_candidates(ft, found.fetch, filters)
+            return found
+        while True:
+            found.rounds += 1
+            found.vector_fetched, found.vector = self.repo.vector_candidates(vector, found.fetch, filters)
             if ft is not None:
-                ff, fhits = self.repo.fulltext_candidates(ft, fetch, filters)
-            if len(vhits) >= k:
-                stopped = "enough"
-                break
-            if total is None:
-                total = self.repo.count_candidates(filters)
-            if len(vhits) >= total:
-                stopped = "all_candidates"
-                break
-            if vf < fetch:
-                stopped = "exhausted"
-                break
-            if fetch >= MAX_FETCH:
-                stopped = "cap"
-                break
-            fetch = min(fetch * 4, MAX_FETCH)
-        fused: dict[str, dict[str, float]] = {}
-        status_then: dict[str, str] = {}
-        facts: dict[str, tuple[Any, Any]] = {}
-        for rank, h in enumerate(vhits, 1):
-            cid = str(h["id"])
-            fused.setdefault(cid, {})["vector_rank"] = rank
-            fused[cid]["vector_index"] = float(h["score"])  # type: ignore[arg-type]
-            status_then[cid] = str(h["status_then"])
-            facts[cid] = (h.get("key"), h.get("value"))
-        for rank, h in enumerate(fhits, 1):
-            cid = str(h["id"])
-            fused.setdefault(cid, {})["fulltext_rank"] = rank
-            fused[cid]["fulltext"] = float(h["score"])  # type: ignore[arg-type]
-            status_then[cid] = str(h["status_then"])
-            facts[cid] = (h.get("key"), h.get("value"))
-        # A claim found by fulltext only was not among the vector hits: its vector score is at most
-        # the lowest vector hit's (the bound is used for ranking; the exact score is reported).
-        floor = min((p["vector_index"] for p in fused.values() if "vector_index" in p), default=0.5)
-        for parts in fused.values():
-            if fusion == "rrf":
-                parts["fused"] = 1.0 / (RRF_K + parts["vector_rank"]) if "vector_rank" in parts else 0.0
-                if "fulltext_rank" in parts:
-                    parts["fused"] += RRF_FULLTEXT_WEIGHT / (RRF_K + parts["fulltext_rank"])
-            else:
-                parts["fused"] = parts.get("vector_index", floor) + st.fulltext_beta * parts.get("fulltext", 0.0)
-        order = sorted(
-            fused,
-            key=lambda c: (-fused[c]["fused"], -fused[c].get("vector_index", 0.0), c),
-        )
-        embedded_before = self.key_vectors.embedded
-        if fusion == "score" and st.key_weight > 0:
-            order = self._key_fusion(order, fused, facts, vector, floor, st)
-            applied.append("key_fusion")
-        # The candidates were filtered by status in earlier statements; a writer may have superseded
-        # or withdrawn some since. The details statement reads each status once and drops those no
-        # longer active (with spares beyond k to fill in), so a hit is never an inactive claim.
-        active_only = not include_inactive and as_of is None
-        spare = 2 * k if active_only else k
-        if st.llm_rerank:
-            top = order[: max(spare, st.llm_rerank_top)]
-            details = self.repo.hit_details(top, vector, active_only)
-            cands = [
-                {
-                    "id": cid,
-                    "text": details[cid].claim.text,
-                    "key": details[cid].claim.key,
-                    "value": details[cid].claim.value,
-                }
-                for cid in top[: st.llm_rerank_top]
-                if cid in details
-            ]
-            if cands:
-                ranked = llm_rerank(self._llm_run(), query, cands)
-                llm_calls += 1
-                applied.append("llm_rerank")
-                for pos, cid in enumerate(ranked, 1):
-                    fused[cid]["llm_rank"] = pos
-                order = ranked + [c for c in order if c not in set(ranked)]
-            order = order[:spare]
-        else:
-            order = order[:spare]
-            details = self.repo.hit_details(order, vector, active_only)
-        self.last_stats = RecallStats(
-            rounds=rounds,
-            fetch=fetch,
-            vector_fetched=vf,
-            fulltext_fetched=ff,
-            candidates=total,
-            stopped=stopped,  # type: ignore[arg-type]
-            steps=applied,
-            key_phrases_embedded=self.key_vectors.embedded - embedded_before,
-            llm_calls=llm_calls,
-        )
+                found.fulltext_fetched, found.fulltext = self.repo.fulltext_candidates(ft, found.fetch, filters)
+            if len(found.vector) >= k:
+                found.stopped = "enough"
+                return found
+            if found.total is None:
+                found.total = self.repo.count_candidates(filters)
+            if len(found.vector) >= found.total:
+                found.stopped = "all_candidates"
+                return found
+            if found.vector_fetched < found.fetch:
+                found.stopped = "exhausted"
+                return found
+            if found.fetch >= MAX_FETCH:
+                found.stopped = "cap"
+                return found
+            found.fetch = min(found.fetch * 4, MAX_FETCH)
+
+    def _llm_rerank(
+        self,
+        query: str,
+        order: list[str],
+        parts: dict[str, dict[str, float]],
+        vector: Sequence[float],
+        active_only: bool,
+        spare: int,
+        st: RetrievalSettings,
+    ) -> tuple[list[str], dict[str, HitDetail], bool]:
+        """The LLM orders the best ``st.llm_rerank_top`` candidates (their ``llm_rank``); returns the
+        new order cut to ``spare``, the details read for it, and whether the model was asked."""
+        top = order[: max(spare, st.llm_rerank_top)]
+        details = self.repo.hit_details(top, vector, active_only)
+        cands = [
+            {
+                "id": cid,
+                "text": details[cid].claim.text,
+                "key": details[cid].claim.key,
+                "value": details[cid].claim.value,
+            }
+            for cid in top[: st.llm_rerank_top]
+            if cid in details
+        ]
+        if not cands:
+            return order[:spare], details, False
+        ranked = llm_rerank(self._llm_run(), query, cands)
+        for pos, cid in enumerate(ranked, 1):
+            parts[cid]["llm_rank"] = pos
+        order = ranked + [c for c in order if c not in set(ranked)]
+        return order[:spare], details, True
+
+    def _hits(
+        self, order: list[str], details: dict[str, HitDetail], fused: _Fused, k: int, *, then: bool
+    ) -> list[RetrievalHit]:
+        """The first ``k`` candidates in ``order`` that are still there, with their score parts."""
         hits: list[RetrievalHit] = []
         for cid in order:
             if len(hits) == k:
@@ -341,11 +413,11 @@ class RetrievalService:
             d = details.get(cid)
             if d is None:  # deleted, or no longer active, since the candidate search
                 continue
-            parts = fused[cid]
+            parts = fused.parts[cid]
             scores = dict(parts)
             if d.similarity is not None:
                 scores["vector"] = d.similarity
-            hits.append(self._hit(d, parts["fused"], scores, status_then.get(cid) if as_of is not None else None))
+            hits.append(self._hit(d, parts["fused"], scores, fused.status_then.get(cid) if then else None))
         return hits
 
     @staticmethod

@@ -1,14 +1,14 @@
-"""Justifications and selective reconsolidation (DESIGN.md, "Support"), computed in Cypher.
+"""Justifications (DESIGN.md, "Support"), computed in Cypher.
 
 * :meth:`SupportService.derive` adds one immutable AND-justification. Deriving the same statement
   again (same key and text) from other premises adds an alternative (OR) to the same claim.
-* :meth:`SupportService.retract` / :meth:`SupportService.restore` find the reactivation region
-  downstream of the roots in Cypher, re-evaluate support inside it to the **least fixpoint** in
-  Cypher (forward chaining from support grounded outside the region, so support cycles never
-  justify themselves), and record what changed on one ``Audit`` with immutable ``Revision``\\ s —
-  all in one transaction. Nothing outside the region is written; outside premises are read.
+* :meth:`SupportService.retract` / :meth:`SupportService.restore`: selective reconsolidation, in
+  :mod:`.reconsolidation`.
+* :meth:`SupportService.supports`, :meth:`~SupportService.dependents`, :meth:`~SupportService.stale`
+  and the audits: what a claim rests on, what rests on it, what went stale and why.
 * :meth:`SupportService.context` compiles the working context from active beliefs, each with its
   support certificate, cut to a token budget (the compiler is :mod:`.context`).
+* :meth:`SupportService.rederive` asks the model for the new form of a stale conclusion (:mod:`.rederive`).
 
 Python only orchestrates: it validates input, runs the statements of ``cypher/support/`` in one
 transaction, and loops over the fixpoint's waves until the frontier is empty.
@@ -17,7 +17,6 @@ transaction, and loops over the fixpoint's waves until the frontier is empty.
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
@@ -36,9 +35,8 @@ from ..errors import (
 )
 from ..limits import check_aware, check_name, check_number
 from ..llm import LLMClient
-from ..models import KEY_RE, Claim, Value, new_id, time_after, utcnow
+from ..models import KEY_RE, Claim, Value, new_id, time_after
 from ..models.support import (
-    MODES,
     OUT_STATUSES,
     AuditRecord,
     AuditSummary,
@@ -51,9 +49,12 @@ from ..models.support import (
 )
 from ..repositories.agents import AgentRepository
 from ..repositories.claims import ClaimRepository
-from ..repositories.support import Runner, SupportRepository
+from ..repositories.core import Runner
+from ..repositories.currency import CurrencyRepository
+from ..repositories.support import SupportRepository
 from .context import ContextCompiler
 from .currency import Change, Consequences
+from .reconsolidation import Reconsolidation, checked_ids
 from .rederive import Rederiver, RederiveResult
 
 __all__ = ["SupportService", "statement_signature"]
@@ -65,36 +66,6 @@ _WAVES_PER_CALL = 64
 def statement_signature(key: str | None, text: str) -> str:
     """The identity of a derived statement: same key and same text = same claim."""
     return hashlib.sha256(f"{key or ''}\x1f{text}".encode()).hexdigest()[:40]
-
-
-def _iso(t: datetime | None) -> str:
-    return (check_aware(t, "at") or utcnow()).isoformat()
-
-
-def _ids(values: Sequence[str] | str, what: str) -> list[str]:
-    if isinstance(values, str):
-        values = [values]
-    out: list[str] = []
-    for v in values:
-        if not isinstance(v, str) or not v.strip():
-            raise ValidationError(f"{what} ids must be non-empty strings, got {v!r}")
-        if v not in out:
-            out.append(v)
-    return out
-
-
-def _reason(reason: str) -> str:
-    if not isinstance(reason, str) or not reason.strip():
-        raise ValidationError("a reason is required (say why the evidence is invalidated or restored)")
-    if len(reason) > 2000:
-        raise ValidationError("reason is longer than 2000 characters")
-    return reason.strip()
-
-
-def _mode(mode: str) -> str:
-    if mode not in MODES:
-        raise ValidationError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    return mode
 
 
 class SupportService:
@@ -131,6 +102,7 @@ class SupportService:
         self.embedder = embedder
         self.dimension = dimension
         self.repo = SupportRepository(graph, space, runner=runner)
+        self.currency = CurrencyRepository(graph, space, runner=runner)
         self.claims = ClaimRepository(graph, space)
         self.strict_agents = strict_agents
         self.agents = AgentRepository(graph, space)
@@ -138,6 +110,17 @@ class SupportService:
             graph, space, embedder, dimension, runner=runner, waves_per_call=waves_per_call
         )
         """Settles each reconsolidation: currency of the conclusions and rule re-derivation."""
+        self.reconsolidation = Reconsolidation(
+            graph,
+            space,
+            self.repo,
+            self.currency,
+            self.consequences,
+            check_agent=self._check_agent,
+            waves_per_call=waves_per_call,
+            one_statement=one_statement,
+        )
+        """Retract and restore (services/reconsolidation.py); a derive that reinstates a claim uses it too."""
 
     # -- derive ---------------------------------------------------------------------------------
     def derive(
@@ -199,7 +182,7 @@ class SupportService:
             raise ValidationError("rule must be a string of at most 256 characters")
         if isinstance(premises, str) or not premises:
             raise ValidationError("a justification needs at least one premise (episode or claim ids)")
-        prem = _ids(premises, "premise")
+        prem = checked_ids(premises, "premise")
         sig = statement_signature(key, text)
         vector = self._embed(text)
 
@@ -235,7 +218,7 @@ class SupportService:
                 if claim.status == "withdrawn" and not out:
                     # what the reinstatement reads (the claim, what rests on it, their premises): locked first
                     self.repo.lock_region(tx, [claim.id])
-                    self._reconsolidate(
+                    self.reconsolidation.reconsolidate(
                         tx,
                         "derive",
                         [claim.id],
@@ -256,7 +239,7 @@ class SupportService:
                     self.consequences.settle(tx, change, roots=[claim.id])
                 else:
                     return claim
-                got = self.repo.get_claim(claim.id, tx=tx)
+                got = self.claims.get(claim.id, tx=tx)
                 assert got is not None
                 return got
             out_now = [p for p in prem if found[p]["status"] in OUT_STATUSES]
@@ -331,7 +314,7 @@ class SupportService:
                         keys=[key],
                         rules=locked is not None and locked.rules > 0,
                     )
-                got = self.repo.get_claim(claim_id, tx=tx)
+                got = self.claims.get(claim_id, tx=tx)
                 assert got is not None
                 return got
             return created
@@ -353,7 +336,7 @@ class SupportService:
         if got is None:
             raise ClaimNotFound(claim_id, self.space)
         claim, families = got
-        deps = self.repo.dependents(claim_id, dependents) if dependents > 0 else []
+        deps = self.currency.dependents(claim_id, dependents) if dependents > 0 else []
         return ClaimSupport(claim=claim, families=families, dependents=deps)
 
     # -- currency ---------------------------------------------------------------------------------
@@ -370,13 +353,13 @@ class SupportService:
             if current is None:
                 raise ClaimNotFound(target, self.space)
             target = current.id
-        return self.repo.dependents(target, limit)
+        return self.currency.dependents(target, limit)
 
     def stale(self, limit: int = 100) -> list[StaleClaim]:
         """The stale conclusions of this space, newest first, each with the premise change that made it stale."""
         if not 1 <= limit <= 10_000:
             raise ValidationError("limit must be between 1 and 10000")
-        return self.repo.stale_claims(limit)
+        return self.currency.stale_claims(limit)
 
     # -- retract / restore ------------------------------------------------------------------------
     def retract(
@@ -388,13 +371,14 @@ class SupportService:
         agent: str | None = None,
         at: datetime | None = None,
     ) -> AuditRecord:
-        """Invalidate evidence (episodes or claims) and withdraw exactly what lost every support.
+        """Invalidate evidence (episodes or claims) and withdraw exactly what lost every support
+        (:mod:`.reconsolidation`).
 
         Raises:
             ValidationError: no roots, blank reason, unknown mode, or a root already retracted.
             ClaimNotFound: a root is not an episode or claim of this space.
         """
-        return self._operation("retract", root_ids, reason, mode, agent, at)
+        return self.reconsolidation.run("retract", root_ids, reason, mode, agent, at)
 
     def restore(
         self,
@@ -405,176 +389,21 @@ class SupportService:
         agent: str | None = None,
         at: datetime | None = None,
     ) -> AuditRecord:
-        """Lift a retraction and reinstate the withdrawn claims whose support is intact again.
+        """Lift a retraction and reinstate the withdrawn claims whose support is intact again
+        (:mod:`.reconsolidation`).
 
         Raises:
             ValidationError: no roots, blank reason, unknown mode, or a root that is not retracted.
             ClaimNotFound: a root is not an episode or claim of this space.
         """
-        return self._operation("restore", root_ids, reason, mode, agent, at)
-
-    def _operation(
-        self, op: str, root_ids: Sequence[str] | str, reason: str, mode: str, agent: str | None, at: datetime | None
-    ) -> AuditRecord:
-        if not root_ids:
-            raise ValidationError(f"{op} needs at least one root id")
-        roots = _ids(root_ids, "root")
-        why = _reason(reason)
-        _mode(mode)
-        when = _iso(at)
-
-        def work(tx: Tx) -> AuditRecord:
-            if agent is not None:
-                self._check_agent(agent, tx)
-            # what the operation reads (roots, what rests on them, their premises) is locked first
-            self.repo.lock_region(tx, roots)
-            if self.one_statement:
-                return self._repair(tx, op, roots, mode, why, agent, when)
-            found = self.repo.find_nodes(roots, tx=tx)
-            if any(r not in found for r in roots) or any(
-                (found[r]["status"] == "retracted") == (op == "retract") for r in roots
-            ):
-                self._refuse(tx, op, roots)
-            keys = sorted({found[r]["key"] for r in roots if found[r]["key"] is not None})
-            return self._reconsolidate(tx, op, roots, mode, why, agent, when, keys)
-
-        t0 = time.perf_counter()
-        record = self.graph.write_tx(work, name=f"support.{op}")
-        return record.model_copy(update={"seconds": time.perf_counter() - t0})
-
-    def _refuse(self, tx: Tx, op: str, roots: list[str]) -> None:
-        """Raise the error that makes ``op`` on ``roots`` invalid (support.repair wrote nothing)."""
-        found = self.repo.find_nodes(roots, tx=tx)
-        for r in roots:
-            if r not in found:
-                raise ClaimNotFound(r, self.space)
-        if op == "retract":
-            again = [r for r in roots if found[r]["status"] == "retracted"]
-            if again:
-                raise ValidationError(f"{listed(again, 'already retracted')} (restore it first)")
-        else:
-            live = [r for r in roots if found[r]["status"] != "retracted"]
-            if live:
-                raise ValidationError(f"nothing to restore: {listed(live, 'not retracted')}")
-        raise AssertionError(f"support.repair refused {op} of {roots} for no reason find_nodes sees")
-
-    def _repair(
-        self, tx: Tx, op: str, roots: list[str], mode: str, reason: str, agent: str | None, at: str
-    ) -> AuditRecord:
-        """What :meth:`_reconsolidate` does, for retract/restore, in one statement (``support.repair``)
-        when it fits: then the transaction is ``support.lock_region``, that statement and the commit. The statement returns
-        what is left, and this finishes it with the step statements, in the same order:
-        a fixpoint deeper than ``waves_per_call`` waves (``pending``), the settling of keys whose
-        belief changed (rules first), a currency fixpoint deeper than ``waves_per_call``."""
-        audit, run = new_id(), new_id()
-        row = self.repo.repair(
-            tx,
-            id=audit,
-            op=op,
-            mode=mode,
-            reason=reason,
-            agent=agent,
-            at=at,
-            roots=roots,
-            evaluate=mode != "none",
-            force=(op != "retract") if mode == "influence" else None,
-            waves=self.waves_per_call,
-            currency=mode == "justification",
-            run=run,
-        )
-        if row is None:
-            self._refuse(tx, op, roots)
-        assert row is not None
-        change = Change(op=op, reason=reason, agent=agent, at=at, audit=audit)
-        if row["pending"]:  # the support fixpoint needs more waves: the step statements, as before
-            waves = int(row["waves"])
-            region = list(row["region_ids"])
-            budget = min(len(region), self.waves_per_call)
-            while True:
-                gained = self.repo.fixpoint(tx, run=audit, waves=budget)
-                waves += sum(1 for g in gained if g > 0)
-                if not gained or gained[-1] == 0:
-                    break
-            _, changed = self.repo.apply_labels(
-                tx, audit=audit, at=at, reason=reason, region=region, force=None, waves=waves
-            )
-            self.consequences.settle(tx, change, roots=roots, keys=sorted(set(row["keys"]) | set(changed)))
-        elif not row["settled"]:
-            if mode == "justification":  # keys involved: the rule engine goes first
-                self.consequences.settle(tx, change, roots=roots, keys=sorted(set(row["keys"])))
-            else:
-                return AuditRecord.from_row(row)
-        elif row["cpending"]:  # the currency fixpoint needs more waves
-            region = list(row["cregion_ids"])
-            budget = min(len(region), self.waves_per_call)
-            while True:
-                gained = self.repo.fixpoint(tx, run=run, waves=budget)
-                if not gained or gained[-1] == 0:
-                    break
-            _, _, changed = self.repo.currency_apply(tx, audit=audit, run=run, at=at, reason=reason, region=region)
-            if changed:
-                self.consequences.settle(tx, change, keys=sorted(set(changed)))
-        elif row["ckeys"]:  # the currency pass changed beliefs: their rules, then on
-            self.consequences.settle(tx, change, keys=sorted(set(row["ckeys"])))
-        else:
-            return AuditRecord.from_row(row)
-        record = self.repo.audit(audit, tx=tx)
-        assert record is not None
-        return record
-
-    def _reconsolidate(
-        self,
-        tx: Tx,
-        op: str,
-        roots: list[str],
-        mode: str,
-        reason: str,
-        agent: str | None,
-        at: str,
-        keys: list[str],
-    ) -> AuditRecord:
-        """Everything of one reconsolidation, inside ``tx``: audit, roots, region, fixpoint, labels,
-        then (mode ``justification``) the currency of the conclusions and rule re-derivation of the
-        keys whose belief changed, on the same audit."""
-        audit = new_id()
-        self.repo.open_audit(
-            tx, id=audit, op=op, mode=mode, reason=reason, agent=agent, at=at, roots=roots, evaluate=mode != "none"
-        )
-        region: list[str] = []
-        waves = 0
-        force: bool | None = None
-        if mode != "none":
-            region, seeds = self.repo.mark_region(tx, run=audit, roots=roots)
-            if mode == "influence":
-                force = op != "retract"
-            elif seeds:
-                # all waves in one statement; again only while the last wave still gained
-                budget = min(len(region), self.waves_per_call)
-                while True:
-                    gained = self.repo.fixpoint(tx, run=audit, waves=budget)
-                    waves += sum(1 for g in gained if g > 0)
-                    if not gained or gained[-1] == 0:
-                        break
-        changed: list[str] = []
-        if region:
-            _, changed = self.repo.apply_labels(
-                tx, audit=audit, at=at, reason=reason, region=region, force=force, waves=waves
-            )
-        else:
-            self.repo.close_audit(tx, audit=audit)
-        if mode == "justification":
-            change = Change(op=op, reason=reason, agent=agent, at=at, audit=audit)
-            self.consequences.settle(tx, change, roots=roots, keys=sorted(set(keys) | set(changed)))
-        record = self.repo.audit(audit, tx=tx)
-        assert record is not None
-        return record
+        return self.reconsolidation.run("restore", root_ids, reason, mode, agent, at)
 
     # -- audits --------------------------------------------------------------------------------------
     def rederive(self, claim_id: str, *, agent: str) -> RederiveResult:
         """Ask the LLM (job ``rederive``) for the new form of a stale free-text conclusion; never implicit."""
         if self._llm is None:
             raise ConfigurationError("this support service was built without a language model: rederive needs one")
-        return Rederiver(self, self._llm).rederive(claim_id, agent=agent)
+        return Rederiver(self.supports, self.derive, self.claims, self._llm).rederive(claim_id, agent=agent)
 
     def audits(self, limit: int = 50) -> list[AuditSummary]:
         """The reconsolidation audits of this space, newest first."""

@@ -11,7 +11,7 @@ import pytest
 from cli_runner import run_cli_with
 
 from belief_graph import BeliefGraph
-from belief_graph.repositories.core import AdminRepository
+from belief_graph.repositories.admin import AdminRepository
 from belief_graph.settings import Settings
 
 

@@ -114,7 +114,7 @@ def test_two_threads_of_writes_retracts_and_restores_keep_the_invariants(
         )
         def two_at_once(self, first: str, second: str, key: str, value: str, data: st.DataObject) -> None:
             target = data.draw(st.sampled_from(self.nodes))
-            claim = self.bg.support.repo.get_claim(target)
+            claim = self.bg.support.claims.get(target)
             fact = claim.key if claim is not None and claim.key is not None else key
             errors = _together(self._op(first, target, fact, value), self._op(second, target, fact, value))
             assert not errors, errors

@@ -42,7 +42,7 @@ from belief_graph.argumentation import iccma
 from belief_graph.errors import ConfigurationError, ValidationError
 from belief_graph.models import new_id
 from belief_graph.models.argumentation import AttackGraph
-from belief_graph.repositories.core import AdminRepository
+from belief_graph.repositories.admin import AdminRepository
 from belief_graph.services.argumentation import SMALL_MAX, ArgumentationService
 
 from ..scenarios.frameworks import FAMILIES, chain_graph, double_chain_graph, small_graph

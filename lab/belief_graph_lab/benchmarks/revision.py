@@ -32,7 +32,7 @@ from belief_graph.embeddings import Embedder
 from belief_graph.facade import BeliefGraph
 from belief_graph.models import new_id
 from belief_graph.models.support import MODES
-from belief_graph.repositories.core import AdminRepository
+from belief_graph.repositories.admin import AdminRepository
 from belief_graph.repositories.support import ProfilingRunner, TimingRunner
 from belief_graph.services.support import SupportService
 

@@ -43,7 +43,7 @@ from belief_graph.embeddings import Embedder, HashingEmbedder
 from belief_graph.errors import BeliefGraphError
 from belief_graph.facade import BeliefGraph
 from belief_graph.models import new_id, utcnow
-from belief_graph.repositories.core import AdminRepository
+from belief_graph.repositories.admin import AdminRepository
 
 from .timing import percentile, under_profile
 

@@ -1,4 +1,4 @@
-// name: retrieval.similar_active_claims
+// name: fact.similar_active_claims
 // mode: read
 // params: space, embedding, k, fetch, agent
 // description: the k active claims of the space closest to a vector (optionally of one agent), for key resolution and pass 1

@@ -1,4 +1,4 @@
-// name: retrieval.index_self_probe
+// name: admin.index_self_probe
 // mode: read
 // params: probes, k
 // description: for each probe {space, id, embedding}, is that claim among the k nearest neighbours of its own vector in claim_embedding? returned: how many neighbours came back and the lowest score among them (fewer than k: the index holds no more entries, the answer is exhaustive; all k at score 1.0: exact twins of the vector, possibly in other spaces, fill the k places). indexable false: a zero or non-finite vector, which Neo4j does not index and refuses as a query (it is not probed)
