@@ -20,6 +20,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "belief_graph"
+LAB = ROOT / "lab" / "belief_graph_lab"
+"""The lab (benchmarks, demos, scenarios) beside the package: the doc names its modules the same way."""
+BASES = (ROOT, PACKAGE, LAB, ROOT / "lab")
 DOC = ROOT / "docs" / "architecture.md"
 
 _TICKED = re.compile(r"`([^`\n]+)`")
@@ -33,7 +36,7 @@ def _text() -> str:
 def _exists(token: str) -> bool:
     """A path as the doc writes it: from the repository root or from the package (``services/x.py``);
     ``db/driver.translate`` is a name in a module; ``schemas/V*.cypher`` a pattern."""
-    for base in (ROOT, PACKAGE):
+    for base in BASES:
         if "*" in token:
             if any(base.glob(token)):
                 return True
@@ -41,7 +44,7 @@ def _exists(token: str) -> bool:
             return True
     module, _, attr = token.rpartition(".")
     if "/" in module and attr.isidentifier():
-        for base in (ROOT, PACKAGE):
+        for base in BASES:
             source = base / f"{module}.py"
             if source.exists() and re.search(rf"^(def|class) {attr}\b", source.read_text(), re.M):
                 return True
@@ -53,7 +56,7 @@ def test_every_path_the_doc_names_exists() -> None:
     paths = {
         re.sub(r":\d+(-\d+)?$", "", t)
         for t in _TICKED.findall(_text())
-        if "/" in t and " " not in t and not t.startswith("-")
+        if "/" in t and " " not in t and not t.startswith("-") and "<" not in t
     }
     assert len(paths) > 20, "the doc names almost no path: did the parsing break?"
     subpackages = {p.name + "/" for p in PACKAGE.glob("*/*") if p.is_dir() and (p / "__init__.py").exists()}
@@ -79,9 +82,9 @@ def test_every_module_of_the_package_table_exists() -> None:
         for name in _TICKED.findall(_strip_parentheses(cell)):  # names in parentheses are examples, not modules
             if not re.fullmatch(r"\w+/?", name):
                 continue  # a command or an option, not a module
-            if name.endswith("/") and any((base / name).is_dir() for base in (PACKAGE, ROOT)):
+            if name.endswith("/") and any((base / name).is_dir() for base in BASES):
                 continue  # another package named in passing (`benchmarks/` in the cli/bench row)
-            targets = [base / package / name.rstrip("/") for base in (PACKAGE, ROOT)]  # in the package or beside it
+            targets = [base / package / name.rstrip("/") for base in BASES]  # in the package, beside it or the lab
             if not any(t.with_suffix(".py").exists() or t.is_dir() for t in targets):
                 missing.append(f"{package}{name}")
     assert not missing, f"docs/architecture.md's package table names modules that do not exist: {missing}"
@@ -157,5 +160,5 @@ def test_every_path_of_the_readme_layout_exists() -> None:
     assert m, "README.md has no layout block under '## Layout'"
     folders = re.findall(r"^\s*([\w.-]+/(?:[\w-]+/?)?)\s", m[1], re.M)
     assert len(folders) > 10, "the layout names almost no folder: did the parsing break?"
-    missing = [f for f in folders if not any((base / f).exists() for base in (ROOT, PACKAGE))]
+    missing = [f for f in folders if not any((base / f).exists() for base in BASES)]
     assert not missing, f"README.md's layout names paths that do not exist: {missing}"

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from belief_graph.cli import main
-from belief_graph.cli.bench.options import FULL_SIZES, numbers, sizes_or_full, timed_engine, words
+from belief_graph_lab.cli.bench.options import FULL_SIZES, numbers, sizes_or_full, timed_engine, words
 from belief_graph.errors import ValidationError
 
 pytestmark = pytest.mark.unit

@@ -3,7 +3,9 @@
 Read from the code with ``ast``: a module *names* a query when it holds the query's full name as a
 string (``"claim.lock_facts"``) or builds it from the area's prefix (``f"check.{name}"``). Every
 area of the registry must be in :data:`OWNER` (a new area gets its repository and a row here), and
-no module but its owner may name its queries, except the few in :data:`ALSO`, each with its reason.
+no module but its owner may name its queries, except the few in :data:`ALSO`, each with its reason. The lab (``lab/belief_graph_lab``: the
+studies, demos and scenarios) is outside the runtime and not read here: its studies run their own
+``bench.*`` probes and the revision study its filler statements.
 """
 
 from __future__ import annotations
@@ -52,16 +54,6 @@ ALSO: dict[str, dict[str, str]] = {
     "explore": {
         "console/bloom.py": "the Bloom perspective names them as search phrases",
         "services/explore.py": "each view names the question it draws; ExploreRepository runs it",
-    },
-    "bench": {
-        "benchmarks/all_studies.py": "the studies' own probes and fixtures (they leave the package with benchmarks/)",
-        "benchmarks/edits.py": "as above",
-        "benchmarks/grounded.py": "as above",
-        "benchmarks/revision.py": "as above",
-        "benchmarks/writes.py": "as above",
-    },
-    "support": {
-        "benchmarks/revision.py": "the revision study's filler and fingerprint statements (as above)",
     },
 }
 """Modules besides the owner that name an area's queries, and why."""
