@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from belief_graph.cli import main
-from belief_graph_lab.cli.bench.options import FULL_SIZES, numbers, sizes_or_full, timed_engine, words
 from belief_graph.errors import ValidationError
+from belief_graph_lab.cli.bench.options import FULL_SIZES, numbers, sizes_or_full, timed_engine, words
 
 pytestmark = pytest.mark.unit
 
