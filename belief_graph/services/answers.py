@@ -25,7 +25,8 @@ Two steps keep ``unknown`` for when memory really does not hold the answer:
   own statement is the answer, cited: it is grounded by construction. ``checks`` says so. Only a
   belief about whom the question asks is taken: by its key's parties, and by its statement when it
   opens with "the user's <someone>" (a model may store "The user's uncle is vegetarian" under a key
-  of the user's own).
+  of the user's own), and only a statement of the kind asked (an amount for "how many", a time
+  for "when", not a bare date for "where").
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import EncodingError, ValidationError
@@ -41,10 +43,12 @@ from ..llm.jobs import Answer, AnswerInput, BeliefView
 from ..models.retrieval import AnswerResult, GroundingCheck
 from ..models.support import WorkingContext
 from .clauses import tokens
-from .grounding import check_grounding, is_unknown
+from .grounding import check_grounding, extract_figures, is_unknown
 from .identity import shape
 from .retrieval import RetrievalService
 from .support import SupportService
+from .temporal import find_times
+from .value_forms import NUMBER_WORDS
 
 __all__ = ["DEFAULT_THRESHOLD", "EXTRACTIVE_THRESHOLD", "AnswerService", "grounding_check", "as_user"]
 
@@ -232,6 +236,7 @@ class AnswerService:
             for i in ctx.items
             if (i.claim.key is None or shape(i.claim.key).parties == asked)
             and _subject_parties(i.claim.text) in (asked, None)
+            and _of_the_kind_asked(question, i.claim.text, i.claim.value)
         ]
         if not items:
             return None
@@ -294,6 +299,41 @@ def _cos(a: Sequence[float], b: Sequence[float]) -> float:
     num = sum(x * y for x, y in zip(a, b, strict=True))
     den = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return num / den if den else 0.0
+
+
+_ASKS_AMOUNT = ("how many", "how much", "how old", "how long", "how far", "how often", "how tall", "how big")
+_ASKS_TIME = ("when", "since when", "what time", "what date", "which day", "what day", "which date")
+
+
+def _of_the_kind_asked(question: str, statement: str, value: Any) -> bool:
+    """Whether a statement can answer the kind of question asked: an amount for "how many / much /
+    old", a time for "when / what date", a place or thing (not only a date or number) for "where".
+    Any other question takes any statement."""
+    words = tokens(question)
+    asked = next((" ".join(words[i : i + 2]) for i, w in enumerate(words[:4]) if w in _WH), "")
+    figures = extract_figures(statement)
+    timed = bool(find_times(statement, datetime.now(UTC))) or any(
+        any("-" in f or ":" in f for f in forms) for _, forms in figures
+    )
+    if asked.startswith(_ASKS_AMOUNT):
+        return bool(figures) or any(w in NUMBER_WORDS for w in tokens(statement))
+    if asked.startswith(_ASKS_TIME) or asked.split(" ")[0] == "when":
+        return timed
+    if asked.split(" ")[0] == "where":
+        only_figures = value is not None and bool(extract_figures(str(value))) and not _letters_beyond_dates(str(value))
+        return not only_figures
+    return True
+
+
+_WH = frozenset({"how", "when", "what", "which", "where", "since"})
+
+
+def _letters_beyond_dates(value: str) -> bool:
+    """Whether a value says more than a date or a number ("May 23" does not; "Lisbon in May" does)."""
+    rest = value
+    for written, _ in extract_figures(value):
+        rest = rest.replace(written, " ")
+    return any(len(w) > 2 for w in tokens(rest))
 
 
 def _subject_parties(statement: str) -> frozenset[int] | None:

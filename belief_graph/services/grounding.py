@@ -57,7 +57,7 @@ _MONTH_RE = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july
 
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _ISO_MONTH = re.compile(r"\b(\d{4})-(\d{2})\b(?!-\d)")
-_PHONE = re.compile(r"(?<![\w.])(\+\d{1,3}[\s-]?)?(\(?\d{2,5}\)?(?:[\s-]\d{2,6}){1,3})(?!\w|[.,]\d)")
+_PHONE = re.compile(r"(?<![\w.])(\+\d{1,3}[\s-]?)?(\(?\d{1,5}\)?(?:[\s.-]\d{2,6}){1,5})(?!\w|[.,]\d)")
 _SLASH_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")
 _DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_RE + r")(?:,?\s+(\d{4}))?\b", re.I)
 _MONTH_DAY = re.compile(r"\b(" + _MONTH_RE + r")\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b", re.I)
@@ -195,6 +195,8 @@ def extract_figures(text: str) -> list[tuple[str, set[str]]]:
             continue
         w = m.group(0)
         phone = {"tel:" + w} if w.isdigit() and w.startswith("0") and len(w) >= 7 else set()
+        if w.startswith("+") and w[1:].isdigit() and len(w) >= 11:  # "+33612345678": the country code is 1-3 digits
+            phone = {"tel:0" + w[1 + k :] for k in (1, 2, 3)}
         out.append((w, {_num(w)} | phone))
         spans.append(m.span())
     return out

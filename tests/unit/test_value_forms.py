@@ -28,6 +28,8 @@ AT = datetime(2026, 8, 1, 12, 0, tzinfo=UTC)
         ("user.phone", "07700900123", "Can you save my number? It's 07700 900123."),
         ("user.phone", "+44 7700 900123", "Can you save my number? It's 07700 900123."),
         ("user.phone", "07700 900123", "CRM contact card: Chloe Martin, mobile +44 7700 900123."),
+        ("user.phone", "06 12 34 56 78", "Contact record: Hugo Laurent, mobile +33 6 12 34 56 78."),
+        ("user.phone", "+33612345678", "Contact record: Hugo Laurent, mobile 06.12.34.56.78."),
         ("user.passport.expiry", "2027-08", "My passport expires in August 2027."),
         ("user.half_marathon.best_time", "1:46:00", "Ran a 1:46 half on Sunday."),
     ],
@@ -46,6 +48,7 @@ def test_a_normalised_value_is_grounded(key: str, value: str, turn: str) -> None
         ("user.team.location", "SF", "My team is in Seattle and I'm in Singapore."),  # spells nothing
         ("user.education.university", "UoM", "I study at the University of Leeds."),
         ("user.phone", "07700 900124", "Can you save my number? It's 07700 900123."),  # another digit
+        ("user.phone", "06 12 34 56 79", "Contact record: Hugo Laurent, mobile +33 6 12 34 56 78."),
         ("user.passport.expiry", "2027-08", "My passport expires in August 2026."),
         ("user.diet", "veggie", "I'm vegetarian these days."),  # a synonym is not a form of the word
         ("user.city", "Lisboa", "I live in Lisbon now."),  # nor is a translation
