@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError as PydanticValidationError
 
-from ..db.driver import Graph, Tx
+from ..db.driver import Graph
 from ..embeddings import Embedder
 from ..errors import (
     MAX_PROBLEM,
@@ -42,7 +42,7 @@ from ..models import (
     new_id,
     utcnow,
 )
-from ..policies import Decision, StaleVerdict
+from ..policies import StaleVerdict
 from ..repositories import (
     AgentRepository,
     ClaimRepository,
@@ -171,19 +171,6 @@ class BeliefService:
             if len(vec) != self.dimension:
                 raise EmbeddingDimensionError(self.dimension, len(vec), where=f"embedding from {self.embedder.name}")
         return [{"data": d, "vector": v, "id": new_id()} for d, v in zip(items, vectors, strict=True)]
-
-    def write_prepared(
-        self,
-        tx: Tx,
-        prepared: dict[str, Any],
-        *,
-        props: dict[str, Any] | None = None,
-        op_hint: WriteOp | None = None,
-        verdicts: dict[str, Decision] | None = None,
-    ) -> WriteResult:
-        """The write itself, inside the caller's transaction (``remember`` and import write several):
-        :meth:`ClaimWriter.write <belief_graph.services.writes.ClaimWriter.write>`."""
-        return self.writer.write(tx, prepared, props=props, op_hint=op_hint, verdicts=verdicts)
 
     # -- agents and keys ---------------------------------------------------------------------------
     def add_agent(self, agent: str, kind: str = "agent", description: str | None = None) -> AgentInfo:

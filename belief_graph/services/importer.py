@@ -2,7 +2,7 @@
 transactions, resumable (``bg.importer.import_items(items)``, ``bg.importer.import_jsonl(path)``,
 ``belief-graph memory import FILE.jsonl``; docs/import.md).
 
-**Same policies.** Every claim goes through :meth:`BeliefService.write_prepared` inside the batch's
+**Same policies.** Every claim goes through :meth:`ClaimWriter.write <belief_graph.services.writes.ClaimWriter.write>` inside the batch's
 transaction, in input order: one current belief per fact, pass 1 and pass 2 with the key's
 strategy, disputes, auto-resolution, derived keys refused, rule re-derivation and the currency of
 conclusions. A later line sees what the earlier lines of its batch wrote. ``llm_judge`` keys get
@@ -383,7 +383,7 @@ class ImportService:
             for index, (line, p) in enumerate(pending):
                 try:
                     out.append(
-                        b.write_prepared(tx, p, props={"import_name": run.name, "import_line": line}, verdicts=verdicts)
+                        b.writer.write(tx, p, props={"import_name": run.name, "import_line": line}, verdicts=verdicts)
                     )
                 except StaleVerdict:
                     raise _StaleAt(index) from None

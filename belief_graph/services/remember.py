@@ -27,7 +27,7 @@ The flow for one call (``docs/policies.md`` has the rationale):
    (:func:`~belief_graph.services.clauses.says_change`): a booking record and an email digest,
    a scraper and the user, disagree — they do not update each other;
 5. one write transaction: the episode, then every surviving fact through
-   :meth:`BeliefService.write_prepared` (pass 2 against other agents by the key's strategy), each
+   :meth:`ClaimWriter.write <belief_graph.services.writes.ClaimWriter.write>` (pass 2 against other agents by the key's strategy), each
    claim carrying the provenance of the prompts and model that produced it.
 
 Every LLM call happens before the transaction; an invalid model output raises ``EncodingError``
@@ -362,7 +362,7 @@ class RememberService:
                 rejections=[_rejection_json(r) for r in rejected],
             )
             results = [
-                b.write_prepared(tx, p, props=prov, op_hint=hints.get(i), verdicts=verdicts) for i, p in prepared
+                b.writer.write(tx, p, props=prov, op_hint=hints.get(i), verdicts=verdicts) for i, p in prepared
             ]
             return RememberResult(
                 episode=ep, results=results, keys=resolved, skipped=skipped, rejected=rejected, warnings=warnings
