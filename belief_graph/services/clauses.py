@@ -361,11 +361,6 @@ def _verb_like(word: str) -> bool:
     )
 
 
-def _is_i(word: str) -> bool:
-    """The speaker's own "I" ("I", "I'm", "I've", "I'd", "I'll"), written with its capital."""
-    return word.strip(",.!?;:\"'()") == "I" or word.startswith(("I'", "I’"))
-
-
 def _named_subject(piece: str, words: list[str], initial: bool) -> tuple[str | None, str | None]:
     """The party of a clause opened by somebody else: a name ("Ollie moved to Glasgow", "Finn's
     birthday is ..."; a capital at the start of a sentence says nothing, so there only with a
@@ -386,7 +381,10 @@ def _named_subject(piece: str, words: list[str], initial: bool) -> tuple[str | N
                 subject = [t.removesuffix("'s") for t in w[1:i]]
                 cased = piece.split()
                 # a capital names somebody, but the speaker's "I" does not ("the only pension I have")
-                named = any(t[:1].isupper() and not _is_i(t) for t in cased[1 : i + 1])
+                named = any(
+                    t[:1].isupper() and t.strip(",.!?;:()") != "I" and t[:2] not in ("I'", "I’")
+                    for t in cased[1 : i + 1]
+                )
                 if any(t in PARTY_WORDS or t.rstrip("s") in PARTY_WORDS for t in subject) or named:
                     return NAMED, " ".join(subject)
                 return None, None
@@ -394,10 +392,9 @@ def _named_subject(piece: str, words: list[str], initial: bool) -> tuple[str | N
     opener = next((t for t in piece.split() if t.lower().strip(",.!?:;\"'()") == first), "")
     if not opener[:1].isupper() or base in FUNCTION_CAPS or base in REQUEST_VERBS or not base.isalpha():
         return None, None
-    if base in POSSESSIVE_PRONOUNS or base.endswith("ly") or (base.endswith(("ed", "ing")) and len(base) > 4):
-        return None, None  # "Mine's still 5.4", "Finally moved to Prague", "Started nights at ...", "Driving ..."
-    if base in COUNT_WORDS:
-        return None, None  # "Six months smoke-free today"
+    verbal = base.endswith("ly") or (base.endswith(("ed", "ing")) and len(base) > 4)  # "Finally", "Started", "Driving"
+    if verbal or base in POSSESSIVE_PRONOUNS | COUNT_WORDS:
+        return None, None  # "Mine's still 5.4", "Six months smoke-free"
     if first.endswith("'s") or _verb_like(nxt):
         return NAMED, base
     return None, None
