@@ -361,9 +361,7 @@ class RememberService:
                 tx=tx,
                 rejections=[_rejection_json(r) for r in rejected],
             )
-            results = [
-                b.writer.write(tx, p, props=prov, op_hint=hints.get(i), verdicts=verdicts) for i, p in prepared
-            ]
+            results = [b.writer.write(tx, p, props=prov, op_hint=hints.get(i), verdicts=verdicts) for i, p in prepared]
             return RememberResult(
                 episode=ep, results=results, keys=resolved, skipped=skipped, rejected=rejected, warnings=warnings
             )
