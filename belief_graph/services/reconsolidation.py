@@ -163,14 +163,8 @@ class Reconsolidation:
         assert row is not None
         change = Change(op=op, reason=reason, agent=agent, at=at, audit=audit)
         if row["pending"]:  # the support fixpoint needs more waves: the step statements, as before
-            waves = int(row["waves"])
             region = list(row["region_ids"])
-            budget = min(len(region), self.waves_per_call)
-            while True:
-                gained = self.repo.fixpoint(tx, run=audit, waves=budget)
-                waves += sum(1 for g in gained if g > 0)
-                if not gained or gained[-1] == 0:
-                    break
+            waves = int(row["waves"]) + self._fixpoint(tx, audit, region)
             _, changed = self.repo.apply_labels(
                 tx, audit=audit, at=at, reason=reason, region=region, force=None, waves=waves
             )
@@ -182,11 +176,7 @@ class Reconsolidation:
                 return AuditRecord.from_row(row)
         elif row["cpending"]:  # the currency fixpoint needs more waves
             region = list(row["cregion_ids"])
-            budget = min(len(region), self.waves_per_call)
-            while True:
-                gained = self.repo.fixpoint(tx, run=run, waves=budget)
-                if not gained or gained[-1] == 0:
-                    break
+            self._fixpoint(tx, run, region)
             _, _, changed = self.currency.apply_labels(tx, audit=audit, run=run, at=at, reason=reason, region=region)
             if changed:
                 self.consequences.settle(tx, change, keys=sorted(set(changed)))
@@ -224,13 +214,7 @@ class Reconsolidation:
             if mode == "influence":
                 force = op != "retract"
             elif seeds:
-                # all waves in one statement; again only while the last wave still gained
-                budget = min(len(region), self.waves_per_call)
-                while True:
-                    gained = self.repo.fixpoint(tx, run=audit, waves=budget)
-                    waves += sum(1 for g in gained if g > 0)
-                    if not gained or gained[-1] == 0:
-                        break
+                waves = self._fixpoint(tx, audit, region)
         changed: list[str] = []
         if region:
             _, changed = self.repo.apply_labels(
@@ -244,3 +228,14 @@ class Reconsolidation:
         record = self.repo.audit(audit, tx=tx)
         assert record is not None
         return record
+
+    def _fixpoint(self, tx: Tx, run: str, region: list[str]) -> int:
+        """Run the fixpoint of ``run`` over ``region``, up to ``waves_per_call`` waves a statement,
+        again only while the last wave still gained; the number of waves that gained."""
+        budget = min(len(region), self.waves_per_call)
+        waves = 0
+        while True:
+            gained = self.repo.fixpoint(tx, run=run, waves=budget)
+            waves += sum(1 for g in gained if g > 0)
+            if not gained or gained[-1] == 0:
+                return waves
