@@ -124,6 +124,7 @@ class AnswerService:
         hits = self.retrieval.recall(asked, k=k, embedding=vector)
         best = max((h.similarity for h in hits if h.similarity is not None), default=None)
         qualifying = [h for h in hits if h.similarity is not None and h.similarity >= thr]
+        base: dict[str, Any] = {"query": query, "best_similarity": best, "threshold": thr}
         if not qualifying:
             top = max(hits, key=lambda h: h.similarity or 0.0) if hits else None
             why = (
@@ -133,16 +134,7 @@ class AnswerService:
                 else "memory holds no active belief to answer from"
             )
             checks.append(GroundingCheck(name="similarity_threshold", ok=False, detail=why))
-            return AnswerResult(
-                query=query,
-                status="unknown",
-                text="unknown",
-                reason=why,
-                checks=checks,
-                llm_calls=0,
-                best_similarity=best,
-                threshold=thr,
-            )
+            return _unknown(why, checks, 0, base)
         checks.append(
             GroundingCheck(
                 name="similarity_threshold",
@@ -161,16 +153,7 @@ class AnswerService:
         )
         if not ctx.items:
             why = "the working context is empty (no active belief with an intact support)"
-            return AnswerResult(
-                query=query,
-                status="unknown",
-                text="unknown",
-                reason=why,
-                checks=checks,
-                best_similarity=best,
-                threshold=thr,
-                context=ctx if include_context else None,
-            )
+            return _unknown(why, checks, 0, {**base, "context": ctx if include_context else None})
         llm = self._llm()
         before = llm.usage().calls
         beliefs = [
@@ -183,14 +166,7 @@ class AnswerService:
             )
             for i in ctx.items
         ]
-        base: dict[str, Any] = {
-            "query": query,
-            "best_similarity": best,
-            "threshold": thr,
-            "model": llm.model_name,
-            "replayed": llm.is_replay,
-            "context": ctx if include_context else None,
-        }
+        base.update(model=llm.model_name, replayed=llm.is_replay, context=ctx if include_context else None)
         try:
             out = self._ask(llm, query, beliefs)
         except EncodingError as exc:
@@ -200,7 +176,7 @@ class AnswerService:
             found = self._extractive(asked, vector, ctx, checks, calls, base, why)
             if found is not None:
                 return found
-            return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
+            return _unknown(why, checks, calls, base)
         calls = llm.usage().calls - before
         checks.append(
             GroundingCheck(
@@ -214,7 +190,7 @@ class AnswerService:
             found = self._extractive(asked, vector, ctx, checks, calls, base, why)
             if found is not None:
                 return found
-            return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
+            return _unknown(why, checks, calls, base)
         return self._final(out, ctx, checks, calls, base)
 
     def _extractive(
@@ -276,7 +252,7 @@ class AnswerService:
         if bad:
             why = f"cited belief(s) {bad} are not active beliefs of the working context (any more)"
             checks.append(GroundingCheck(name="citations_active", ok=False, detail=why))
-            return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
+            return _unknown(why, checks, calls, base)
         checks.append(
             GroundingCheck(
                 name="citations_active",
@@ -293,6 +269,11 @@ class AnswerService:
             llm_calls=calls,
             **base,
         )
+
+
+def _unknown(why: str, checks: list[GroundingCheck], calls: int, base: dict[str, Any]) -> AnswerResult:
+    """The answer ``unknown``, with why, the checks so far and the LLM calls it took."""
+    return AnswerResult(status="unknown", text="unknown", reason=why, checks=checks, llm_calls=calls, **base)
 
 
 def _cos(a: Sequence[float], b: Sequence[float]) -> float:
