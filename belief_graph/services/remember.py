@@ -351,16 +351,7 @@ class RememberService:
             verdicts.update(b.conflicts.pre_verdicts(p["data"]))
 
         def work(tx: Tx) -> RememberResult:
-            ep = b.episodes.create(
-                id=episode_id,
-                text=latest["text"],
-                agent=agent,
-                agent_kind="user" if agent.startswith("user") else "agent",
-                conversation=conversation,
-                at=_iso(at),
-                tx=tx,
-                rejections=[_rejection_json(r) for r in rejected],
-            )
+            ep = self._episode(tx, episode_id, latest["text"], agent, conversation, at, rejected)
             results = [b.writer.write(tx, p, props=prov, op_hint=hints.get(i), verdicts=verdicts) for i, p in prepared]
             return RememberResult(
                 episode=ep, results=results, keys=resolved, skipped=skipped, rejected=rejected, warnings=warnings
@@ -410,19 +401,32 @@ class RememberService:
         b = self.beliefs
 
         def work(tx: Tx) -> RememberResult:
-            ep = b.episodes.create(
-                id=new_id(),
-                text=text,
-                agent=agent,
-                agent_kind="user" if agent.startswith("user") else "agent",
-                conversation=conversation,
-                at=_iso(at),
-                tx=tx,
-                rejections=[_rejection_json(r) for r in rejected],
-            )
+            ep = self._episode(tx, new_id(), text, agent, conversation, at, rejected)
             return RememberResult(episode=ep, rejected=rejected, extracted=False)
 
         return b.graph.write_tx(work, name="beliefs.remember")
+
+    def _episode(
+        self,
+        tx: Tx,
+        episode_id: str,
+        text: str,
+        agent: str,
+        conversation: str | None,
+        at: datetime | None,
+        rejected: list[dict[str, Any]],
+    ) -> Episode:
+        """The episode of what was said, with the facts refused from it."""
+        return self.beliefs.episodes.create(
+            id=episode_id,
+            text=text,
+            agent=agent,
+            agent_kind="user" if agent.startswith("user") else "agent",
+            conversation=conversation,
+            at=_iso(at),
+            tx=tx,
+            rejections=[_rejection_json(r) for r in rejected],
+        )
 
 
 def _choose(llm: LLMClient, unsure: list[tuple[Proposal, list[Candidate]]]) -> dict[int, str | None]:
