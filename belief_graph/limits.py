@@ -50,6 +50,7 @@ __all__ = [
     "MAX_QUERY_TEXT",
     "check_argument_names",
     "check_aware",
+    "check_limit",
     "check_past",
     "check_name",
     "check_number",
@@ -99,6 +100,13 @@ def check_name(value: Any, what: str, *, optional: bool = False) -> str | None:
     if value is None and optional:
         return None
     return check_text(value, what, MAX_NAME)
+
+
+def check_limit(limit: int, most: int) -> int:
+    """How many rows a listing may return: from 1 to ``most``."""
+    if not 1 <= limit <= most:
+        raise ValidationError(f"limit must be between 1 and {most}")
+    return limit
 
 
 def check_number(value: Any, what: str) -> Any:

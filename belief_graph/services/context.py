@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..errors import ValidationError
+from ..limits import check_limit
 from ..models import Claim
 from ..models.support import ContextItem, SupportFamily, WorkingContext, estimate_tokens
 from ..repositories.retrieval import RetrievalRepository
@@ -46,8 +47,7 @@ class ContextCompiler:
         """
         if budget_tokens < 1:
             raise ValidationError("budget_tokens must be positive")
-        if not 1 <= limit <= 1000:
-            raise ValidationError("limit must be between 1 and 1000")
+        check_limit(limit, 1000)
         key_list = list(keys or [])
         for k in key_list:
             checked_key(k)

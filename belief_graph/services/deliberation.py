@@ -40,6 +40,7 @@ from typing import Literal
 
 from ..db.driver import Graph, Tx
 from ..errors import EncodingError, NotFoundError, ValidationError
+from ..limits import check_limit
 from ..llm import LLMClient
 from ..llm.jobs import BeliefView, ProposalView
 from ..models import utcnow
@@ -323,6 +324,5 @@ class DeliberationService:
 
     def all(self, limit: int = 20) -> list[DeliberationSummary]:
         """The deliberations of this space, newest first."""
-        if not 1 <= limit <= 10_000:
-            raise ValidationError("limit must be between 1 and 10000")
+        check_limit(limit, 10_000)
         return self.repo.deliberations(limit)

@@ -43,6 +43,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ..db.driver import Tx
 from ..errors import ImportLineError, ImportStateError, ValidationError, listed
+from ..limits import check_limit
 from ..models import ClaimInput, Strategy, WriteResult, new_id, utcnow
 from ..models.imports import OPS, ImportInfo, ImportResult, RejectedLine
 from ..policies import Decision, StaleVerdict
@@ -203,8 +204,7 @@ class ImportService:
         return self.repo.get(name)
 
     def all(self, limit: int = 50) -> list[ImportInfo]:
-        if not 1 <= limit <= 10_000:
-            raise ValidationError("limit must be between 1 and 10000")
+        check_limit(limit, 10_000)
         return self.repo.all(limit)
 
     # -- the run ---------------------------------------------------------------------------------

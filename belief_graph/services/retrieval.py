@@ -34,7 +34,7 @@ from typing import Any
 from ..db.driver import Graph
 from ..embeddings import Embedder
 from ..errors import ConfigurationError, EmbeddingDimensionError, ValidationError
-from ..limits import MAX_QUERY_TEXT, check_text
+from ..limits import MAX_QUERY_TEXT, check_limit, check_text
 from ..models import KEY_RE
 from ..models.retrieval import RecallStats, RetrievalHit
 from ..repositories import AgentRepository
@@ -491,8 +491,7 @@ class RetrievalService:
         pre = _prefix(prefix)
         if key_list is None and pre is None:
             raise ValidationError("lookup needs keys or a key prefix")
-        if not 1 <= limit <= 10_000:
-            raise ValidationError("limit must be between 1 and 10000")
+        check_limit(limit, 10_000)
         rows = self.repo.lookup(key_list, pre, bool(include_inactive), _at(as_of), limit)
         details = self.repo.hit_details([r["id"] for r in rows], None, not include_inactive and as_of is None)
         match = "key" if key_list is not None else "prefix"

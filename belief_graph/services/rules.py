@@ -25,6 +25,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ..db.driver import Graph, Tx
 from ..errors import MAX_PROBLEM, RuleNotFound, ValidationError, listed
+from ..limits import check_limit
 from ..models import KEY_RE, utcnow
 from ..models.rules import CompiledRule, RuleInfo, RuleInstanceInfo, RuleRun, RuleSpec, patterns_intersect, rule_edges
 from ..repositories.rules import RuleRepository
@@ -125,8 +126,7 @@ class RuleService:
     def instances(self, name: str, status: str | None = None, limit: int = 100) -> list[RuleInstanceInfo]:
         if status not in (None, "new", "resolved", "unresolved"):
             raise ValidationError("status is 'resolved', 'unresolved' or 'new'")
-        if not 1 <= limit <= 100_000:
-            raise ValidationError("limit must be between 1 and 100000")
+        check_limit(limit, 100_000)
         self.get(name)
         return self.repo.instances(name, status, limit)
 

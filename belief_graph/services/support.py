@@ -33,7 +33,7 @@ from ..errors import (
     ValidationError,
     listed,
 )
-from ..limits import check_aware, check_name, check_number
+from ..limits import check_aware, check_limit, check_name, check_number
 from ..llm import LLMClient
 from ..models import KEY_RE, Claim, Value, new_id, time_after
 from ..models.support import (
@@ -345,8 +345,7 @@ class SupportService:
         nearest first: what goes stale or is withdrawn when it changes."""
         if not isinstance(claim_id_or_key, str) or not claim_id_or_key.strip():
             raise ValidationError("dependents needs a claim id, an episode id or a fact key")
-        if not 1 <= limit <= 10_000:
-            raise ValidationError("limit must be between 1 and 10000")
+        check_limit(limit, 10_000)
         target = claim_id_or_key
         if not self.repo.find_nodes([target]):
             current = self.claims.current(target) if KEY_RE.match(target) else None
@@ -357,8 +356,7 @@ class SupportService:
 
     def stale(self, limit: int = 100) -> list[StaleClaim]:
         """The stale conclusions of this space, newest first, each with the premise change that made it stale."""
-        if not 1 <= limit <= 10_000:
-            raise ValidationError("limit must be between 1 and 10000")
+        check_limit(limit, 10_000)
         return self.currency.stale_claims(limit)
 
     # -- retract / restore ------------------------------------------------------------------------
@@ -407,8 +405,7 @@ class SupportService:
 
     def audits(self, limit: int = 50) -> list[AuditSummary]:
         """The reconsolidation audits of this space, newest first."""
-        if not 1 <= limit <= 10_000:
-            raise ValidationError("limit must be between 1 and 10000")
+        check_limit(limit, 10_000)
         return self.repo.audits(limit)
 
     def audit(self, audit_id: str) -> AuditRecord:
