@@ -47,10 +47,7 @@ class RetrievalRepository(Repo):
         self, embedding: Sequence[float], fetch: int, filters: Filters
     ) -> tuple[int, list[dict[str, Any]]]:
         """``(rows the index returned, filtered hits {id, score, status_then} best first)``."""
-        rows = self.graph.read(
-            "retrieval.vector_candidates", space=self.space, embedding=list(embedding), fetch=fetch, **filters
-        )
-        return int(rows[0]["fetched"]), list(rows[0]["hits"])
+        return self._by_embedding("retrieval.vector_candidates", embedding, fetch, filters)
 
     def fulltext_candidates(self, text: str, fetch: int, filters: Filters) -> tuple[int, list[dict[str, Any]]]:
         rows = self.graph.read("retrieval.fulltext_candidates", space=self.space, text=text, fetch=fetch, **filters)
@@ -60,9 +57,12 @@ class RetrievalRepository(Repo):
         self, embedding: Sequence[float], fetch: int, filters: Filters
     ) -> tuple[int, list[dict[str, Any]]]:
         """``(claims scanned, the fetch best {id, score, status_then})`` by an exact scan of the space."""
-        rows = self.graph.read(
-            "retrieval.exact_candidates", space=self.space, embedding=list(embedding), fetch=fetch, **filters
-        )
+        return self._by_embedding("retrieval.exact_candidates", embedding, fetch, filters)
+
+    def _by_embedding(
+        self, query: str, embedding: Sequence[float], fetch: int, filters: Filters
+    ) -> tuple[int, list[dict[str, Any]]]:
+        rows = self.graph.read(query, space=self.space, embedding=list(embedding), fetch=fetch, **filters)
         return int(rows[0]["fetched"]), list(rows[0]["hits"])
 
     def count_candidates_capped(self, filters: Filters, cap: int) -> int:
