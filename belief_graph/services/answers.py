@@ -42,6 +42,7 @@ from ..llm import LLMClient
 from ..llm.jobs import Answer, AnswerInput, BeliefView
 from ..models.retrieval import AnswerResult, GroundingCheck
 from ..models.support import WorkingContext
+from .clause_words import QUESTION_WORDS
 from .clauses import tokens
 from .grounding import check_grounding, extract_figures, is_unknown
 from .identity import shape
@@ -306,7 +307,7 @@ def _of_the_kind_asked(question: str, statement: str, value: Any) -> bool:
     return True
 
 
-_WH = frozenset({"how", "when", "what", "which", "where", "since"})
+_WH = QUESTION_WORDS | {"since"}  # "since when"
 
 
 def _letters_beyond_dates(value: str) -> bool:
