@@ -309,7 +309,7 @@ def _possessive_spans(words: list[str]) -> tuple[str, ...]:
 
 _FACTIVE = re.compile(
     r"\b(?:know|knew|realize|realise|realized|realised|remember|notice|noticed|heard|hear|forgot|forget|"
-    r"mention|mentioned|told you|tell you)\s+(?:that\s+)?(.+)$"
+    r"mention|mentioned|told you|tell you|remind me|remind us)\s+(?:that\s+)?(.+)$"
 )
 
 

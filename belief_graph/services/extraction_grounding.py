@@ -134,6 +134,10 @@ def _stem(word: str) -> str:
             break
     if w.endswith("e") and len(w) > 4:
         w = w[:-1]
+    elif w.endswith("ic") and len(w) > 5:  # "allergic" = "allergy", "economic" = "economy"
+        w = w[:-2]
+    elif w.endswith("y") and len(w) > 3 and w[-2] not in "aeiouy":  # "allergy" = "allergies", "study" = "studied"
+        w = w[:-1]
     return w
 
 

@@ -76,6 +76,9 @@ def test_turn_kind(text: str, kind: str) -> None:
         ("user.married", False, "I'm not married."),
         ("user.diet", "no meat", "I don't eat meat."),  # the value carries its own negation
         ("user.allergy", "peanuts", "I should mention I'm allergic to peanuts."),
+        ("user.allergies", "penicillin allergy", "I'm allergic to penicillin, what do they give instead?"),  # -ic/-y
+        ("user.studies", "law studies", "I studied law in Leeds."),
+        ("user.insurance_renewal", "June", "Also can you remind me my car insurance renews in June?"),
         ("user.seat", "window seat", "I'd like a window seat please."),  # a preference, stated
         ("user.job_title", "UX designer", "hey, UX designer here, fully remote, living in Leeds."),  # telegraphic
         ("user.works_remotely", True, "hey, UX designer here, fully remote, living in Leeds."),
@@ -291,6 +294,9 @@ def test_ordinals_and_record_fields(key: str, value: object, source: str, ground
         # what somebody else recommends, or what the speaker only considers, is not said of them
         ("user.car", "Tesla Model 3", "Should I get the Tesla Model 3 my brother recommended?", False),
         ("user.car", "Tesla Model 3", "Is the Tesla Model 3 I'm thinking of buying any good?", False),
+        # "remind me" presupposes its complement, not a reminder's task or an embedded question
+        ("user.errand", "call mom", "Can you remind me to call mom?", False),
+        ("user.dentist", "Friday", "Can you remind me whether the dentist is on Friday?", False),
     ],
 )  # fmt: skip
 def test_embedded_clauses_in_questions(key: str, value: object, source: str, grounded: bool) -> None:
