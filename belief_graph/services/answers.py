@@ -27,6 +27,11 @@ Two steps keep ``unknown`` for when memory really does not hold the answer:
   opens with "the user's <someone>" (a model may store "The user's uncle is vegetarian" under a key
   of the user's own), and only a statement of the kind asked (an amount for "how many", a time
   for "when", not a bare date for "where").
+
+What the model reads is the context **about whom the question asks** (:func:`about_whom_asked`): a
+question about the user themselves ("Is Nadia vegetarian?") is not shown the beliefs about other
+people of the user's life ("The user's uncle is vegetarian"), which a reader takes for the user's
+own; when nothing else is left the answer is ``unknown`` without a call, and says so.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from ..errors import EncodingError, ValidationError
 from ..llm import LLMClient
 from ..llm.jobs import Answer, AnswerInput, BeliefView
 from ..models.retrieval import AnswerResult, GroundingCheck
-from ..models.support import WorkingContext
+from ..models.support import ContextItem, WorkingContext
 from .clause_words import QUESTION_WORDS
 from .clauses import tokens
 from .grounding import check_grounding, extract_figures, is_unknown
@@ -51,7 +56,14 @@ from .support import SupportService
 from .temporal import find_times
 from .value_forms import NUMBER_WORDS
 
-__all__ = ["DEFAULT_THRESHOLD", "EXTRACTIVE_THRESHOLD", "AnswerService", "grounding_check", "as_user"]
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "EXTRACTIVE_THRESHOLD",
+    "AnswerService",
+    "about_whom_asked",
+    "as_user",
+    "grounding_check",
+]
 
 DEFAULT_THRESHOLD = 0.61
 """Minimum Neo4j cosine score (``(1 + cos) / 2``; 0.61 = cosine 0.22) of the best recalled
@@ -145,6 +157,11 @@ class AnswerService:
         )
         keys = list(dict.fromkeys(h.claim.key for h in qualifying if h.claim.key))
         ctx = self.support.context(query=asked, keys=keys, budget_tokens=budget_tokens, limit=max(k, 10))
+        ctx, others = about_whom_asked(asked, ctx)
+        if others and not ctx.items:
+            why = f"the question asks about the user; the working context's {others} belief(s) are about other people"
+            checks.append(GroundingCheck(name="context", ok=False, detail=why))
+            return _unknown(why, checks, 0, {**base, "context": ctx if include_context else None})
         checks.append(
             GroundingCheck(
                 name="context",
@@ -316,6 +333,31 @@ def _letters_beyond_dates(value: str) -> bool:
     for written, _ in extract_figures(value):
         rest = rest.replace(written, " ")
     return any(len(w) > 2 for w in tokens(rest))
+
+
+def about_whom_asked(question: str, ctx: WorkingContext) -> tuple[WorkingContext, int]:
+    """The context a reader is shown for a question about the user themselves ("Is Nadia
+    vegetarian?" read as "Is the user vegetarian?"): without the beliefs about another person of
+    the user's life ("The user's uncle is vegetarian"), by key or by statement, and how many were
+    left out. A question that names a person ("my sister's birthday"), asks "who", or does not
+    say it is about the user ("When is Anjali's birthday?") is shown the whole context."""
+    words = tokens(question)
+    about_user = "user" in words or "user's" in words or any(w in _FIRST_PERSON for w in words)
+    if not about_user or _parties(words) or any(w in ("who", "whom", "whose") for w in words):
+        return ctx, 0
+
+    def of_the_user(i: ContextItem) -> bool:
+        by_key = i.claim.key is None or not shape(i.claim.key).parties
+        return by_key and not _subject_parties(i.claim.text)
+
+    kept = [i for i in ctx.items if of_the_user(i)]
+    if len(kept) == len(ctx.items):
+        return ctx, 0
+    shown = {"items": kept, "used_tokens": sum(i.tokens for i in kept), "text": "\n".join(i.text for i in kept)}
+    return ctx.model_copy(update=shown), len(ctx.items) - len(kept)
+
+
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself".split())
 
 
 def _subject_parties(statement: str) -> frozenset[int] | None:

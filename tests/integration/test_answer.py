@@ -112,6 +112,33 @@ def test_an_extractive_answer_is_about_whom_the_question_asks(abg: BeliefGraph, 
     assert uncle.status == "answered" and uncle.text == "The user's uncle is vegetarian"
 
 
+def test_the_reader_is_shown_the_beliefs_about_whom_the_question_asks(abg: BeliefGraph, model: ScriptedModel) -> None:
+    """A question about the user is not shown what is said of the user's uncle (a reader takes it for
+    the user's own); a question about the uncle, or one that names nobody, is shown it."""
+    uncle = abg.assert_claim("user.uncle.diet", "vegetarian", "The user's uncle is vegetarian", agent="user:ana")
+    also = abg.assert_claim("user.diet_note", "vegetarian", "The user's aunt is vegetarian too", agent="user:ana")
+    model.add("answer", {"text": "unknown", "citations": []})
+    r = abg.answer("Is Ana vegetarian?")
+    shown = {b["id"] for b in model.calls_for("answer")[-1].inputs["beliefs"]}
+    assert uncle.claim.id not in shown and also.claim.id not in shown and shown, shown
+    assert r.status == "unknown" and r.context is not None
+    assert {i.claim.id for i in r.context.items} == shown  # the context returned is what the reader read
+    for question in ("Is the user's uncle vegetarian?", "Who in the family is vegetarian?"):
+        abg.answer(question)
+        assert uncle.claim.id in {b["id"] for b in model.calls_for("answer")[-1].inputs["beliefs"]}, question
+
+
+def test_a_question_about_the_user_with_only_other_people_s_beliefs_is_unknown_without_a_call(
+    bg: BeliefGraph,
+) -> None:
+    model = ScriptedModel()
+    with BeliefGraph.connect(space=bg.space, settings=bg.settings, embedder=bg.embedder, chat_model=model) as b:
+        b.assert_claim("user.uncle.diet", "vegetarian", "The user's uncle is vegetarian", agent="user:nadia")
+        r = b.answer("Is Nadia vegetarian?")
+    assert r.status == "unknown" and model.calls == [], r.reason
+    assert "about other people" in r.reason and r.context is not None and r.context.items == []
+
+
 def test_the_user_s_name_reads_as_the_user(abg: BeliefGraph, model: ScriptedModel) -> None:
     from belief_graph.services.answers import as_user
 
