@@ -47,7 +47,7 @@ from ..llm import LLMClient
 from ..llm.jobs import Answer, AnswerInput, BeliefView
 from ..models.retrieval import AnswerResult, GroundingCheck
 from ..models.support import ContextItem, WorkingContext
-from .clause_words import QUESTION_WORDS
+from .clause_words import PARTY_GROUPS, QUESTION_WORDS
 from .clauses import tokens
 from .grounding import check_grounding, extract_figures, is_unknown
 from .identity import shape
@@ -347,8 +347,8 @@ def about_whom_asked(question: str, ctx: WorkingContext) -> tuple[WorkingContext
         return ctx, 0
 
     def of_the_user(i: ContextItem) -> bool:
-        by_key = i.claim.key is None or not shape(i.claim.key).parties
-        return by_key and not _subject_parties(i.claim.text)
+        by_key = i.claim.key is None or not shape(i.claim.key).parties - _NOT_PEOPLE
+        return by_key and not (_subject_parties(i.claim.text) or frozenset()) - _NOT_PEOPLE
 
     kept = [i for i in ctx.items if of_the_user(i)]
     if len(kept) == len(ctx.items):
@@ -357,6 +357,8 @@ def about_whom_asked(question: str, ctx: WorkingContext) -> tuple[WorkingContext
     return ctx.model_copy(update=shown), len(ctx.items) - len(kept)
 
 
+_NOT_PEOPLE = frozenset(i for i, g in enumerate(PARTY_GROUPS) if g & {"team", "dog", "cat", "pet"})
+"""The parties that are not another person: the user's team (its size is the user's), their pets."""
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself".split())
 
 
