@@ -242,6 +242,11 @@ class PolicySettings(_Section):
     """Key resolution: between this and the align threshold the LLM decides; below, the key is kept."""
     key_candidates: int = Field(default=8, ge=1, le=100)
     """At most this many known keys are offered to a prompt (chosen by vector similarity)."""
+    revisit: bool = True
+    """``remember`` asks the model once more about the held beliefs a turn names (their value or
+    attribute) that no extracted fact landed on: does the turn change them? (services/revisit.py)"""
+    revisit_limit: int = Field(default=3, ge=1, le=20)
+    """At most this many beliefs are revisited per turn (the closest to it)."""
     ground_extraction: bool = True
     """``remember`` stores no fact that the turn's asserting clauses do not state (a question's or a
     hypothetical's content, another person's attribute), and makes no call for a turn of small talk

@@ -1,5 +1,5 @@
-"""Replies of a scripted chat model that the remember tests share: the facts a turn states, a
-classification of every item, a model that keeps its own key."""
+"""Replies of a scripted chat model that the remember tests share: the facts a turn states, what it
+changes of the beliefs revisited, a classification of every item, a model that keeps its own key."""
 
 from __future__ import annotations
 
@@ -49,3 +49,18 @@ def choose(key: str | None = None) -> Responder:
             for it in inputs["items"]
         ]
     }
+
+
+def revisit(changes: dict[str, tuple[Any, str]] | None = None) -> Responder:
+    """A ``revisit`` reply: the beliefs under the keys of ``changes`` changed to (value, text); every
+    other belief shown unchanged."""
+    wanted = changes or {}
+
+    def respond(inputs: Any) -> dict[str, Any]:
+        out = []
+        for b in inputs["beliefs"]:
+            value, text = wanted.get(b["key"], (None, ""))
+            out.append({"belief": b["id"], "changed": b["key"] in wanted, "value": value, "text": text})
+        return {"items": out}
+
+    return respond

@@ -47,6 +47,7 @@ from .jobs import (
     JOBS,
     Answer,
     BeliefView,
+    CandidateClaim,
     ClaimView,
     Classifications,
     ClassifyItem,
@@ -64,6 +65,7 @@ from .jobs import (
     Proposal,
     ProposalView,
     Rederived,
+    Revisits,
     Turn,
     job_spec,
 )
@@ -269,6 +271,12 @@ class LLMClient:
     ) -> JobResult[Extraction]:
         """Facts from conversation turns (one call per ``max_batch`` turns)."""
         return self.run("extract", {"turns": list(turns), "known_keys": list(known_keys)})
+
+    def revisit(
+        self, turns: Sequence[Turn | Mapping[str, Any]], beliefs: Sequence[CandidateClaim | Mapping[str, Any]]
+    ) -> JobResult[Revisits]:
+        """Whether the latest of ``turns`` changes each held belief, and to what."""
+        return self.run("revisit", {"turns": list(turns), "beliefs": list(beliefs)})
 
     def classify(self, items: Sequence[ClassifyItem | Mapping[str, Any]]) -> JobResult[Classifications]:
         """NOOP/UPDATE/REPLACE/ADD for each new claim against its candidate claims."""

@@ -76,7 +76,7 @@ from .value_forms import NUMBER_WORDS, ORDINAL_WORDS, SPELLED_NUMBERS, as_value,
 
 _PARTY_NAMES = frozenset(w for g in PARTY_GROUPS for w in g)
 
-__all__ = ["FactCheck", "check_fact", "turn_kind"]
+__all__ = ["FactCheck", "check_fact", "content_stems", "key_stems", "turn_kind"]
 
 TurnKind = Literal["statement", "question", "small_talk"]
 
@@ -139,6 +139,16 @@ def _stem(word: str) -> str:
     elif w.endswith("y") and len(w) > 3 and w[-2] not in "aeiouy":  # "allergy" = "allergies", "study" = "studied"
         w = w[:-1]
     return w
+
+
+def content_stems(text: str) -> set[str]:
+    """The light stems of a text's content words (no function words, no single letters)."""
+    return {_stem(w) for w in tokens(text) if w not in _STOP and len(w) > 1}
+
+
+def key_stems(key: str) -> set[str]:
+    """The light stems of a key's attribute words, its last segment (``user.code_editor``: code, editor)."""
+    return {_stem(w) for w in _split_ident(key.rsplit(".", 1)[-1]) if w not in _STOP and len(w) > 1}
 
 
 def turn_kind(text: str) -> TurnKind:

@@ -16,6 +16,11 @@ The flow for one call (``docs/policies.md`` has the rationale):
    it is not, **disambiguate** (one batched LLM call) chooses among the candidates shown; else the
    key is new. A statement under another key of the same fact thus meets the belief it updates or
    contradicts;
+   **revisit** (``policy.revisit``, on by default; ``services/revisit.py``): the held beliefs the
+   turn names (a word of their value or attribute) that no extracted fact landed on are shown to
+   the model in one more call, which says whether the turn changes them and to what; what it says
+   changed is grounded and classified like an extracted fact (an extractor that missed "the
+   amlodipine my doctor switched me to from lisinopril" no longer leaves lisinopril current);
 4. **classify** (one batched call): facts whose value differs from the fact's current belief
    (or, without a key, that are close to one of the writer's active claims) are classified NOOP /
    UPDATE / REPLACE / ADD; a NOOP between values that share no word is not trusted (the write
@@ -64,6 +69,7 @@ from .identity import (
     past_event_redated,
     type_of,
 )
+from .revisit import as_facts, touched
 from .temporal import fact_time
 from .value_forms import as_value
 
@@ -75,7 +81,7 @@ class ResolvedKey(BaseModel):
 
     proposed: str | None
     key: str | None
-    how: str  # known | new | aligned | asked | kept | none | dropped | other | refused
+    how: str  # known | new | aligned | asked | kept | none | dropped | other | refused | revisited
     score: float | None = None
     relation: str | None = None
     """The evidence: same_attribute / same_statement / restated (aligned), related (asked)."""
@@ -236,6 +242,9 @@ class RememberService:
             k["key"] = r.key
         if schema is not None and declared is not None:
             kept = self._outside_schema(kept, resolved, schema, declared, rejected)
+        # 3b. revisit the held beliefs the turn names that no extracted fact landed on
+        if policy.revisit:
+            kept += self._revisited(llm, turns, turn_vec, kept, resolved, rejected, prov, agent, said_at)
         # value types follow the (possibly re-aligned) key: a value of another type than the key
         # holds is converted when it says the same ("1,350" for a number key), else refused
         typed = b.facts.value_types([k["key"] for k in kept if k["key"] is not None and k["value"] is not None])
@@ -358,6 +367,43 @@ class RememberService:
             )
 
         return b.graph.write_tx(work, name="beliefs.remember")
+
+    def _revisited(
+        self,
+        llm: LLMClient,
+        turns: list[dict[str, str]],
+        turn_vec: Sequence[float],
+        kept: list[dict[str, Any]],
+        resolved: list[ResolvedKey],
+        rejected: list[dict[str, Any]],
+        prov: dict[str, Any],
+        agent: str,
+        said_at: datetime,
+    ) -> list[dict[str, Any]]:
+        """The facts a ``revisit`` call finds the latest turn changes (services/revisit.py), grounded
+        like extracted ones; no call when the turn names no held belief extraction left alone."""
+        b, latest = self.beliefs, turns[-1]
+        covered = {k["key"] for k in kept if k["key"] is not None}
+        near = b.facts.similar_claims(turn_vec, k=b.policy.key_candidates)
+        beliefs = touched(latest["text"], near, covered, b.policy.revisit_limit)
+        if not beliefs:
+            return []
+        shown = [{"id": c.id, "key": c.key, "value": c.value, "text": c.text, "agent": c.agent} for c in beliefs]
+        answer = llm.revisit(turns, shown)
+        prov["llm_revisit_prompt"] = answer.provenance.prompt_ref
+        out = []
+        for f in as_facts(answer.output, beliefs, latest["id"]):
+            if b.policy.ground_extraction:
+                user = agent.lower().startswith("user")
+                check = check_fact(f.key, f.value, f.text, latest["text"], speaker_is_user=user, at=said_at)
+                if not check.grounded:
+                    rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": check.reason})
+                    continue
+            value = as_value(f.value)
+            text = self_contained(f.text, f.key, value)
+            out.append({"fact": f, "key": f.key, "value": value, "text": text, "vector": b.embed_many([text])[0]})
+            resolved.append(ResolvedKey(proposed=f.key, key=f.key, how="revisited"))
+        return out
 
     @staticmethod
     def _outside_schema(

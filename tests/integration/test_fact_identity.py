@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from scripted_replies import choose, classify, facts
+from scripted_replies import choose, classify, facts, revisit
 
 from belief_graph import BeliefGraph, WriteOp
 from belief_graph.llm import ScriptedModel
@@ -19,6 +19,7 @@ def model() -> ScriptedModel:
     m = ScriptedModel()
     m.respond("classify", classify("UPDATE"))
     m.respond("disambiguate", choose())
+    m.respond("revisit", revisit())  # a turn naming another laptop does not change the work laptop
     return m
 
 

@@ -27,7 +27,7 @@ from belief_graph.llm import (
     Timeout,
     Unavailable,
 )
-from belief_graph.llm.jobs import Critiques, Hypothesis, Proposals, Rederived, Reranking
+from belief_graph.llm.jobs import Critiques, Hypothesis, Proposals, Rederived, Reranking, Revisits
 
 ALICE = "user:alice"
 PERSPECTIVE = {
@@ -61,6 +61,21 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                     "kind": "semantic",
                     "confidence": 0.9,
                 }
+            ]
+        },
+    ),
+    "revisit": (
+        {
+            "turns": [{"id": "ep-3", "agent": ALICE, "text": "Does the amlodipine my doctor switched me to clash?"}],
+            "beliefs": [
+                {"id": "old-2", "key": "user.medication", "value": "lisinopril", "text": "The user takes lisinopril"},
+                {"id": "old-3", "key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon"},
+            ],
+        },
+        {
+            "items": [
+                {"belief": "old-2", "changed": True, "value": "amlodipine", "text": "The user takes amlodipine"},
+                {"belief": "old-3", "changed": False, "value": None, "text": ""},
             ]
         },
     ),
@@ -203,6 +218,7 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 OUTPUT_TYPES = {
     "extract": Extraction,
     "classify": Classifications,
+    "revisit": Revisits,
     "disambiguate": KeyChoices,
     "encode": Encoding,
     "critique": Critique,
@@ -374,6 +390,17 @@ CHECK_FAILURES: list[tuple[str, dict[str, Any], str]] = [
         "schema violation",
     ),
     ("classify", {"items": []}, "missing item"),
+    ("revisit", {"items": [{"belief": "old-2", "changed": False, "value": None, "text": ""}]}, "missing belief"),
+    (
+        "revisit",
+        {
+            "items": [
+                {"belief": "old-2", "changed": True, "value": None, "text": ""},
+                {"belief": "old-3", "changed": False, "value": None, "text": ""},
+            ]
+        },
+        "needs the new value",
+    ),
     (
         "classify",
         {

@@ -9,7 +9,7 @@ Output models have **no defaults**: every field is required (nullable where it m
 the JSON schema sent to the provider is valid in OpenAI's strict mode and means the same as the
 pydantic model that validates the answer.
 
-Batch jobs (``extract``, ``classify``, ``disambiguate``, ``encode``) take a list of items and
+Batch jobs (``extract``, ``revisit``, ``classify``, ``disambiguate``, ``encode``) take a list of items and
 answer one output item per input item (``source``/``item``/``observation`` names the input id),
 so one call handles a whole batch; :class:`~belief_graph.llm.runner.LLMClient` splits batches
 larger than ``max_batch`` and merges the answers.
@@ -18,6 +18,7 @@ larger than ``max_batch`` and merges the answers.
 job            input                   output                      used for
 =============  ======================  ==========================  ===============================
 extract        :class:`ExtractInput`   :class:`Extraction`         facts from conversation turns
+revisit        :class:`RevisitInput`   :class:`Revisits`           held beliefs a turn may change
 classify       :class:`ClassifyInput`  :class:`Classifications`    new claim vs existing claims
 disambiguate   :class:`KeyInput`       :class:`KeyChoices`         pick / coin a fact key
 encode         :class:`EncodeInput`    :class:`Encoding`           a perspective reads an episode
@@ -70,6 +71,7 @@ from .memory import (
     CLASSIFY,
     DISAMBIGUATE,
     EXTRACT,
+    REVISIT,
     Classification,
     Classifications,
     ClassifyInput,
@@ -81,6 +83,9 @@ from .memory import (
     KeyChoices,
     KeyInput,
     KeyItem,
+    Revisited,
+    RevisitInput,
+    Revisits,
 )
 from .perspectives import (
     CRITIQUE,
@@ -156,6 +161,9 @@ __all__ = [
     "Rederived",
     "RerankInput",
     "Reranking",
+    "RevisitInput",
+    "Revisited",
+    "Revisits",
     "Hypothesis",
     "HypothesizeInput",
     "Turn",
@@ -167,6 +175,7 @@ JOBS: dict[str, JobSpec] = {
     s.name: s
     for s in (
         EXTRACT,
+        REVISIT,
         CLASSIFY,
         DISAMBIGUATE,
         ENCODE,

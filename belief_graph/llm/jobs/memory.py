@@ -1,5 +1,6 @@
-"""Memory jobs: ``extract`` (facts from conversation turns), ``classify`` (a new claim against
-existing ones) and ``disambiguate`` (pick or coin a fact key)."""
+"""Memory jobs: ``extract`` (facts from conversation turns), ``revisit`` (does the latest turn change
+a held belief extraction left alone?), ``classify`` (a new claim against existing ones) and
+``disambiguate`` (pick or coin a fact key)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,29 @@ class ExtractedFact(_Out):
 
 class Extraction(_Out):
     facts: list[ExtractedFact]
+
+
+# ---------------------------------------------------------------------------------------------
+# revisit
+# ---------------------------------------------------------------------------------------------
+
+
+class RevisitInput(_In):
+    turns: list[Turn]
+    beliefs: list[CandidateClaim]
+
+
+class Revisited(_Out):
+    belief: str = Field(description="id of the belief this entry is about")
+    changed: bool = Field(
+        description="true when the latest turn says the belief's value is no longer (or never was) true"
+    )
+    value: Value = Field(description="the value the latest turn gives instead, in its own words; null when unchanged")
+    text: str = Field(description="one self-contained sentence stating the new value; empty when unchanged")
+
+
+class Revisits(_Out):
+    items: list[Revisited]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,6 +140,15 @@ def _check_extract(inp: ExtractInput, out: Extraction) -> list[str]:
     return problems
 
 
+def _check_revisit(inp: RevisitInput, out: Revisits) -> list[str]:
+    problems = _one_per_item("belief", [b.id for b in inp.beliefs], [r.belief for r in out.items])
+    for n, r in enumerate(out.items):
+        where = f"items[{n}] ({r.belief})"
+        if r.changed and (r.value is None or not r.text.strip()):
+            problems.append(f"{where}: a changed belief needs the new value and a sentence stating it")
+    return problems
+
+
 def _check_classify(inp: ClassifyInput, out: Classifications) -> list[str]:
     problems = _one_per_item("item", [i.id for i in inp.items], [c.item for c in out.items])
     by_id = {i.id: i for i in inp.items}
@@ -170,6 +203,18 @@ EXTRACT = JobSpec(
     "facts",
     ("source",),
     limits=JobLimits(max_tokens=384, max_tokens_per_item=256, timeout=90, timeout_per_item=40),
+)
+
+REVISIT = JobSpec(
+    "revisit",
+    RevisitInput,
+    Revisits,
+    _check_revisit,
+    "does the latest turn change a held belief extraction left alone?",
+    "beliefs",
+    "items",
+    ("belief",),
+    limits=JobLimits(max_tokens=192, max_tokens_per_item=128, timeout=60, timeout_per_item=25),
 )
 
 CLASSIFY = JobSpec(

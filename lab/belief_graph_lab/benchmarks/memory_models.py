@@ -9,6 +9,8 @@ model. Both are deterministic (seeded per item and turn) and play every job ``re
   singular last segment), says a value in another of its forms (an alias), drops facts and adds
   facts the turn does not assert (a trap of the turn, the assistant's suggestion before it, an
   earlier statement carried over from the conversation), each at a stated rate (:class:`Noise`);
+* ``revisit``: a held belief changed when the turn has a gold statement of its fact with another
+  value (the noisy one drops it and says another form at the extraction's rates, drawn anew);
 * ``disambiguate``: the candidate key that holds the same gold fact when one is shown (the noisy
   one keeps its own key instead at ``choose_error``);
 * ``classify``: from the gold relation of the statement (restate -> NOOP, update/correction ->
@@ -139,6 +141,7 @@ def gold_model(item: Item, noise: Noise | None = None, name: str | None = None) 
     st.questions = {q.ask: q for q in item.questions}
     model = ScriptedModel(name or ("noisy" if noise else "scripted"))
     model.respond("extract", lambda inputs: _extract(st, inputs))
+    model.respond("revisit", lambda inputs: _revisit(st, inputs))
     model.respond("disambiguate", lambda inputs: _disambiguate(st, inputs))
     model.respond("classify", lambda inputs: _classify(st, inputs))
     model.respond("answer", lambda inputs: _answer(st, inputs))
@@ -152,11 +155,16 @@ def _fact_json(source: str, key: str | None, value: Any, text: str) -> dict[str,
     return {"source": source, "key": key, "value": value, "text": text, "kind": "semantic", "confidence": 0.9}
 
 
-def _extract(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
+def _turn_of(st: _State, inputs: Mapping[str, Any]) -> tuple[int, int, Turn] | None:
     latest = inputs["turns"][-1]
-    found = st.by_turn.get((latest["agent"], latest["text"])) or next(
+    return st.by_turn.get((latest["agent"], latest["text"])) or next(
         (v for (a, txt), v in st.by_turn.items() if txt == latest["text"]), None
     )
+
+
+def _extract(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    latest = inputs["turns"][-1]
+    found = _turn_of(st, inputs)
     if found is None:
         return {"facts": []}
     si, ti, turn = found
@@ -201,6 +209,32 @@ def _extra_fact(st: _State, si: int, ti: int, turn: Turn, rng: random.Random) ->
         s = rng.choice(carried)
         kinds.append((st.item.facts[s.fact].key, s.value, s.text))
     return rng.choice(kinds) if kinds else None
+
+
+def _revisit(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """For each belief shown: changed when the turn has a gold statement of its fact with another
+    value (the noisy model drops it and says a value in another form at the extraction's rates,
+    drawn anew: a second question is a second chance, as with a real model)."""
+    found = _turn_of(st, inputs)
+    out = []
+    for b in inputs["beliefs"]:
+        fid = st.fact_of_key(b["key"])
+        said = [(k, x) for k, x in enumerate(found[2].states) if x.fact == fid] if found and fid else []
+        entry: dict[str, Any] = {"belief": b["id"], "changed": False, "value": None, "text": ""}
+        if said and found is not None and fid is not None:
+            k, x = said[0]
+            rng = st.rng(found[0], found[1], k, "revisit")
+            n = st.noise
+            value: Any = x.value
+            if n is not None and x.aliases and rng.random() < n.value_alias:
+                value = rng.choice(x.aliases)
+            dropped = n is not None and rng.random() < n.drop
+            if not dropped and not value_matches(value, b["value"]) and x.change != "restate":
+                st.emitted[x.text] = _Emitted(fid, x, b["key"])
+                st.keys_of.setdefault(fid, set()).add(b["key"])
+                entry.update(changed=True, value=value, text=x.text)
+        out.append(entry)
+    return {"items": out}
 
 
 # -- disambiguate and classify -------------------------------------------------------------------
