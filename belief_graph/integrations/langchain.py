@@ -9,7 +9,8 @@ The tools act as the one ``agent`` given here (operations.py says why it is no t
 tool's result is a JSON-able dict (the ``ToolMessage`` content is its JSON). A library error (a
 malformed key, a failed extraction) is the tool's error message, ``"<ErrorType>: <message>"``, with
 ``status="error"`` (LangChain's ``handle_tool_error``), and nothing was written; malformed arguments
-are reported the same way (``handle_validation_error``). ``ainvoke`` runs the call off the event loop
+are reported the same way (``handle_validation_error``). ``tool.metadata["read_only"]`` is False only for
+``remember`` (an application may ask before a write). ``ainvoke`` runs the call off the event loop
 (operations.run_async). Needs ``pip install 'belief-graph[langchain]'`` (``langchain-core``).
 """
 
@@ -71,5 +72,6 @@ def _tool(lc: Any, op: Operation[Any, Any], bg: Any, scope: Scope) -> Structured
         infer_schema=False,
         handle_tool_error=True,
         handle_validation_error=arguments_error_text,
+        metadata={"read_only": op.read_only},
     )
     return tool
