@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -209,3 +210,31 @@ def test_the_tools_run_asynchronously_and_through_a_clients_call(mbg: BeliefGrap
     assert client.calls == ["BeliefArgs", "HistoryArgs"]
     # its calls need its event loop: the sync tool says so instead of blocking it
     assert belief.invoke({"key": "user.city"}).startswith("ValidationError: CallingClient is an async client")
+
+
+def test_a_cancelled_async_call_finishes_whole_in_its_thread(mbg: BeliefGraph, memory_model: ScriptedModel) -> None:
+    """The caller's task is cancelled while ``remember`` waits on its model: the caller sees the
+    cancellation, the call finishes in its worker thread, and the turn and its fact are there whole."""
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_extract(inputs: Any) -> dict[str, Any]:
+        entered.set()
+        assert release.wait(120), "the test never released the model"
+        return facts({"key": "user.city", "value": "Porto", "text": "The user lives in Porto."})(inputs)
+
+    memory_model.respond("extract", slow_extract)
+    (remember,) = memory_tools(mbg, agent=AGENT, include=["remember"])
+
+    async def cancel_midway() -> None:
+        task = asyncio.create_task(remember.ainvoke({"text": "I live in Porto."}))
+        assert await asyncio.to_thread(entered.wait, 120), "remember never reached its model"
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        release.set()  # asyncio.run waits for the worker thread before it returns
+
+    asyncio.run(cancel_midway())
+    current = mbg.belief("user.city")
+    assert current is not None and current.value == "Porto"
+    ex = mbg.beliefs.explain(current.id)
+    assert [p["kind"] for j in ex.justifications for p in j["premises"]] == ["episode"]
