@@ -28,7 +28,9 @@ written (every write is one transaction).
 
 **Async.** :func:`run_async` runs an operation in a worker thread (the sync client blocks). A client
 that offers ``await client.call(fn, *args)`` (``fn`` receives the sync ``BeliefGraph`` it bridges, as
-``AsyncBeliefGraph`` does) is used through that call instead, with its cancellation handling.
+``AsyncBeliefGraph`` does) is used through that call instead, with its cancellation handling. In a
+worker thread, a cancelled caller returns at once and the call ends in its thread, whole (one
+transaction per write), whatever the caller does.
 """
 
 from __future__ import annotations
