@@ -36,7 +36,7 @@ transaction per write), whatever the caller does.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
@@ -317,12 +317,11 @@ def disputes(bg: BeliefGraph, args: DisputesArgs, scope: Scope) -> DisputesResul
 
 @dataclass(frozen=True)
 class Operation(Generic[A, R]):
-    """One tool: its name and description (what the LLM reads), argument and result models, the call."""
+    """One tool: its name and description (what the LLM reads), its argument model, the call."""
 
     name: str
     description: str
     args: type[A]
-    result: type[R]
     fn: Callable[[BeliefGraph, A, Scope], R]
     read_only: bool
 
@@ -334,7 +333,6 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         "the facts it states are extracted and stored, an update replaces the earlier value (kept as history) "
         "and a contradiction is recorded as a dispute. Returns what was stored.",
         RememberArgs,
-        RememberResult,
         remember,
         read_only=False,
     ),
@@ -343,7 +341,6 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         "Search long-term memory for the current beliefs relevant to a question. Use before answering from "
         "memory. Returns beliefs with key, value, text, who said it and since when.",
         RecallArgs,
-        RecallResult,
         recall,
         read_only=True,
     ),
@@ -351,7 +348,6 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         "belief",
         "The current belief for one fact key (e.g. 'user.city'), or null when memory holds none.",
         BeliefArgs,
-        BeliefResult,
         belief,
         read_only=True,
     ),
@@ -359,7 +355,6 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         "history",
         "Every version of one fact key, oldest first: what memory believed before and which version is current.",
         HistoryArgs,
-        HistoryResult,
         history,
         read_only=True,
     ),
@@ -368,7 +363,6 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         "Why memory holds a belief: the evidence it rests on, its revisions, disputes and the conclusions "
         "resting on it. Give the fact key (its current belief) or a claim id.",
         ExplainArgs,
-        ExplainResult,
         explain,
         read_only=True,
     ),
@@ -377,14 +371,13 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         "Disputes in memory: two statements of one fact that cannot both hold, with nothing yet saying which is "
         "right. Ask the user about an open dispute before relying on that fact.",
         DisputesArgs,
-        DisputesResult,
         disputes,
         read_only=True,
     ),
 )
 
 
-def operations(include: Any = None) -> list[Operation[Any, Any]]:
+def operations(include: Iterable[str] | str | None = None) -> list[Operation[Any, Any]]:
     """The operations named in ``include`` (all when None), in their order; an unknown name is a ValidationError."""
     if include is None:
         return list(OPERATIONS)
