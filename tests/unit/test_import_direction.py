@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("llm", frozenset({"llm"})),
     ("services", frozenset({"services", "policies"})),
     ("facade", frozenset({"facade", "lazy", "mcp_server", "belief_graph"})),
+    ("integrations", frozenset({"integrations"})),
     ("cli", frozenset({"cli"})),
 )
 LAYER_OF = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
