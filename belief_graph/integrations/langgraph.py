@@ -61,6 +61,7 @@ try:
     from langgraph.store.base import (
         BaseStore,
         GetOp,
+        InvalidNamespaceError,
         Item,
         ListNamespacesOp,
         MatchCondition,
@@ -78,7 +79,7 @@ except ImportError as exc:  # pragma: no cover - exercised by the wheel without 
         "belief_graph.integrations.langgraph needs LangGraph: pip install 'belief-graph[langgraph]'"
     ) from exc
 
-__all__ = ["BeliefGraphStore", "decode_label", "encode_label"]
+__all__ = ["BeliefGraphStore", "StoreNamespaceError", "decode_label", "encode_label"]
 
 MAX_KEY = 256
 """Characters in a fact key (``ClaimInput``)."""
@@ -88,6 +89,12 @@ _HEX = frozenset("0123456789abcdef")
 _MARK = "_--"
 _OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
 T = TypeVar("T")
+
+
+class StoreNamespaceError(ValidationError, InvalidNamespaceError):
+    """A namespace LangGraph refuses (an empty label, a ``.`` or a NUL in one) in an operation given
+    to ``batch``/``abatch`` directly: belief_graph's ``ValidationError`` and LangGraph's
+    ``InvalidNamespaceError`` both catch it."""
 
 
 @runtime_checkable
@@ -133,7 +140,13 @@ def decode_label(segment: str) -> str:
             i += 1
         else:
             raise ValueError(f"{segment!r} is not a segment the store wrote")
-    return data.decode("utf-8")
+    try:
+        label = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{segment!r} is not a segment the store wrote") from None
+    if encode_label(label) != segment:  # one segment per label: no other spelling is read
+        raise ValueError(f"{segment!r} is not a segment the store wrote")
+    return label
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -325,8 +338,8 @@ class BeliefGraphStore(BaseStore):
         for op in ops:
             try:
                 validate_op_namespace(op)
-            except ValueError as exc:  # InvalidNamespaceError
-                raise ValidationError(str(exc)) from None
+            except InvalidNamespaceError as exc:
+                raise StoreNamespaceError(str(exc)) from None
             planned.append(self._plan_one(op))
         return planned
 
