@@ -1,7 +1,11 @@
-"""The LangGraph store's mapping of namespace labels and item keys to fact-key segments: one to one,
-and every segment one the key grammar accepts (``models.KEY_RE``), whatever the label holds."""
+"""The LangGraph store without a database: its mapping of namespace labels and item keys to fact-key
+segments (one to one, and every segment one the key grammar accepts, ``models.KEY_RE``, whatever the
+label holds), and the error that names the extra when LangGraph is not installed."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -56,3 +60,15 @@ def test_segments_the_store_did_not_write_are_refused(segment: str) -> None:
 def test_a_lone_surrogate_is_refused() -> None:
     with pytest.raises(ValidationError, match="surrogate"):
         encode_label("a\ud800b")
+
+
+def test_without_langgraph_the_import_names_the_extra() -> None:
+    probe = (
+        "import sys; sys.modules['langgraph.store.base'] = None\n"  # what an environment without it sees
+        "try:\n"
+        "    import belief_graph.integrations.langgraph\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert "pip install 'belief-graph[langgraph]'" in out, out
