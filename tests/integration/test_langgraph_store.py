@@ -93,6 +93,18 @@ def test_delete_retracts_and_history_keeps_it(store: BeliefGraphStore, bg: Belie
     assert [v.claim.status.value for v in bg.beliefs.history("lg.notes.n1")] == ["retracted", "active"]
 
 
+def test_a_delete_that_a_put_overtook_leaves_the_put_current(store: BeliefGraphStore, bg: BeliefGraph) -> None:
+    # delete reads the current belief, then retracts it: the steps of a put landing in between, by hand
+    store.put(("a",), "k", {"v": 1})
+    read_by_delete = bg.belief("lg.a.k")
+    store.put(("a",), "k", {"v": 2})
+    assert read_by_delete is not None
+    bg.retract(read_by_delete.id, "deleted through the LangGraph store", agent=store.agent)
+    got = store.get(("a",), "k")
+    assert got is not None and got.value == {"v": 2}
+    assert [v.claim.status.value for v in bg.beliefs.history("lg.a.k")] == ["retracted", "active"]
+
+
 def test_labels_and_keys_the_key_grammar_refuses_round_trip(store: BeliefGraphStore) -> None:
     odd = [(("a b", "ünï", "x-y"), "k.1"), (("-lead",), ""), (("langgraph-ish", "é"), "a/b?c")]
     for ns, key in odd:
