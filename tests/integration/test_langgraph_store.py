@@ -343,15 +343,18 @@ async def areply(state: State, runtime: Runtime[None]) -> dict[str, str]:
     return {"reply": f"city={item.value['city'] if item is not None else 'unknown'}"}
 
 
-def test_a_langgraph_graph_keeps_memory_in_belief_graph(store: BeliefGraphStore, bg: BeliefGraph) -> None:
+def _graph(store: BeliefGraphStore, answer: Callable[..., Any]) -> Any:
     builder = StateGraph(State)
     builder.add_node("remember", remember)
-    builder.add_node("reply", reply)
+    builder.add_node("reply", answer)
     builder.add_edge(START, "remember")
     builder.add_edge("remember", "reply")
     builder.add_edge("reply", END)
-    graph = builder.compile(store=store)
+    return builder.compile(store=store)
 
+
+def test_a_langgraph_graph_keeps_memory_in_belief_graph(store: BeliefGraphStore, bg: BeliefGraph) -> None:
+    graph = _graph(store, reply)
     first = graph.invoke({"user": "alice", "message": "I live in Lyon.", "reply": ""})
     assert first["reply"] == "city=Lyon; recalled=Lyon"
     second = graph.invoke({"user": "alice", "message": "I live in Porto.", "reply": ""})
@@ -360,13 +363,7 @@ def test_a_langgraph_graph_keeps_memory_in_belief_graph(store: BeliefGraphStore,
     versions = bg.beliefs.history("lg.users.alice.city")
     assert [v.claim.status.value for v in versions] == ["superseded", "active"]
 
-    abuilder = StateGraph(State)
-    abuilder.add_node("remember", remember)
-    abuilder.add_node("reply", areply)
-    abuilder.add_edge(START, "remember")
-    abuilder.add_edge("remember", "reply")
-    abuilder.add_edge("reply", END)
-    agraph = abuilder.compile(store=store)
+    agraph = _graph(store, areply)  # the same memory, through the store's async methods
     out = asyncio.run(agraph.ainvoke({"user": "alice", "message": "I live in Oslo.", "reply": ""}))
     assert out["reply"] == "city=Oslo"
     assert len(bg.beliefs.history("lg.users.alice.city")) == 3
