@@ -49,13 +49,14 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar
 
 from ..errors import ValidationError
 from ..facade import BeliefGraph
-from ..limits import MAX_CLAIM_TEXT, check_name
-from ..models import KEY_RE
+from ..limits import MAX_CLAIM_TEXT, MAX_QUERY_TEXT, check_name, check_text
+from ..models import KEY_RE, ClaimInput
 from ..repositories.store import StoredItem, StoreRepository
+from ..services.beliefs import claim_input
 
 try:
     from langgraph.store.base import (
@@ -97,7 +98,6 @@ class StoreNamespaceError(ValidationError, InvalidNamespaceError):
     ``InvalidNamespaceError`` both catch it."""
 
 
-@runtime_checkable
 class AsyncCaller(Protocol):
     """An async client that runs a sync callable against its bridged ``BeliefGraph``."""
 
@@ -242,8 +242,8 @@ class _Planned:
     op: Op
     fact_key: str = ""
     prefix: str = ""
-    value: str | None = None
-    text: str = ""
+    claim: ClaimInput | None = None
+    """A put's claim, validated (``None``: a delete)."""
 
 
 class BeliefGraphStore(BaseStore):
@@ -352,16 +352,19 @@ class BeliefGraphStore(BaseStore):
             key = self.fact_key(op.namespace, op.key)
             if op.value is None:
                 return _Planned(op, fact_key=key)
-            if op.index is not False and op.index is not None and not isinstance(op.index, list):
-                raise ValidationError("index is False, None or a list of value paths")
+            if op.index not in (False, None) and not (
+                isinstance(op.index, list) and all(isinstance(f, str) and f for f in op.index)
+            ):
+                raise ValidationError("index is False, None or a list of value paths such as ['memory']")
             as_json = _as_json(op.value)
             fields = op.index if isinstance(op.index, list) and op.index else self.fields
-            return _Planned(op, fact_key=key, value=as_json, text=_text_of(op.value, fields, as_json))
+            text = _text_of(op.value, fields, as_json)
+            return _Planned(op, fact_key=key, claim=claim_input(key=key, value=as_json, text=text, agent=self.agent))
         if isinstance(op, SearchOp):
             _check_window(op.limit, op.offset)
             _check_filter(op.filter)
-            if op.query is not None and (not isinstance(op.query, str) or not op.query.strip()):
-                raise ValidationError("a search query is a non-blank string (or None to list)")
+            if op.query is not None:
+                check_text(op.query, "a search query", MAX_QUERY_TEXT)
             return _Planned(op, prefix=self._under(op.namespace_prefix))
         if isinstance(op, ListNamespacesOp):
             _check_window(op.limit, op.offset)
@@ -393,8 +396,8 @@ class BeliefGraphStore(BaseStore):
         return results
 
     def _put(self, bg: BeliefGraph, p: _Planned) -> None:
-        if p.value is not None:
-            bg.assert_claim(p.fact_key, p.value, p.text, agent=self.agent)
+        if p.claim is not None:
+            bg.beliefs.assert_claim(p.claim)
             return
         current = bg.belief(p.fact_key)
         if current is not None:

@@ -18,7 +18,7 @@ import pytest
 from langgraph.config import get_store
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.store.base import GetOp, InvalidNamespaceError, Item, PutOp, SearchItem
+from langgraph.store.base import GetOp, InvalidNamespaceError, Item, PutOp, SearchItem, SearchOp
 
 from belief_graph import BeliefGraph
 from belief_graph.errors import ValidationError
@@ -150,6 +150,12 @@ def test_bad_input_raises_and_writes_nothing(store: BeliefGraphStore, bg: Belief
         store.put(("ok",), "k" * 300, {"v": 1})
     with pytest.raises(ValidationError, match="at most 20,000"):
         store.put(("ok",), "k", {"v": "x" * 20_001})
+    with pytest.raises(ValidationError, match="surrogate"):
+        store.put(("ok",), "k", {"v": "a\ud800b"})
+    with pytest.raises(ValidationError, match="query"):  # checked before the put before it runs
+        store.batch([PutOp(("ok",), "k", {"v": 1}), SearchOp(("ok",), query="x" * 10_001)])
+    with pytest.raises(ValidationError, match="index"):
+        store.put(("ok",), "k", {"v": "x"}, index=[3])  # type: ignore[list-item]
     with pytest.raises(NotImplementedError, match="TTL"):
         store.put(("ok",), "k", {"v": 1}, ttl=5)
     with pytest.raises(ValidationError, match="operator"):
