@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Build the runtime wheel, install it with the `local` extra into a fresh virtual environment
+# Build the runtime wheel, install it with the `local` and `langgraph` extras into a fresh virtual environment
 # outside the checkout, and use it there as a user would:
 #
 #   1. the wheel's file list: the runtime package, its Cypher/schema/prompt resources, and none of
 #      the lab (benchmarks, demos, scenarios: lab/belief_graph_lab);
-#   2. `pip install '<wheel>[local]'` into a new venv (the wheel's own dependencies from the index);
+#   2. `pip install '<wheel>[local,langgraph]'` into a new venv (the wheel's own dependencies from the index);
 #   3. `belief-graph --help` from the installed entry point (no `bench`/`demo`), and `belief-graph
 #      demo` saying how to get the lab (exit 2);
 #   4. scripts/wheel_smoke.py, copied to and run from a temporary folder with the venv's Python:
 #      connect, assert, update, belief, recall with the local embedder, whose files it fetches on
-#      first use into an empty folder (no extra install step);
+#      first use into an empty folder (no extra install step); a LangGraph graph whose memory is
+#      the LangGraph store over that space;
 #   5. the space it wrote is dropped with the installed CLI.
 #
 # Neo4j: the one the BELIEF_GRAPH_NEO4J__* / BELIEF_GRAPH_SERVER__* settings name; when none answers
@@ -48,14 +49,15 @@ tops = sorted({n.split("/")[0] for n in names})
 assert tops == ["belief_graph", "belief_graph-0.1.0.dist-info"], tops
 for need in ("belief_graph/cli/plugins.py", "belief_graph/embeddings/minilm_files.py",
              "belief_graph/llm/demo_replay.json", "belief_graph/data/perspectives.yaml",
-             "belief_graph/_resources/cypher/claim/get_belief.cypher"):
+             "belief_graph/_resources/cypher/claim/get_belief.cypher",
+             "belief_graph/integrations/langgraph.py", "belief_graph/_resources/cypher/store/get_items.cypher"):
     assert need in names, f"missing from the wheel: {need}"
 print(f"{len(names)} files, none of the lab")
 PYEOF
 
-say "installing it with the local extra into a fresh venv ($venv)"
+say "installing it with the local and langgraph extras into a fresh venv ($venv)"
 "$PY" -m venv "$venv"
-"$venv/bin/python" -m pip install -q "${whl}[local]"
+"$venv/bin/python" -m pip install -q "${whl}[local,langgraph]"
 
 cd "$work"   # from here on nothing of the checkout is on the path
 say "the installed entry point"

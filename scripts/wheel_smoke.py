@@ -5,7 +5,8 @@ environment's Python, from a temporary folder, so nothing of the checkout can be
 
 Against the Neo4j of the BELIEF_GRAPH_NEO4J__* settings: connect, apply the schema, assert a
 claim, update it, read the current belief, recall with the local embedder (its files fetched on
-first use into BELIEF_GRAPH_EMBEDDING__LOCAL_MODEL_DIR), and check what was imported.
+first use into BELIEF_GRAPH_EMBEDDING__LOCAL_MODEL_DIR), run a LangGraph graph whose memory is the
+LangGraph store over the same space (the `langgraph` extra), and check what was imported.
 """
 
 from __future__ import annotations
@@ -15,6 +16,43 @@ import sys
 from pathlib import Path
 
 checkout, space = Path(sys.argv[1]).resolve(), sys.argv[2]
+
+
+def langgraph_store(bg: BeliefGraph) -> None:
+    """A StateGraph compiled with the LangGraph store: a node writes a memory, the next reads it."""
+    from typing import TypedDict
+
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.runtime import Runtime
+
+    from belief_graph.integrations.langgraph import BeliefGraphStore
+
+    class State(TypedDict):
+        city: str
+        reply: str
+
+    def write(state: State, runtime: Runtime[None]) -> dict[str, str]:
+        assert runtime.store is not None
+        runtime.store.put(("users", "smoke"), "city", {"city": state["city"], "text": f"I live in {state['city']}"})
+        return {}
+
+    def read(state: State, runtime: Runtime[None]) -> dict[str, str]:
+        assert runtime.store is not None
+        hits = runtime.store.search(("users",), query="where do I live?", limit=1)
+        return {"reply": hits[0].value["city"] if hits else ""}
+
+    builder = StateGraph(State)
+    builder.add_node("write", write)
+    builder.add_node("read", read)
+    builder.add_edge(START, "write")
+    builder.add_edge("write", "read")
+    builder.add_edge("read", END)
+    graph = builder.compile(store=BeliefGraphStore(bg, agent="agent:smoke"))
+    assert graph.invoke({"city": "Nantes", "reply": ""})["reply"] == "Nantes"
+    assert graph.invoke({"city": "Brest", "reply": ""})["reply"] == "Brest"
+    versions = bg.beliefs.history("lg.users.smoke.city")
+    assert [v.claim.status.value for v in versions] == ["superseded", "active"], versions
+
 
 import belief_graph  # noqa: E402
 from belief_graph import BeliefGraph  # noqa: E402
@@ -49,6 +87,7 @@ with BeliefGraph.connect(space=space, settings=settings, embedder=embedder) as b
     assert hits, "recall found nothing"
     assert hits[0].claim.value == "Lyon", [(h.claim.key, h.claim.value, h.score) for h in hits]
     assert all(h.claim.value != "Paris" for h in hits), "a superseded claim was recalled"
+    langgraph_store(bg)
 
 assert (model_dir / "PROVENANCE.txt").is_file(), "the model's files were not kept"
 print(f"wheel smoke: ok (belief_graph from {where.parent}, model files in {model_dir})")

@@ -40,6 +40,7 @@ OWNER: dict[str, str] = {
     "retrieval": "repositories/retrieval.py",
     "rules": "repositories/rules.py",
     "schema": "db/schema.py",  # the versioned schema runs below the repositories (db/), before any space
+    "store": "repositories/store.py",
     "support": "repositories/support.py",
     "bench": "repositories/retrieval.py",  # the vector stores of `bench recall` / `bench tenancy`
 }
