@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("local tools", frozenset({"localserver", "llmserver"})),
     ("llm", frozenset({"llm"})),
     ("services", frozenset({"services", "policies"})),
-    ("facade", frozenset({"facade", "lazy", "mcp_server", "belief_graph"})),
+    ("facade", frozenset({"facade", "aio", "lazy", "mcp_server", "belief_graph"})),
     ("cli", frozenset({"cli"})),
 )
 LAYER_OF = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
