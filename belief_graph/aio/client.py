@@ -24,7 +24,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
-from ..db.bridge import BridgedGraph, CallState, calling
+from ..db.bridge import BridgedGraph, CallCancelled, CallState, calling
 from ..db.driver import create_async_driver
 from ..embeddings import Embedder
 from ..facade import BeliefGraph, resolve_settings
@@ -172,8 +172,9 @@ class AsyncBeliefGraph:
         return cls(sync, graph, threads=threads)
 
     async def aclose(self) -> None:
-        """Close the driver and the worker threads (await the calls you started first)."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Close the worker threads, then the driver: calls still waiting for a thread are cancelled,
+        the running ones end first (await the calls you started before closing)."""
+        await asyncio.to_thread(self._executor.shutdown, wait=True, cancel_futures=True)
         await self.graph.aclose()
 
     async def __aenter__(self) -> AsyncBeliefGraph:
@@ -195,6 +196,8 @@ class AsyncBeliefGraph:
         state = CallState()
 
         def in_thread() -> T:
+            if state.cancelled.is_set():  # cancelled while it waited for a thread
+                raise CallCancelled("the call was cancelled before it started")
             with calling(state):
                 return fn(self.sync, *args, **kwargs)
 

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import neo4j
 import pytest
 from scripted_replies import facts
 
@@ -17,7 +18,7 @@ from belief_graph import AsyncBeliefGraph, BeliefGraph, WriteOp
 from belief_graph.db.bridge import current_call
 from belief_graph.db.driver import Graph, Tx
 from belief_graph.embeddings import Embedder
-from belief_graph.errors import ClaimNotFound, ValidationError
+from belief_graph.errors import ClaimNotFound, DatabaseError, ValidationError
 from belief_graph.llm import ScriptedModel
 from belief_graph.settings import Settings
 
@@ -229,7 +230,29 @@ async def test_typed_errors_and_nothing_written(
         assert _count(graph, space) == 0
         with pytest.raises(ClaimNotFound):
             await abg.beliefs.claim("missing")
+        with pytest.raises(DatabaseError, match="CypherSyntaxError"):  # a driver error, translated as for bg
+            await abg.call(lambda bg: bg.graph.run_text("RETURN 1 +", name="test.syntax_error"))
         with pytest.raises(RuntimeError, match="event loop's thread"):
             abg.sync.belief("user.city")  # the bridged client, called on the loop instead of in a thread
         with pytest.raises(AttributeError):
             await abg.beliefs.no_such_method()
+
+
+async def test_a_transient_error_runs_the_transaction_again_and_the_first_attempt_leaves_nothing(
+    space: str, graph: Graph, base_settings: Settings, embedder: Embedder
+) -> None:
+    attempts: list[int] = []
+
+    def work(tx: Tx) -> int:
+        attempts.append(len(attempts) + 1)
+        bridged.run(tx, "agent.register_agent", space=space, id=f"agent:{len(attempts)}", kind="agent",
+                    description=None, at="2026-01-01T00:00:00Z")  # fmt: skip
+        if len(attempts) == 1:
+            raise neo4j.exceptions.TransientError("a deadlock, say")  # the driver retries these
+        return len(attempts)
+
+    async with AsyncBeliefGraph.connect(space=space, settings=base_settings, embedder=embedder) as abg:
+        bridged = abg.graph
+        assert await abg.call(lambda bg: bg.graph.write_tx(work, name="test.retry")) == 2
+    ids = graph.driver.execute_query("MATCH (a:Agent {space: $s}) RETURN a.id AS id", s=space).records
+    assert [r["id"] for r in ids] == ["agent:2"]
