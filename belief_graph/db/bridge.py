@@ -112,9 +112,6 @@ class _BufferedResult:
     def data(self) -> list[dict[str, Any]]:
         return [r.data() for r in self._records]
 
-    def single(self) -> neo4j.Record | None:
-        return self._records[0] if len(self._records) == 1 else None
-
     def consume(self) -> neo4j.ResultSummary:
         return self._summary
 
