@@ -82,6 +82,8 @@ async def test_the_everyday_calls_return_what_the_sync_client_returns(
             h.claim.id for h in bg.recall("where does Ana live?", k=3)
         ]
         assert await abg.context(keys=["user.city"]) == bg.context(keys=["user.city"])
+        view = await abg.explore.history("user.city")  # raw records (Graph.read_records) through the bridge
+        assert view.graph == bg.explore.history("user.city").graph and view.node_count > 0
 
         pet = await abg.assert_claim("user.pet", "cat", "Ana has a cat", agent="user:ana")
         home = await abg.derive("Ana's cat lives in Lyon", [pet.claim.id, second.claim.id], agent="agent:planner")
