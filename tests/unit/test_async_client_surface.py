@@ -12,6 +12,7 @@ import pytest
 
 from belief_graph import AsyncBeliefGraph, BeliefGraph
 from belief_graph.aio.client import NAMESPACES
+from belief_graph.errors import DatabaseUnavailable
 from belief_graph.settings import load_settings
 
 EVERYDAY = ("add_episode", "assert_claim", "remember", "belief", "recall", "answer", "derive", "retract", "restore",
@@ -51,3 +52,13 @@ async def test_every_public_method_of_a_namespace_is_a_coroutine_function(abg: A
         for m in methods:
             assert inspect.iscoroutinefunction(getattr(getattr(abg, ns), m)), f"abg.{ns}.{m}"
         assert sorted(dir(getattr(abg, ns))) == sorted(methods)
+
+
+@pytest.mark.anyio
+async def test_connecting_to_nothing_is_the_typed_error_of_the_sync_client() -> None:
+    settings = load_settings(neo4j={"uri": "bolt://127.0.0.1:1", "password": "unused"})
+    with pytest.raises(DatabaseUnavailable) as sync_error:
+        BeliefGraph.connect(space="surface", settings=settings)
+    with pytest.raises(DatabaseUnavailable) as async_error:
+        await AsyncBeliefGraph.connect(space="surface", settings=settings)
+    assert async_error.value.uri == sync_error.value.uri == "bolt://127.0.0.1:1"
