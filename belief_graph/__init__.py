@@ -5,11 +5,14 @@ Public API::
     from belief_graph import BeliefGraph, Settings, load_settings
     with BeliefGraph.connect(space="default") as bg:
         ...
+    async with AsyncBeliefGraph.connect(space="default") as abg:   # the same calls, as coroutines
+        ...
 
 Importing this package reads no environment and opens no connection; it gives the models that hold
 a graph their notebook drawing (``viz/notebook.py``: the drawing knows the models, not the reverse).
 """
 
+from .aio import AsyncBeliefGraph
 from .errors import BeliefGraphError
 from .facade import BeliefGraph
 from .models import Claim, ClaimStatus, Episode, RecallHit, WriteOp, WriteResult
@@ -19,6 +22,7 @@ from .viz.notebook import attach_notebook_views
 attach_notebook_views()
 
 __all__ = [
+    "AsyncBeliefGraph",
     "BeliefGraph",
     "BeliefGraphError",
     "Claim",

@@ -40,7 +40,13 @@ from .services.rules import RuleService
 from .services.support import SupportService
 from .settings import Settings, load_settings
 
-__all__ = ["BeliefGraph"]
+__all__ = ["BeliefGraph", "resolve_settings"]
+
+
+def resolve_settings(space: str | None, settings: Settings | None) -> Settings:
+    """``settings`` (read from the environment when not given) for ``space`` (validated), as ``connect`` uses them."""
+    s = settings if settings is not None else load_settings()
+    return s if space is None else s.model_copy(update={"space": load_settings(space=space).space})
 
 
 # fmt: off
@@ -58,9 +64,7 @@ class BeliefGraph:
     def connect(cls, space: str | None = None, *, settings: Settings | None = None, embedder: Embedder | None = None,
                 verify: bool = True, chat_model: ChatModel | None = None) -> BeliefGraph:
         """Build from settings (read from the environment when not given) for an explicit space."""
-        s = settings if settings is not None else load_settings()
-        if space is not None:
-            s = s.model_copy(update={"space": load_settings(space=space).space})
+        s = resolve_settings(space, settings)
         graph = Graph(create_driver(s.neo4j), s.neo4j)
         try:
             if verify:

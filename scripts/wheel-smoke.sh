@@ -9,8 +9,8 @@
 #      demo` saying how to get the lab (exit 2);
 #   4. scripts/wheel_smoke.py, copied to and run from a temporary folder with the venv's Python:
 #      connect, assert, update, belief, recall with the local embedder, whose files it fetches on
-#      first use into an empty folder (no extra install step); a LangGraph graph whose memory is
-#      the LangGraph store over that space;
+#      first use into an empty folder (no extra install step), an update through the async client,
+#      and a LangGraph graph whose memory is the LangGraph store over that space;
 #   5. the space it wrote is dropped with the installed CLI.
 #
 # Neo4j: the one the BELIEF_GRAPH_NEO4J__* / BELIEF_GRAPH_SERVER__* settings name; when none answers

@@ -5,12 +5,14 @@ environment's Python, from a temporary folder, so nothing of the checkout can be
 
 Against the Neo4j of the BELIEF_GRAPH_NEO4J__* settings: connect, apply the schema, assert a
 claim, update it, read the current belief, recall with the local embedder (its files fetched on
-first use into BELIEF_GRAPH_EMBEDDING__LOCAL_MODEL_DIR), run a LangGraph graph whose memory is the
-LangGraph store over the same space (the `langgraph` extra), and check what was imported.
+first use into BELIEF_GRAPH_EMBEDDING__LOCAL_MODEL_DIR), update it again through the async client,
+run a LangGraph graph whose memory is the LangGraph store over the same space (the `langgraph`
+extra), and check what was imported.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import sys
 from pathlib import Path
@@ -55,7 +57,7 @@ def langgraph_store(bg: BeliefGraph) -> None:
 
 
 import belief_graph  # noqa: E402
-from belief_graph import BeliefGraph  # noqa: E402
+from belief_graph import AsyncBeliefGraph, BeliefGraph  # noqa: E402
 from belief_graph.embeddings import LocalMiniLMEmbedder, make_embedder  # noqa: E402
 from belief_graph.settings import load_settings  # noqa: E402
 
@@ -88,6 +90,19 @@ with BeliefGraph.connect(space=space, settings=settings, embedder=embedder) as b
     assert hits[0].claim.value == "Lyon", [(h.claim.key, h.claim.value, h.score) for h in hits]
     assert all(h.claim.value != "Paris" for h in hits), "a superseded claim was recalled"
     langgraph_store(bg)
+
+
+async def async_smoke() -> None:
+    """The async client of the installed wheel: connect, assert, read the belief back."""
+    async with AsyncBeliefGraph.connect(space=space, settings=settings, embedder=embedder) as abg:
+        third = await abg.assert_claim("user.city", "Nice", "The user moved to Nice", agent="user:smoke")
+        assert third.op.value == "UPDATE", third.op
+        belief = await abg.belief("user.city")
+        assert belief is not None and belief.value == "Nice", belief
+        assert len(await abg.beliefs.history("user.city")) == 3
+
+
+asyncio.run(async_smoke())
 
 assert (model_dir / "PROVENANCE.txt").is_file(), "the model's files were not kept"
 print(f"wheel smoke: ok (belief_graph from {where.parent}, model files in {model_dir})")

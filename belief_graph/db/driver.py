@@ -43,7 +43,7 @@ from .interrupts import shielded
 from .logs import route_driver_logs
 from .registry import QueryRegistry, get_registry
 
-__all__ = ["Graph", "ProfilingRunner", "Tx", "create_driver", "translate"]
+__all__ = ["Graph", "ProfilingRunner", "Tx", "create_async_driver", "create_driver", "translate"]
 
 log = logging.getLogger(__name__)
 
@@ -58,16 +58,26 @@ def create_driver(settings: Neo4jSettings) -> neo4j.Driver:
         ConfigurationError: no password is configured (see :mod:`belief_graph.credentials`).
     """
     route_driver_logs()  # the driver's retry warnings and notifications: under belief_graph's logger
-    return neo4j.GraphDatabase.driver(
-        settings.uri,
-        auth=(settings.user, settings.require_password()),
-        connection_timeout=settings.connection_timeout,
-        max_transaction_retry_time=settings.max_transaction_retry_time,
-        user_agent="belief-graph/0.1",
+    return neo4j.GraphDatabase.driver(settings.uri, **_driver_options(settings))
+
+
+def create_async_driver(settings: Neo4jSettings) -> neo4j.AsyncDriver:
+    """:func:`create_driver` on the driver's async API (``neo4j.AsyncGraphDatabase``), with the same
+    options; used by :class:`~belief_graph.db.bridge.BridgedGraph`. Must be used on one event loop."""
+    route_driver_logs()
+    return neo4j.AsyncGraphDatabase.driver(settings.uri, **_driver_options(settings))
+
+
+def _driver_options(settings: Neo4jSettings) -> dict[str, Any]:
+    return {
+        "auth": (settings.user, settings.require_password()),
+        "connection_timeout": settings.connection_timeout,
+        "max_transaction_retry_time": settings.max_transaction_retry_time,
+        "user_agent": "belief-graph/0.1",
         # "property key does not exist" on a fresh store is noise; deprecations and performance
         # hints stay on (the EXPLAIN test fails on any deprecation in cypher/).
-        notifications_disabled_classifications=["UNRECOGNIZED", "GENERIC"],
-    )
+        "notifications_disabled_classifications": ["UNRECOGNIZED", "GENERIC"],
+    }
 
 
 _AUTH_RATE_LIMIT = "Neo.ClientError.Security.AuthenticationRateLimit"
@@ -202,10 +212,7 @@ class Graph:
         if self.registry[name].mode != "read":
             raise ValidationError(f"query {name!r} is a {self.registry[name].mode} query; use Graph.write")
         with shielded(), translated(self.settings):
-            records, _, keys = self.driver.execute_query(
-                query, bound, database_=self.database, routing_=neo4j.RoutingControl.READ
-            )
-        return list(keys), list(records)
+            return self._query(query, bound, neo4j.RoutingControl.READ)
 
     def _execute(
         self, name: str, params: Mapping[str, Any], *, routing: neo4j.RoutingControl, expect: str
@@ -215,8 +222,15 @@ class Graph:
         if expect == "read" and q.mode != "read":
             raise ValidationError(f"query {name!r} is a {q.mode} query; use Graph.write")
         with shielded(), translated(self.settings):
-            records, _, _ = self.driver.execute_query(query, bound, database_=self.database, routing_=routing)
+            _, records = self._query(query, bound, routing)
         return [r.data() for r in records]
+
+    def _query(
+        self, query: neo4j.Query, bound: dict[str, Any], routing: neo4j.RoutingControl
+    ) -> tuple[list[str], list[neo4j.Record]]:
+        """The one single-statement call of the driver (``execute_query``): keys and records."""
+        records, _, keys = self.driver.execute_query(query, bound, database_=self.database, routing_=routing)
+        return list(keys), list(records)
 
     # -- several statements in one transaction ----------------------------------------------
     def read_tx(self, work: Callable[[Tx], T], *, name: str = "read_tx") -> T:
@@ -224,9 +238,8 @@ class Graph:
 
         ``name`` tags the transaction (visible in ``SHOW TRANSACTIONS`` as ``metadata.query``).
         """
-        tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(_memory_not_retried(work))
-        with shielded(), translated(self.settings), self._session() as session:
-            return session.execute_read(tagged)
+        with shielded(), translated(self.settings):
+            return self._transaction(work, name, write=False)
 
     def write_tx(self, work: Callable[[Tx], T], *, name: str = "write_tx") -> T:
         """Run ``work(tx)`` in one managed write transaction: all or nothing, retried on transient errors.
@@ -235,9 +248,14 @@ class Graph:
         transaction that runs out of the server's transaction memory is not retried: it would fail
         the same way for ``max_transaction_retry_time`` (:class:`TransactionMemoryExceeded` at once).
         """
+        with shielded(), translated(self.settings):
+            return self._transaction(work, name, write=True)
+
+    def _transaction(self, work: Callable[[Tx], T], name: str, *, write: bool) -> T:
+        """The one managed-transaction call of the driver (``execute_read``/``execute_write``)."""
         tagged = neo4j.unit_of_work(metadata={"app": "belief_graph", "query": name})(_memory_not_retried(work))
-        with shielded(), translated(self.settings), self._session() as session:
-            return session.execute_write(tagged)
+        with self._session() as session:
+            return session.execute_write(tagged) if write else session.execute_read(tagged)
 
     def _session(self) -> neo4j.Session:
         """A session that shares the driver's bookmarks with ``execute_query`` (``read``/``write``), so
@@ -256,21 +274,30 @@ class Graph:
         """A graph on the same driver whose registry statements (:meth:`run`, inside transactions)
         run under ``PROFILE``, and the :class:`ProfilingRunner` adding up their db hits per name."""
         prof = ProfilingRunner(self)
-        g = Graph(self.driver, self.settings, self.registry)
+        g = self._sibling()
         g.run = prof  # type: ignore[method-assign]
         return g, prof
+
+    def _sibling(self) -> Graph:
+        """A graph on the same driver and registry (:meth:`profile` replaces its ``run``)."""
+        return Graph(self.driver, self.settings, self.registry)
 
     def run_autocommit(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Schema commands and ``CALL {} IN TRANSACTIONS`` need an auto-commit transaction."""
         query, bound = self.registry.bind(name, **params)
-        with shielded(), translated(self.settings), self.driver.session(database=self.database) as session:
-            return [r.data() for r in session.run(query, bound)]
+        with shielded(), translated(self.settings):
+            return self._autocommit(query, bound)
 
     def run_text(self, text: str, params: Mapping[str, Any] | None = None, *, name: str) -> list[dict[str, Any]]:
         """Auto-commit one statement that is not in the registry (schema migration files only)."""
         q = neo4j.Query(text, metadata={"app": "belief_graph", "query": name})
-        with shielded(), translated(self.settings), self.driver.session(database=self.database) as session:
-            return [r.data() for r in session.run(q, dict(params or {}))]
+        with shielded(), translated(self.settings):
+            return self._autocommit(q, dict(params or {}))
+
+    def _autocommit(self, query: neo4j.Query, bound: dict[str, Any]) -> list[dict[str, Any]]:
+        """The one auto-commit call of the driver (``session.run``)."""
+        with self.driver.session(database=self.database) as session:
+            return [r.data() for r in session.run(query, bound)]
 
 
 # The PROFILE keyword is prepended to a vetted registry statement to count its db hits (the

@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("local tools", frozenset({"localserver", "llmserver"})),
     ("llm", frozenset({"llm"})),
     ("services", frozenset({"services", "policies"})),
-    ("facade", frozenset({"facade", "lazy", "mcp_server", "belief_graph"})),
+    ("facade", frozenset({"facade", "aio", "lazy", "mcp_server", "belief_graph"})),
     ("integrations", frozenset({"integrations"})),
     ("cli", frozenset({"cli"})),
 )
