@@ -36,6 +36,7 @@ own; when nothing else is left the answer is ``unknown`` without a call, and say
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -47,7 +48,7 @@ from ..llm import LLMClient
 from ..llm.jobs import Answer, AnswerInput, BeliefView
 from ..models.retrieval import AnswerResult, GroundingCheck
 from ..models.support import ContextItem, WorkingContext
-from .clause_words import PARTY_GROUPS, QUESTION_WORDS
+from .clause_words import FUNCTION_CAPS, PARTY_GROUPS, QUESTION_WORDS
 from .clauses import tokens
 from .grounding import check_grounding, extract_figures, is_unknown
 from .identity import shape
@@ -339,12 +340,15 @@ def about_whom_asked(question: str, ctx: WorkingContext) -> tuple[WorkingContext
     """The context a reader is shown for a question about the user themselves ("Is Nadia
     vegetarian?" read as "Is the user vegetarian?"): without the beliefs about another person of
     the user's life ("The user's uncle is vegetarian"), by key or by statement, and how many were
-    left out. A question that names a person ("my sister's birthday"), asks "who", or does not
-    say it is about the user ("When is Anjali's birthday?") is shown the whole context."""
+    left out. A question that names a person ("my sister's birthday", "the user and Alex"), asks
+    "who", or does not say it is about the user ("When is Anjali's birthday?") is shown the whole
+    context."""
     words = tokens(question)
     about_user = "user" in words or "user's" in words or any(w in _FIRST_PERSON for w in words)
     if not about_user or _parties(words) or any(w in ("who", "whom", "whose") for w in words):
         return ctx, 0
+    if any(w.lower() not in _NOT_NAMES for w in _CAPITALISED.findall(question)):
+        return ctx, 0  # "How long have Sam and Alex been together?": Alex is somebody else
 
     def of_the_user(i: ContextItem) -> bool:
         by_key = i.claim.key is None or not shape(i.claim.key).parties - _NOT_PEOPLE
@@ -359,6 +363,9 @@ def about_whom_asked(question: str, ctx: WorkingContext) -> tuple[WorkingContext
 
 _NOT_PEOPLE = frozenset(i for i, g in enumerate(PARTY_GROUPS) if g & {"team", "dog", "cat", "pet"})
 """The parties that are not another person: the user's team (its size is the user's), their pets."""
+_CAPITALISED = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+\b")
+"""A capitalised word inside a question: a name, unless it is a month, a weekday or a function word."""
+_NOT_NAMES = FUNCTION_CAPS | {n.lower() for n in (*calendar.month_name[1:], *calendar.day_name)}
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself".split())
 
 

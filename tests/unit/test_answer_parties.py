@@ -30,7 +30,9 @@ CTX = WorkingContext(
 CTX = CTX.model_copy(update={"text": "\n".join(i.text for i in CTX.items)})
 
 
-@pytest.mark.parametrize("question", ["Is the user vegetarian?", "What do I eat?", "Does the user eat meat?"])
+@pytest.mark.parametrize(
+    "question", ["Is the user vegetarian?", "What do I eat?", "Does the user eat meat?", "What did I eat in May?"]
+)
 def test_a_question_about_the_user_is_not_shown_other_people_s_beliefs(question: str) -> None:
     shown, left_out = about_whom_asked(question, CTX)
     assert [i.claim.id for i in shown.items] == ["c3", "c4", "c5"] and left_out == 2
@@ -43,6 +45,7 @@ def test_a_question_about_the_user_is_not_shown_other_people_s_beliefs(question:
         "Is the user's uncle vegetarian?",  # names a person
         "Who in the user's family is vegetarian?",  # asks who
         "Is Anjali vegetarian?",  # does not say it is about the user
+        "How long have the user and Alex been together?",  # names somebody else
     ],
 )
 def test_other_questions_are_shown_the_whole_context(question: str) -> None:
