@@ -79,6 +79,29 @@ INPUTS: dict[str, dict[str, Any]] = {
         ],
     },
     "hypothesize": {"question": "Does the user own any animals?"},
+    "revisit": {
+        "turns": [
+            {
+                "id": "t-1",
+                "agent": "user:omar",
+                "text": "Does the amlodipine 5 mg my doctor switched me to from lisinopril clash with grapefruit?",
+            }
+        ],
+        "beliefs": [
+            {
+                "id": "b-med",
+                "key": "user.medication",
+                "value": "lisinopril 10 mg",
+                "text": "The user takes lisinopril 10 mg",
+            },
+            {
+                "id": "b-fruit",
+                "key": "user.breakfast",
+                "value": "grapefruit",
+                "text": "The user eats grapefruit for breakfast",
+            },
+        ],
+    },
 }
 
 
