@@ -60,7 +60,7 @@ def revisit(changes: dict[str, tuple[Any, str]] | None = None) -> Responder:
         out = []
         for b in inputs["beliefs"]:
             value, text = wanted.get(b["key"], (None, ""))
-            out.append({"belief": b["id"], "changed": b["key"] in wanted, "value": value, "text": text})
+            out.append({"key": b["key"], "changed": b["key"] in wanted, "value": value, "text": text})
         return {"items": out}
 
     return respond

@@ -47,7 +47,6 @@ from .jobs import (
     JOBS,
     Answer,
     BeliefView,
-    CandidateClaim,
     ClaimView,
     Classifications,
     ClassifyItem,
@@ -56,6 +55,7 @@ from .jobs import (
     EncodeInput,
     Encoding,
     Extraction,
+    HeldBelief,
     JobSpec,
     Judgement,
     KeyChoices,
@@ -273,7 +273,7 @@ class LLMClient:
         return self.run("extract", {"turns": list(turns), "known_keys": list(known_keys)})
 
     def revisit(
-        self, turns: Sequence[Turn | Mapping[str, Any]], beliefs: Sequence[CandidateClaim | Mapping[str, Any]]
+        self, turns: Sequence[Turn | Mapping[str, Any]], beliefs: Sequence[HeldBelief | Mapping[str, Any]]
     ) -> JobResult[Revisits]:
         """Whether the latest of ``turns`` changes each held belief, and to what."""
         return self.run("revisit", {"turns": list(turns), "beliefs": list(beliefs)})

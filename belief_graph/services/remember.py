@@ -49,7 +49,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ..db.driver import Tx
-from ..errors import ValidationError
+from ..errors import EncodingError, ValidationError
 from ..llm import LLMClient
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id
 from ..models.keys import KeySchema
@@ -244,7 +244,7 @@ class RememberService:
             kept = self._outside_schema(kept, resolved, schema, declared, rejected)
         # 3b. revisit the held beliefs the turn names that no extracted fact landed on
         if policy.revisit:
-            kept += self._revisited(llm, turns, turn_vec, kept, resolved, rejected, prov, agent, said_at)
+            kept += self._revisited(llm, turns, turn_vec, kept, resolved, rejected, prov, warnings, agent, said_at)
         # value types follow the (possibly re-aligned) key: a value of another type than the key
         # holds is converted when it says the same ("1,350" for a number key), else refused
         typed = b.facts.value_types([k["key"] for k in kept if k["key"] is not None and k["value"] is not None])
@@ -377,6 +377,7 @@ class RememberService:
         resolved: list[ResolvedKey],
         rejected: list[dict[str, Any]],
         prov: dict[str, Any],
+        warnings: list[str],
         agent: str,
         said_at: datetime,
     ) -> list[dict[str, Any]]:
@@ -388,8 +389,12 @@ class RememberService:
         beliefs = touched(latest["text"], near, covered, b.policy.revisit_limit)
         if not beliefs:
             return []
-        shown = [{"id": c.id, "key": c.key, "value": c.value, "text": c.text, "agent": c.agent} for c in beliefs]
-        answer = llm.revisit(turns, shown)
+        shown = [{"key": c.key, "value": c.value, "text": c.text, "agent": c.agent} for c in beliefs]
+        try:
+            answer = llm.revisit(turns, shown)
+        except EncodingError as exc:  # a second look that failed loses no extracted fact
+            warnings.append(f"revisit of {[c.key for c in beliefs]} gave no valid answer: {exc.reason}")
+            return []
         prov["llm_revisit_prompt"] = answer.provenance.prompt_ref
         out = []
         for f in as_facts(answer.output, beliefs, latest["id"]):

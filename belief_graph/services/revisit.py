@@ -50,10 +50,10 @@ def touched(text: str, near: Sequence[tuple[Claim, float]], covered: Collection[
 
 def as_facts(out: Revisits, beliefs: Sequence[Claim], source: str) -> list[ExtractedFact]:
     """What the model said changed, as extracted facts of turn ``source`` under the beliefs' keys."""
-    by_id = {b.id: b for b in beliefs}
+    by_key = {b.key: b for b in beliefs}
     facts = []
     for r in out.items:
-        belief = by_id.get(r.belief)
+        belief = by_key.get(r.key)
         if belief is None or not r.changed or r.value is None or not r.text.strip():
             continue
         facts.append(

@@ -89,13 +89,11 @@ INPUTS: dict[str, dict[str, Any]] = {
         ],
         "beliefs": [
             {
-                "id": "b-med",
                 "key": "user.medication",
                 "value": "lisinopril 10 mg",
                 "text": "The user takes lisinopril 10 mg",
             },
             {
-                "id": "b-fruit",
                 "key": "user.breakfast",
                 "value": "grapefruit",
                 "text": "The user eats grapefruit for breakfast",

@@ -68,14 +68,14 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {
             "turns": [{"id": "ep-3", "agent": ALICE, "text": "Does the amlodipine my doctor switched me to clash?"}],
             "beliefs": [
-                {"id": "old-2", "key": "user.medication", "value": "lisinopril", "text": "The user takes lisinopril"},
-                {"id": "old-3", "key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon"},
+                {"key": "user.medication", "value": "lisinopril", "text": "The user takes lisinopril"},
+                {"key": "user.city", "value": "Lisbon", "text": "The user lives in Lisbon"},
             ],
         },
         {
             "items": [
-                {"belief": "old-2", "changed": True, "value": "amlodipine", "text": "The user takes amlodipine"},
-                {"belief": "old-3", "changed": False, "value": None, "text": ""},
+                {"key": "user.medication", "changed": True, "value": "amlodipine", "text": "The user takes amlodipine"},
+                {"key": "user.city", "changed": False, "value": None, "text": ""},
             ]
         },
     ),
@@ -390,16 +390,26 @@ CHECK_FAILURES: list[tuple[str, dict[str, Any], str]] = [
         "schema violation",
     ),
     ("classify", {"items": []}, "missing item"),
-    ("revisit", {"items": [{"belief": "old-2", "changed": False, "value": None, "text": ""}]}, "missing belief"),
+    ("revisit", {"items": [{"key": "user.medication", "changed": False, "value": None, "text": ""}]}, "missing key"),
     (
         "revisit",
         {
             "items": [
-                {"belief": "old-2", "changed": True, "value": None, "text": ""},
-                {"belief": "old-3", "changed": False, "value": None, "text": ""},
+                {"key": "user.medication", "changed": True, "value": None, "text": ""},
+                {"key": "user.city", "changed": False, "value": None, "text": ""},
             ]
         },
         "needs the new value",
+    ),
+    (
+        "revisit",
+        {
+            "items": [
+                {"key": "user.medication", "changed": True, "value": "Lisinopril", "text": "The user takes lisinopril"},
+                {"key": "user.city", "changed": False, "value": None, "text": ""},
+            ]
+        },
+        "the value is the one memory holds",
     ),
     (
         "classify",

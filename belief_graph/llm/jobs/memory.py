@@ -51,13 +51,22 @@ class Extraction(_Out):
 # ---------------------------------------------------------------------------------------------
 
 
+class HeldBelief(_In):
+    """A current belief shown to ``revisit``, named by its key (one belief per key in a call)."""
+
+    key: str = Field(min_length=1)
+    value: Value = None
+    text: str = Field(min_length=1)
+    agent: str | None = None
+
+
 class RevisitInput(_In):
     turns: list[Turn]
-    beliefs: list[CandidateClaim]
+    beliefs: list[HeldBelief]
 
 
 class Revisited(_Out):
-    belief: str = Field(description="id of the belief this entry is about")
+    key: str = Field(description="the key of the belief this entry is about")
     changed: bool = Field(
         description="true when the latest turn says the belief's value is no longer (or never was) true"
     )
@@ -141,11 +150,18 @@ def _check_extract(inp: ExtractInput, out: Extraction) -> list[str]:
 
 
 def _check_revisit(inp: RevisitInput, out: Revisits) -> list[str]:
-    problems = _one_per_item("belief", [b.id for b in inp.beliefs], [r.belief for r in out.items])
+    keys = [b.key for b in inp.beliefs]
+    problems = [f"beliefs: key {k!r} is shown twice" for k in sorted({k for k in keys if keys.count(k) > 1})]
+    problems += _one_per_item("key", keys, [r.key for r in out.items])
+    held = {b.key: b.value for b in inp.beliefs}
     for n, r in enumerate(out.items):
-        where = f"items[{n}] ({r.belief})"
+        where = f"items[{n}] ({r.key})"
         if r.changed and (r.value is None or not r.text.strip()):
             problems.append(f"{where}: a changed belief needs the new value and a sentence stating it")
+        elif r.changed and r.key in held and str(r.value).casefold() == str(held[r.key]).casefold():
+            problems.append(
+                f"{where}: changed, but the value is the one memory holds: give the new value, or changed=false"
+            )
     return problems
 
 
@@ -213,7 +229,7 @@ REVISIT = JobSpec(
     "does the latest turn change a held belief extraction left alone?",
     "beliefs",
     "items",
-    ("belief",),
+    (),
     limits=JobLimits(max_tokens=192, max_tokens_per_item=128, timeout=60, timeout_per_item=25),
 )
 

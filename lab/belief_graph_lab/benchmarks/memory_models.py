@@ -220,7 +220,7 @@ def _revisit(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
     for b in inputs["beliefs"]:
         fid = st.fact_of_key(b["key"])
         said = [(k, x) for k, x in enumerate(found[2].states) if x.fact == fid] if found and fid else []
-        entry: dict[str, Any] = {"belief": b["id"], "changed": False, "value": None, "text": ""}
+        entry: dict[str, Any] = {"key": b["key"], "changed": False, "value": None, "text": ""}
         if said and found is not None and fid is not None:
             k, x = said[0]
             rng = st.rng(found[0], found[1], k, "revisit")

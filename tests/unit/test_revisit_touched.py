@@ -42,9 +42,14 @@ def test_what_the_model_says_changed_becomes_a_fact_under_the_belief_s_key() -> 
     out = Revisits.model_validate(
         {
             "items": [
-                {"belief": "c1", "changed": True, "value": "amlodipine 5 mg", "text": "The user takes amlodipine 5 mg"},
-                {"belief": "c2", "changed": False, "value": None, "text": ""},
-                {"belief": "c9", "changed": True, "value": "x", "text": "not a belief shown"},
+                {
+                    "key": "user.medication",
+                    "changed": True,
+                    "value": "amlodipine 5 mg",
+                    "text": "The user takes amlodipine 5 mg",
+                },
+                {"key": "user.car", "changed": False, "value": None, "text": ""},
+                {"key": "user.pet", "changed": True, "value": "x", "text": "not a belief shown"},
             ]
         }
     )
