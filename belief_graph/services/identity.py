@@ -470,6 +470,33 @@ def past_event_redated(key: str, old: Any, new: Any, said_at: datetime) -> bool:
     return a is not None and b is not None and a != b and max(a, b) <= said_at.year
 
 
+def age_went_back(key: str, old: Any, new: Any, old_at: datetime | None, said_at: datetime) -> bool:
+    """Whether ``new`` contradicts ``old`` as an age in years (``user.father.age`` 70, weeks later
+    65): an age only grows, by at most the years between the two statements and a birthday, so a
+    smaller one, or one grown more than that, cannot both hold with it — whatever a model calls it."""
+    if not shape(key).words or shape(key).words[-1] != "age":
+        return False
+    a, b = _years_old(old), _years_old(new)
+    if a is None or b is None or a == b:
+        return False
+    if b < a:
+        return True
+    return old_at is not None and b - a > math.floor((said_at - old_at).days / 365.25) + 1
+
+
+_AGE = re.compile(r"^\s*(\d{1,3})(?:\s*(?:years?|yrs?|y/?o)(?:\s+old)?)?\s*$", re.IGNORECASE)
+
+
+def _years_old(value: Any) -> int | None:
+    """An age in years: a number 0..130, or "70", "70 years old" ("10 weeks" is not)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float) and 0 <= value <= 130 and float(value).is_integer():
+        return int(value)
+    m = _AGE.match(value) if isinstance(value, str) else None
+    return int(m.group(1)) if m and int(m.group(1)) <= 130 else None
+
+
 def _year_of(value: Any) -> int | None:
     """The year a value names: a number 1900..2100, or the year of a date string ("2016-09-01")."""
     if isinstance(value, bool):

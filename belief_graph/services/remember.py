@@ -42,6 +42,7 @@ and nothing is written.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -64,6 +65,7 @@ from .identity import (
     Candidate,
     FactIdentity,
     Proposal,
+    age_went_back,
     fit_value,
     fixed_attribute,
     past_event_redated,
@@ -103,6 +105,18 @@ class RememberResult(BaseModel):
 
 
 Message = str | Mapping[str, Any]
+
+
+def _when(claim: Claim) -> datetime | None:
+    """When a belief was said to hold (its valid_from, else when it was recorded)."""
+    at = claim.valid_from or claim.created_at
+    if not at:
+        return None
+    try:  # Neo4j writes nanoseconds; Python reads up to microseconds
+        when = datetime.fromisoformat(re.sub(r"(\.\d{6})\d+", r"\1", at).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _turns(messages_or_text: str | Sequence[Message], agent: str) -> list[dict[str, str]]:
@@ -328,6 +342,12 @@ class RememberService:
                 warnings.append(
                     f"{k['key']!r} dates an event that had already happened, so a new year contradicts the belief: "
                     "a dispute records it"
+                )
+            elif any(age_went_back(k["key"], c.value, k["value"], _when(c), said_at) for c in own_of[i]):
+                hints[i] = WriteOp.REPLACE
+                warnings.append(
+                    f"{k['key']!r} is an age that went back, or grew more than the time between allows: "
+                    "a dispute records the contradiction"
                 )
             elif any(c.agent != agent for c in own_of[i]) and not says_change(latest["text"]):
                 # another source gives another value and says nothing changed: two sources disagree

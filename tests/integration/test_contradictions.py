@@ -95,3 +95,16 @@ def test_a_new_value_for_a_fact_that_cannot_change_is_a_contradiction_whatever_t
     (w,) = r.results
     assert w.dispute is not None and w.dispute.challenger.id == first.claim.id
     assert any("cannot change" in x for x in r.warnings)
+
+
+def test_an_age_that_went_back_is_a_contradiction_whatever_the_model_says(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    first = mbg.assert_claim("user.father.age", 70, "The user's father is 70.", agent="user:raj")
+    model.respond("extract", facts({"key": "user.father.age", "value": 65, "text": "The user's father is 65."}))
+    model.respond("classify", classify("UPDATE"))  # a weak model calls every change an update
+    model.respond("revisit", lambda inputs: {"items": []})  # never asked: extraction covered the key
+    r = mbg.remember("Dad's only 65 but acts like he's 90 lol. Any gentle tablet games?", agent="user:raj")
+    (w,) = r.results
+    assert w.dispute is not None and w.dispute.challenger.id == first.claim.id
+    assert any("age that went back" in x for x in r.warnings)

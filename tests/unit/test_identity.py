@@ -178,3 +178,24 @@ def test_past_event_redated(key: str, old: object, new: object, redated: bool) -
     from belief_graph.services.identity import past_event_redated
 
     assert past_event_redated(key, old, new, datetime(2026, 6, 1, tzinfo=UTC)) is redated
+
+
+@pytest.mark.parametrize(
+    ("key", "old", "new", "months", "went_back"),
+    [
+        ("user.father.age", 70, 65, 1, True),  # "My dad's 70", weeks later "Dad's only 65"
+        ("user.age", "30 years old", "29", 0, True),
+        ("user.daughter.age", 5, 6, 6, False),  # a birthday in between
+        ("user.daughter.age", 5, 8, 6, True),  # three years older in six months
+        ("user.son.age", 4, 7, 36, False),
+        ("user.dog.age", "10 weeks", "20 weeks", 2, False),  # not in years: no rule
+        ("user.team.size", 7, 4, 1, False),  # not an age
+    ],
+)  # fmt: skip
+def test_age_went_back(key: str, old: object, new: object, months: int, went_back: bool) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from belief_graph.services.identity import age_went_back
+
+    then = datetime(2026, 1, 12, tzinfo=UTC)
+    assert age_went_back(key, old, new, then, then + timedelta(days=30.5 * months)) is went_back
