@@ -128,6 +128,8 @@ _ABBREVIATIONS = {
 def _stem(word: str) -> str:
     word = _ABBREVIATIONS.get(word, word)
     w = word.removesuffix("'s").replace("'", "")
+    if w.endswith("ies") and len(w) <= 6:  # "flies" = "fly", "tries" = "try"
+        w = w[:-3] + "y"
     for suf in _SUFFIXES:
         if len(w) - len(suf) >= 3 and w.endswith(suf):
             w = w[: -len(suf)]
@@ -442,7 +444,15 @@ def check_fact(
         def says(p: _Part) -> bool:  # one of the key's words ("I don't drink" for drinks_alcohol)
             return len(_word_hits(words, p.stems)) < len(words)
 
-        holding = [p for p in parts if p.mood == want and says(p)]
+        def no_before(p: _Part) -> bool:  # "no more fish" for eats_fish, "no siblings": "no" denies what follows
+            keys = {_stem(w) for w in words}
+            return any(
+                _stem(t) in keys and {"no", "without"} & set(p.words[max(0, j - 2) : j]) for j, t in enumerate(p.words)
+            )
+
+        holding = [
+            p for p in parts if (p.mood == want and says(p)) or (not value and p.mood == "assert" and no_before(p))
+        ]
         if not holding:
             if value is False and any(says(p) for p in asserting):
                 return FactCheck(False, f"value {shown}: the turn mentions {' '.join(words)!r} without a negation")

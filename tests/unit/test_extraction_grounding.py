@@ -74,6 +74,9 @@ def test_turn_kind(text: str, kind: str) -> None:
         ("user.wife.hobby", "pottery", "What's a good gift for my wife Ana, she loves pottery?"),
         ("user.rent", 1400, "ugh my landlord raised the rent to 1400 a month, is that even legal?"),
         ("user.married", False, "I'm not married."),
+        ("user.diet.eats_fish", False, "Went fully vegan in March, so no more fish or eggs for me."),  # "no" before
+        ("user.has_siblings", False, "I have no siblings."),
+        ("user.travel.flies", False, "I don't fly anymore, long story."),  # flies = fly
         ("user.diet", "no meat", "I don't eat meat."),  # the value carries its own negation
         ("user.allergy", "peanuts", "I should mention I'm allergic to peanuts."),
         ("user.allergies", "penicillin allergy", "I'm allergic to penicillin, what do they give instead?"),  # -ic/-y
@@ -108,6 +111,7 @@ def test_stated_values_are_grounded(key: str, value: object, source: str) -> Non
     ("key", "value", "source", "reason"),
     [
         ("weather.today", "sunny", "What's the weather like today?", "a question"),
+        ("user.eats_fish", False, "No, I eat fish every day.", "without a negation"),  # "no" far from "fish"
         ("user.mood", "happy", "Thanks, that's great!", "small talk"),
         ("user.city", "Berlin", "Should I move to Berlin? I live in Lisbon.", "only in a hypothetical"),
         ("user.city", "Berlin", "If I moved to Berlin I'd learn German.", "a hypothetical"),
