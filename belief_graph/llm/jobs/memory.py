@@ -230,7 +230,7 @@ REVISIT = JobSpec(
     "beliefs",
     "items",
     (),
-    limits=JobLimits(max_tokens=192, max_tokens_per_item=128, timeout=60, timeout_per_item=25),
+    limits=JobLimits(max_tokens=256, max_tokens_per_item=128, timeout=90, timeout_per_item=25),
 )
 
 CLASSIFY = JobSpec(
