@@ -27,7 +27,9 @@ from collections.abc import Collection, Sequence
 
 from ..llm.jobs import ExtractedFact, Revisits
 from ..models import Claim
+from ..policies import same_value
 from .extraction_grounding import content_stems, key_stems
+from .value_forms import as_value
 
 __all__ = ["as_facts", "touched"]
 
@@ -55,6 +57,8 @@ def as_facts(out: Revisits, beliefs: Sequence[Claim], source: str) -> list[Extra
     for r in out.items:
         belief = by_key.get(r.key)
         if belief is None or not r.changed or r.value is None or not r.text.strip():
+            continue
+        if same_value(as_value(r.value), belief.value):  # "changed" to what memory holds: a small model's echo
             continue
         facts.append(
             ExtractedFact(source=source, key=belief.key, value=r.value, text=r.text, kind="semantic", confidence=0.8)

@@ -402,16 +402,6 @@ CHECK_FAILURES: list[tuple[str, dict[str, Any], str]] = [
         "needs the new value",
     ),
     (
-        "revisit",
-        {
-            "items": [
-                {"key": "user.medication", "changed": True, "value": "Lisinopril", "text": "The user takes lisinopril"},
-                {"key": "user.city", "changed": False, "value": None, "text": ""},
-            ]
-        },
-        "the value is the one memory holds",
-    ),
-    (
         "classify",
         {
             "items": [

@@ -39,6 +39,8 @@ def test_the_closest_come_first_and_the_limit_holds() -> None:
 
 
 def test_what_the_model_says_changed_becomes_a_fact_under_the_belief_s_key() -> None:
+    """Only a change to another value: a model that calls a belief changed and gives the value memory
+    holds (the local 1.5B does, repaired or not) changes nothing."""
     out = Revisits.model_validate(
         {
             "items": [
@@ -48,7 +50,7 @@ def test_what_the_model_says_changed_becomes_a_fact_under_the_belief_s_key() -> 
                     "value": "amlodipine 5 mg",
                     "text": "The user takes amlodipine 5 mg",
                 },
-                {"key": "user.car", "changed": False, "value": None, "text": ""},
+                {"key": "user.car", "changed": True, "value": "2014 Honda Civic", "text": "The user drives a Civic"},
                 {"key": "user.pet", "changed": True, "value": "x", "text": "not a belief shown"},
             ]
         }

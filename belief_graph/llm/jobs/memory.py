@@ -153,15 +153,10 @@ def _check_revisit(inp: RevisitInput, out: Revisits) -> list[str]:
     keys = [b.key for b in inp.beliefs]
     problems = [f"beliefs: key {k!r} is shown twice" for k in sorted({k for k in keys if keys.count(k) > 1})]
     problems += _one_per_item("key", keys, [r.key for r in out.items])
-    held = {b.key: b.value for b in inp.beliefs}
     for n, r in enumerate(out.items):
         where = f"items[{n}] ({r.key})"
         if r.changed and (r.value is None or not r.text.strip()):
             problems.append(f"{where}: a changed belief needs the new value and a sentence stating it")
-        elif r.changed and r.key in held and str(r.value).casefold() == str(held[r.key]).casefold():
-            problems.append(
-                f"{where}: changed, but the value is the one memory holds: give the new value, or changed=false"
-            )
     return problems
 
 
