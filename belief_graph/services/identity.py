@@ -151,7 +151,8 @@ def mask_value(text: str, value: Any) -> str:
             out = re.sub(re.escape(v), " something ", out, flags=re.IGNORECASE)
             for w in sorted(set(tokens(v)), key=len, reverse=True):
                 if len(w) >= 3 or any(c.isdigit() for c in w):
-                    out = re.sub(rf"(?<![\w]){re.escape(w)}(?![\w])", " something ", out, flags=re.IGNORECASE)
+                    # with its plural: "Tuesdays" says the value "Tuesday and Saturday"
+                    out = re.sub(rf"(?<![\w]){re.escape(w)}(?:e?s)?(?![\w])", " something ", out, flags=re.IGNORECASE)
     if isinstance(value, int | float) and not isinstance(value, bool):
         out = re.sub(r"\d[\d,.]*", " something ", out)
     out = re.sub(r"(?:\s*something\s*)+", " something ", out)

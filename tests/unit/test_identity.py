@@ -34,6 +34,8 @@ def test_a_key_is_read_as_root_words_head_and_parties() -> None:
         ("The user works at Lumen Labs.", "Lumen Labs", "The user works at something ."),
         ("The user is vegetarian.", True, "The user is vegetarian."),
         ("Budget: 1,200 euros a month", 1200, "Budget: something euros a month"),
+        # the value's words said in the plural are the value
+        ("The user trains on Tuesdays and Saturdays.", "Tuesday and Saturday", "The user trains on something ."),
     ],
 )
 def test_the_value_is_masked_out_of_the_statement(text: str, value: object, masked: str) -> None:
