@@ -26,7 +26,8 @@ Two steps keep ``unknown`` for when memory really does not hold the answer:
   belief about whom the question asks is taken: by its key's parties, and by its statement when it
   opens with "the user's <someone>" (a model may store "The user's uncle is vegetarian" under a key
   of the user's own), and only a statement of the kind asked (an amount for "how many", a time
-  for "when", not a bare date for "where").
+  for "when", not a bare date for "where"), and, for a question that names the thing it asks for
+  ("which company", "what breed"), a belief whose key or statement names it.
 
 What the model reads is the context **about whom the question asks** (:func:`about_whom_asked`): a
 question about the user themselves ("Is Nadia vegetarian?") is not shown the beliefs about other
@@ -48,8 +49,9 @@ from ..llm import LLMClient
 from ..llm.jobs import Answer, AnswerInput, BeliefView
 from ..models.retrieval import AnswerResult, GroundingCheck
 from ..models.support import ContextItem, WorkingContext
-from .clause_words import FUNCTION_CAPS, PARTY_GROUPS, QUESTION_WORDS
+from .clause_words import AUXILIARIES, FUNCTION_CAPS, PARTY_GROUPS, QUESTION_WORDS
 from .clauses import tokens
+from .extraction_grounding import content_stems
 from .grounding import check_grounding, extract_figures, is_unknown
 from .identity import shape
 from .retrieval import RetrievalService
@@ -232,6 +234,7 @@ class AnswerService:
             if (i.claim.key is None or shape(i.claim.key).parties == asked)
             and _subject_parties(i.claim.text) in (asked, None)
             and _of_the_kind_asked(question, i.claim.text, i.claim.value)
+            and _names_the_thing_asked(question, i.claim.key, i.claim.text)
         ]
         if not items:
             return None
@@ -326,6 +329,19 @@ def _of_the_kind_asked(question: str, statement: str, value: Any) -> bool:
 
 
 _WH = QUESTION_WORDS | {"since"}  # "since when"
+_NOT_A_THING = frozenset("kind sort type time day date year month".split())
+
+
+def _names_the_thing_asked(question: str, key: str | None, statement: str) -> bool:
+    """ "Which company hired Ines?", "what breed is her dog?": a question that names the thing it
+    asks for is answered by a belief whose key or statement names it too (not by her German level)."""
+    words = tokens(question)
+    at = next((i for i, w in enumerate(words[:3]) if w in ("which", "what")), None)
+    thing = words[at + 1] if at is not None and at + 1 < len(words) else ""
+    asked = content_stems(thing) if thing not in _NOT_A_THING and thing not in AUXILIARIES else set()
+    if not asked or "'" in thing:
+        return True
+    return bool(asked & (content_stems(statement) | content_stems(re.sub(r"[._]", " ", key or ""))))
 
 
 def _letters_beyond_dates(value: str) -> bool:

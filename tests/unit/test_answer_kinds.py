@@ -26,3 +26,24 @@ pytestmark = pytest.mark.unit
 )
 def test_a_statement_answers_the_kind_of_question_asked(question: str, statement: str, value: Any, fits: bool) -> None:
     assert _of_the_kind_asked(question, statement, value) is fits
+
+
+@pytest.mark.parametrize(
+    ("question", "key", "statement", "fits"),
+    [
+        ("Which company in Munich hired Ines?", "user.german.level", "The user is at B2 level in German.", False),
+        ("Which company in Munich hired Ines?", "user.employer", "The user works at a company in Munich.", True),
+        ("What breed is Sofia's dog?", "user.dog.breed", "The user's dog is a lab.", True),
+        ("What breed is Sofia's dog?", "user.dog.age", "The user's dog is 11 years old.", False),
+        ("Which editor does Yuki use?", None, "The user edits code in Zed, a new editor.", True),
+        # no thing named: "what's", "what day", "which of" take any statement of the kind asked
+        ("What's Chloe's mobile number?", "user.phone", "The user's phone is +44 7700 900123.", True),
+        ("What day is the talk?", "user.talk.date", "The talk is on Friday June 5.", True),
+    ],
+)
+def test_a_question_naming_the_thing_it_asks_for_takes_a_belief_that_names_it(
+    question: str, key: str | None, statement: str, fits: bool
+) -> None:
+    from belief_graph.services.answers import _names_the_thing_asked
+
+    assert _names_the_thing_asked(question, key, statement) is fits
