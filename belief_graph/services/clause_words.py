@@ -1,10 +1,14 @@
 """The closed word classes of English that :mod:`belief_graph.services.clauses` reads turns with:
 question words and auxiliaries, fillers, subordinators, modals of possibility, verbs that open
-requests, negations, greetings and thanks, and the people (and pets) of a speaker's life. They are
+requests, negations, greetings and thanks, the people (and pets) of a speaker's life, and the
+words that say something changed (:func:`says_change`). They are
 grammar, not a model's habits; some were added while reading how grounding read the odd-numbered
 items of the conversation suite, whose even-numbered items are held out (docs/memory.md)."""
 
 from __future__ import annotations
+
+import re
+import unicodedata
 
 QUESTION_WORDS = frozenset(
     "what what's whats when when's where where's who who's whom whose why why's how how's which".split()
@@ -112,6 +116,11 @@ HYPOTHETICAL_PHRASES = (
     "dreaming of",
     "toying with",
     "on the fence",
+    "as if",
+    "as though",
+    "acts like",
+    "act like",
+    "acting like",
 )
 
 PREFERENCE_AFTER_WOULD = frozenset("like love prefer rather enjoy".split())
@@ -290,3 +299,19 @@ COUNT_WORDS = frozenset(
     hundreds thousand thousands dozen dozens several few many both""".split()
 )
 """Words that count: a clause opening with one ("Six months smoke-free") is not opened by a name."""
+
+
+_CHANGE = re.compile(
+    r"\b(?:now|no\s+longer|any\s?more|moved|moving|move|switched|switching|switch|changed|changing|change|new|"
+    r"started|starting|quit|left|joined|became|become|since|from\s+now\s+on|as\s+of|upgraded|downgraded|"
+    r"transferred|promoted|sold|bought|traded|replaced|rebooked|rescheduled|postponed|cancell?ed|pushed|"
+    r"updated?|renamed|reorg|effective|instead|used\s+to)\b",
+    re.IGNORECASE,
+)
+
+
+def says_change(text: str) -> bool:
+    """Whether the turn says that something changed ("now", "moved", "switched", "no longer",
+    "since", "rebooked", "effective"...). A source that gives another value than memory holds
+    *without* saying anything changed disagrees with the belief rather than updating it."""
+    return _CHANGE.search(unicodedata.normalize("NFKD", text).lower().replace("’", "'")) is not None

@@ -8,7 +8,7 @@ things that are not facts at all in the same breath ("if I moved to Berlin I'd l
 it needs to know which parts of a turn assert something. The rules, from English grammar rather
 than from any model:
 
-1. **Sentences** end at ``.``, ``!``, ``?`` or a line break.
+1. **Sentences** end at ``.``, ``!``, ``?``, a line break or an emoji before a capital.
 2. **Clauses**: a sentence is cut at ``,`` ``;`` ``:`` dashes and brackets, and before the words
    that open a subordinate clause (``because``, ``since``, ``now that``, ``although``, ``if``,
    ``unless``, ``whether``...). A piece with neither subject nor verb of its own (a list item:
@@ -34,10 +34,11 @@ than from any model:
    A clause that opens a subordinate clause presupposing its content ("because I'm vegetarian",
    "since I moved", "now that I'm in Porto", ", who turns 30 in May", ", which is due Friday") is
    ``assert`` wherever it stands, in a question too.
-4. **Presupposed spans**: inside a question or request, a possessive phrase ("my new flat in
-   Porto", "our twins", "my wife Ana") asserts that what it names exists; the span runs from
-   ``my``/``our`` for at most four words and stops at a word that opens a new phrase (``and``,
-   ``to``, ``that``, ``who``...).
+4. **Presupposed spans** (``services/clause_spans.py``): inside a question or request, a possessive
+   phrase ("my new flat in Porto", "our twins", "my wife Ana") asserts that what it names exists;
+   the span runs from ``my``/``our`` for at most four words and stops at a word that opens a new
+   phrase (``and``, ``to``, ``that``, ``who``...); so do a factive verb's complement, a request
+   to change the speaker's own record and a clause of the speaker's embedded without "that".
 5. **Whose fact**: a clause whose subject is a person of the speaker's life ("my boss is vegan",
    "my brother lives in Lyon") states a fact about that person; :attr:`Clause.party` names them
    (kinship and social roles and pets: a closed list, with their synonyms).
@@ -53,18 +54,17 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
+from .clause_spans import embedded_statement, factive_span, past_or_embedded, possessive_spans
 from .clause_words import (
     ACTION_VERBS,
     ADVERBS,
     AUXILIARIES,
     COUNT_WORDS,
-    EMBEDDED_VERBS,
     EMBEDS_QUESTION,
     FUNCTION_CAPS,
     HYPOTHETICAL_OPENERS,
     HYPOTHETICAL_PHRASES,
     HYPOTHETICAL_WORDS,
-    IRREALIS_MODALS,
     KIN_WITHOUT_MY,
     LEADING_FILLERS,
     NEGATIONS,
@@ -87,6 +87,7 @@ from .clause_words import (
     SUBJECTS,
     SUBORDINATORS,
     THIRD_PERSON_NP,
+    says_change,
 )
 
 __all__ = [
@@ -104,12 +105,14 @@ __all__ = [
 
 Mood = Literal["assert", "question", "request", "hypothetical", "negated", "quoted", "small_talk"]
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])")
+"""Sentences end at ``.`` ``!`` ``?``, a line break, or an emoji before a capital ("last month 😤 Can you")."""
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _PUNCT_CUT = re.compile(r"\s*(?:(?<!\d)[,:]|[,:](?!\d)|[;()\[\]]|\s[-–—]+\s|[–—])\s*")  # not "1,200", "9:40"
 
 _CUT_BEFORE = re.compile(
-    r"\s+(?=(?:because|since|now that|given that|ever since|although|though|whereas|if|unless|whether|in case)\b)"
+    r"\s+(?=(?:because|since|now that|given that|ever since|although|though|whereas|if|unless|whether|in case"
+    r"|as if|as though|acts like|act like|acting like)\b)"
     r"|\s+(?=(?:and|but|or|so|then)\s+(?:i|i'm|i've|i'd|i'll|my|our|we|we're|she|he|they|it|it's|there|the)\b)"
     r"|\s+(?=(?:when|once|until|after|before|while)\s+(?:i|i'm|my|our|we|she|he|they|it|the|his|her|their)\b)",
     re.IGNORECASE,
@@ -279,78 +282,6 @@ def is_small_talk(words: list[str]) -> bool:
     return all(w in SMALL_TALK_WORDS for w in rest.split())
 
 
-def _possessive_spans(words: list[str]) -> tuple[str, ...]:
-    """ "my new flat in Porto", and a relative clause attached to it ("my sister who turns 30")."""
-    spans = []
-    for i, w in enumerate(words):
-        if w not in ("my", "our"):
-            continue
-        span = [w]
-        j = i + 1
-        while j < len(words) and j <= i + 4:
-            if words[j] == "and" and j + 1 < len(words) and words[j + 1] not in STOPS_SPAN | SUBJECTS:
-                span.append(words[j])  # "my Monday and Thursday mornings", not "my car and I"
-                j += 1
-                continue
-            month = words[j] == "may" and j + 1 < len(words) and words[j + 1][:1].isdigit()  # "on May 23"
-            if (words[j] in STOPS_SPAN and not month) or words[j] in ("my", "our"):
-                break
-            span.append(words[j])
-            j += 1
-        if j < len(words) and words[j] in ("who", "which", "that", "whose") and len(span) > 1:
-            for nxt in words[j : j + 8]:
-                if nxt in ("and", "but", "or", "so", "if"):
-                    break
-                span.append(nxt)
-        if len(span) > 1:
-            spans.append(" ".join(span))
-    return tuple(spans)
-
-
-_FACTIVE = re.compile(
-    r"\b(?:know|knew|realize|realise|realized|realised|remember|notice|noticed|heard|hear|forgot|forget|"
-    r"mention|mentioned|told you|tell you|remind me|remind us)\s+(?:that\s+)?(.+)$"
-)
-
-
-def _factive_span(words: list[str]) -> tuple[str, ...]:
-    """ "did you know I got promoted", "did I tell you my sister moved": a factive verb presupposes
-    its complement (not "do you know where ...", "I forget whether ...")."""
-    m = _FACTIVE.search(" ".join(words))
-    if m is None:
-        return ()
-    rest = m.group(1).split()
-    if not rest or rest[0] in QUESTION_WORDS or rest[0] in ("if", "whether", "how", "to"):
-        return ()
-    return (" ".join(rest),)
-
-
-def _embedded_statement(words: list[str]) -> tuple[str, ...]:
-    """ "... to the iPhone 15 I caved and bought yesterday?": a clause of the speaker's embedded in a
-    question or request (a relative clause without "that") is asserted, with the phrase it describes."""
-    for i in range(3, len(words) - 1):
-        if words[i - 1] in QUESTION_WORDS or words[i - 1] in ("if", "whether", "should", "could", "can"):
-            continue  # "do you know where I can buy ...": an embedded question, not a statement
-        if words[i + 1] in IRREALIS_MODALS:
-            continue  # "... I might go to $110": not a statement
-        if words[i] in ("i", "we") and any(_past_or_embedded(t) for t in words[i + 1 : i + 4]):
-            return (" ".join(words[i - 3 :]),)
-        # "the amlodipine my doctor switched me to": somebody of the speaker's life did it to them
-        if (
-            words[i] in ("my", "our")
-            and i + 3 < len(words)
-            and _past_or_embedded(words[i + 2])
-            and words[i + 3] in ("me", "us")
-        ):
-            return (" ".join(words[i - 3 :]),)
-    return ()
-
-
-def _past_or_embedded(word: str) -> bool:
-    """A verb of a clause embedded without "that": a listed one, or a regular past ("traded")."""
-    return word in EMBEDDED_VERBS or (word.endswith("ed") and len(word) > 4)
-
-
 def _verb_like(word: str) -> bool:
     return (
         word in STATIVE
@@ -497,6 +428,17 @@ def _has_own_subject_or_verb(words: list[str]) -> bool:
     return any(t in AUXILIARIES or t.endswith(("'m", "'re", "'ve")) for t in w[1:4])
 
 
+def _name_then_verb(piece: str, words: list[str]) -> bool:
+    """ "Kwame Asante moved to Sun 11 Oct": a name of capitals, then a verb, is a clause of its own."""
+    cased = [t.strip(",.!?:;\"'()") for t in piece.split()][:4]
+    for i, t in enumerate(cased[1:], start=1):
+        if not all(c[:1].isupper() and c.isalpha() and c.lower() not in FUNCTION_CAPS for c in cased[:i]):
+            return False
+        if t.lower() in ACTION_VERBS or t.lower() in STATIVE or (t.islower() and past_or_embedded(t)):
+            return True
+    return False
+
+
 def clauses(text: str) -> list[Clause]:
     """The clauses of ``text`` with their mood, in order (see the module docstring)."""
     out: list[Clause] = []
@@ -532,7 +474,7 @@ def clauses(text: str) -> list[Clause]:
                 mood = "request"
             elif asks and last and not _has_own_subject_or_verb(words):
                 mood = "question"  # "..., any tips?"
-            elif moods and not _has_own_subject_or_verb(words):
+            elif moods and not _has_own_subject_or_verb(words) and not _name_then_verb(piece, words):
                 # a list item or an apposition continues its clause; after a greeting, a fragment
                 # is a telegraphic statement ("hey, UX designer here, fully remote")
                 mood = moods[-1] if moods[-1] != "small_talk" else "assert"
@@ -548,7 +490,7 @@ def clauses(text: str) -> list[Clause]:
                 # "my wife Ana, she loves pottery", "for my son's birthday. He can't have eggs": the
                 # last party named before, in any clause of the turn
                 for c in reversed(out):
-                    named = c.party or _last_party(c.presupposed + _possessive_spans(tokens(c.text)))
+                    named = c.party or _last_party(c.presupposed + possessive_spans(tokens(c.text)))
                     if named:
                         party, subject_of_relative = named, c.subject
                         break
@@ -563,16 +505,14 @@ def clauses(text: str) -> list[Clause]:
                 elif not _has_own_subject_or_verb(words) and out[-1].party != NAMED:
                     party = out[-1].party  # the continuation of "my sister, ..." is still about her
             pre = (
-                _possessive_spans(words) + _factive_span(words)
-                if mood in ("question", "request", "hypothetical")
-                else ()
+                possessive_spans(words) + factive_span(words) if mood in ("question", "request", "hypothetical") else ()
             )
             if pi > 0 and mood == "assert" and (_bare_possessive(words) or _relative(words)):
                 names = _trailing_names(pieces[pi - 1])
                 if names:  # "with Dana, my new manager", "for Priyanka, who reports to me": about Dana
                     pre += (f"{names} {piece}",)
             if mood in ("question", "request", "hypothetical"):
-                pre += _embedded_statement(words)
+                pre += embedded_statement(words)
             if mood == "request" and "that" in words:  # "note that my passport expires in June"
                 pre = (" ".join(words[words.index("that") + 1 :]),)
             subject = subject_of_relative
@@ -582,19 +522,3 @@ def clauses(text: str) -> list[Clause]:
                 pre += _name_possessives(piece)
             out.append(Clause(piece, mood, party, si, pre, subject))
     return out
-
-
-_CHANGE = re.compile(
-    r"\b(?:now|no\s+longer|any\s?more|moved|moving|move|switched|switching|switch|changed|changing|change|new|"
-    r"started|starting|quit|left|joined|became|become|since|from\s+now\s+on|as\s+of|upgraded|downgraded|"
-    r"transferred|promoted|sold|bought|traded|replaced|rebooked|rescheduled|postponed|cancell?ed|pushed|"
-    r"updated?|renamed|reorg|effective|instead|used\s+to)\b",
-    re.IGNORECASE,
-)
-
-
-def says_change(text: str) -> bool:
-    """Whether the turn says that something changed ("now", "moved", "switched", "no longer",
-    "since", "rebooked", "effective"...). A source that gives another value than memory holds
-    *without* saying anything changed disagrees with the belief rather than updating it."""
-    return _CHANGE.search(_norm(text)) is not None

@@ -65,14 +65,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
-from functools import lru_cache
+from datetime import datetime
 from typing import Any, Literal
 
 from .clauses import NAMED, PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
 from .grounding import _figure_forms
-from .temporal import find_times
-from .value_forms import NUMBER_WORDS, ORDINAL_WORDS, SPELLED_NUMBERS, as_value, said_otherwise, twelve_hour_forms
+from .value_forms import (
+    SPELLED_NUMBERS,
+    as_value,
+    number_forms,
+    said_otherwise,
+    says_none,
+    turn_dates,
+    twelve_hour_forms,
+)
 
 _PARTY_NAMES = frozenset(w for g in PARTY_GROUPS for w in g)
 
@@ -166,50 +172,9 @@ def turn_kind(text: str) -> TurnKind:
     return "question"
 
 
-_CLOCK = re.compile(
-    r"\b(?:at|by|from|until|till|to|before|after|around|about)\s+(\d{1,2})(?::([0-5]\d))?(?![\d:.,])"
-    r"(?!\s*(?:am|pm|a\.m|p\.m|%|percent|[kcm]?m\b|kg|mg|g\b|lbs?|miles?|hours?|hrs?|minutes?|mins?|days?|weeks?"
-    r"|months?|years?|people|persons?|times|kids|euros?|dollars?|pounds?|st\b|nd\b|rd\b|th\b|k\b))",
-    re.IGNORECASE,
-)
-"""An hour said without am/pm after a word of time ("in bed by 11", "open at 7 and close at 3")."""
 _UNIT_TOKEN = re.compile(r"(\d+(?:[.,]\d+)?)([a-z]+)")
 _MONTH_NAMES = ("january february march april may june july august september october november december").split()
 _DAY_NAMES = "monday tuesday wednesday thursday friday saturday sunday".split()
-
-
-def _number_forms(words: Sequence[str], text: str, at: datetime | None = None) -> set[str]:
-    """The normal forms of every figure the text offers (``services/grounding.py``), of its number
-    words, of an hour said without am/pm (both readings: "by 11" is 11:00 or 23:00), and, when the
-    turn's time ``at`` is known, of its dates said relative to it ("tomorrow", "on the 30th" — the
-    last one and the next one)."""
-    forms = set(_figure_forms(text))
-    joined = " ".join(words)
-    for word, n in NUMBER_WORDS.items():
-        if f" {word} " in f" {joined} ":
-            forms.add(str(n))
-    forms |= {str(ORDINAL_WORDS[w]) for w in words if w in ORDINAL_WORDS}  # "in third grade": 3
-    for m in _CLOCK.finditer(text):
-        h, mm = int(m.group(1)), m.group(2) or "00"
-        if 1 <= h <= 12:
-            forms |= {f"{h}:{mm}", f"{h % 12 + 12}:{mm}", f"{h % 12}:{mm}"}
-    for day, granularity in _dates_said(text, at):
-        forms |= {f"{day.year:04d}-{day.month:02d}", f"{day.year:04d}"}
-        if granularity in ("day", "minute"):
-            forms |= {day.isoformat(), f"--{day.month:02d}-{day.day:02d}", str(day.day)}
-    return forms
-
-
-@lru_cache(maxsize=512)
-def _dates_said(text: str, at: datetime | None) -> tuple[tuple[date, str], ...]:
-    """The days (and months, years) the text names relative to ``at``, each in both readings."""
-    if at is None or at.tzinfo is None:
-        return ()
-    out: list[tuple[date, str]] = []
-    for tense in (None, "future"):
-        for r in find_times(text, at, tense=tense):
-            out.append((r.at.astimezone(at.tzinfo).date(), r.granularity))
-    return tuple(out)
 
 
 def _unit_split(token: str) -> tuple[str, ...]:
@@ -221,7 +186,7 @@ def _said_stems(words: Sequence[str], text: str, at: datetime | None) -> set[str
     """Stems the text offers beyond its own words: the unit of a figure written with it ("50mg"
     offers "mg"), and the month and weekday of a date said relative to the turn ("tomorrow")."""
     out = {_stem(m.group(2)) for w in words if (m := _UNIT_TOKEN.fullmatch(w))}
-    for day, granularity in _dates_said(text, at):
+    for day, granularity in turn_dates(text, at):
         out.add(_stem(_MONTH_NAMES[day.month - 1]))
         if granularity in ("day", "minute"):
             out.add(_stem(_DAY_NAMES[day.weekday()]))
@@ -378,19 +343,29 @@ def _whose(
     return FactCheck(False, f"value {shown}: the turn says it of the speaker's {who}, not of {key!r}")
 
 
-_NONE_VALUES = frozenset({"none", "nothing", "nobody", "no one", "n/a"})
 _CEASING = frozenset(
     "quit quitting left leaving cancelled canceled cancelling sold selling stopped gave ended dropped".split()
 )
 """Verbs that end having something ("left the band", "cancelled my gym membership")."""
+_LEAVING = re.compile(r"^(?:has |have |had |just )?(?:left|quit|moved out|passed away|died|is gone|gone)\b")
+"""What follows a held value that is no longer so ("Jess moved out", "Karim left")."""
 
 
-def _nothing_of(key: str, parts: Sequence[_Part], shown: str, *, first_person: bool) -> FactCheck:
+def _nothing_of(key: str, parts: Sequence[_Part], shown: str, *, first_person: bool, held: Any = None) -> FactCheck:
     """A value that says there is none ("none" for ``user.allergies``) is stated where the turn
     says the key's thing with a negation before it ("no known allergies", "no more 20-hour cap"),
-    a verb that ends it ("left the band") or "-free" after it ("car-free")."""
+    a verb that ends it ("left the band") or "-free" after it ("car-free"), or says the value memory
+    holds with a verb of leaving after it ("Jess moved out" for a held ``user.roommate = Jess``)."""
     named = _content(_split_ident(key.rsplit(".", 1)[-1]))
     words = {_stem(w) for w in named}
+    gone = {_stem(w) for w in _content(tokens(held))} if isinstance(held, str) else set()
+
+    def leaves(p: _Part) -> bool:
+        ws = list(p.words)
+        return any(_stem(w) in gone and _LEAVING.search(" ".join(ws[i + 1 : i + 4])) for i, w in enumerate(ws))
+
+    if gone and (leaving := [p for p in parts if p.mood == "assert" and leaves(p)]):
+        return _whose(key, leaving, shown, first_person=first_person)
 
     def ends(p: _Part) -> bool:
         ws = list(p.words)
@@ -418,12 +393,16 @@ def check_fact(
     *,
     speaker_is_user: bool = True,
     at: datetime | None = None,
+    held: Any = None,
 ) -> FactCheck:
     """Is the fact (``key``, ``value``, ``fact_text``) asserted by ``source_text`` (the turn it was
     extracted from)? See the module docstring for the rules. ``speaker_is_user``: False for a turn
     an agent wrote (a record, a note), which speaks of the user in the third person, so "whose
     fact" (rule 3) does not apply. ``at``: when the turn was said (a timezone-aware time), so that
-    a date said relative to it ("tomorrow", "on the 30th") states the date a model resolved."""
+    a date said relative to it ("tomorrow", "on the 30th") states the date a model resolved.
+    ``held``: the value memory holds for ``key``, if any: an edit of it states only what changed
+    ("Lessons are at 11 now" turns a held "Saturdays 10:00" into "Saturdays 11:00"), and a turn
+    that says the held one left ("Jess moved out") states ``none``."""
     value = as_value(value)
     parts, cls = _parts(source_text, relayed=not speaker_is_user)
     shown = repr(value)
@@ -452,7 +431,7 @@ def check_fact(
 
         holding = [
             p for p in parts if (p.mood == want and says(p)) or (not value and p.mood == "assert" and no_before(p))
-        ]
+        ] or _says_statement(key, fact_text, [p for p in parts if p.mood == want], value, parts)
         if not holding:
             if value is False and any(says(p) for p in asserting):
                 return FactCheck(False, f"value {shown}: the turn mentions {' '.join(words)!r} without a negation")
@@ -463,14 +442,14 @@ def check_fact(
 
     if isinstance(value, int | float):
         form = _num_form(value)
-        holding = [p for p in asserting if form in _number_forms(p.words, p.text, at)]
+        holding = [p for p in asserting if form in number_forms(p.words, p.text, at)]
         if holding:
             return _whose(key, holding, shown, first_person=speaker_is_user)
-        why = _elsewhere(lambda w, t: form in _number_forms(w, t, at), cls, shown)
+        why = _elsewhere(lambda w, t: form in number_forms(w, t, at), cls, shown)
         return FactCheck(False, why or f"value {shown} is not stated in the turn (no such number where it asserts)")
 
-    if isinstance(value, str) and value.strip().lower() in _NONE_VALUES and key:
-        nothing = _nothing_of(key, parts, shown, first_person=speaker_is_user)
+    if isinstance(value, str) and says_none(value) and key:
+        nothing = _nothing_of(key, parts, shown, first_person=speaker_is_user, held=held)
         if nothing.grounded:
             return nothing  # else the word itself may be said ("I'm putting none")
 
@@ -495,7 +474,7 @@ def check_fact(
         words = [w for w in words if _stem(w) not in named] or words
 
         def stated(ws: Sequence[str], text: str) -> bool:
-            offered = _number_forms(ws, text, at)
+            offered = number_forms(ws, text, at)
             if any(not forms & offered for written, forms in figures if written.lower() not in codes):
                 return False
             if not words:
@@ -513,6 +492,9 @@ def check_fact(
             return FactCheck(False, f"value {shown} holds no word to find in the turn")
         joined_words = [w for p in pool for w in p.words]
         joined_text = " ".join(p.text for p in pool)
+        edit = _edit_of(held, words, figures, pool, at) if not stated(joined_words, joined_text) else None
+        if edit:
+            return _whose(key, edit, shown, tokens(value), first_person=speaker_is_user)
         if not stated(joined_words, joined_text):
             why = _elsewhere(stated, cls, shown)
             if why:
@@ -525,14 +507,14 @@ def check_fact(
             )
             if missing:
                 return FactCheck(False, f"value {shown} is not stated in the turn (missing: {', '.join(missing)})")
-            fig = next((w for w, forms in figures if not forms & _number_forms(joined_words, joined_text, at)), shown)
+            fig = next((w for w, forms in figures if not forms & number_forms(joined_words, joined_text, at)), shown)
             return FactCheck(False, f"value {shown}: the figure {fig!r} is not stated in the turn")
         # the parts that say the value: one of its words, or one of its figures for a value of figures
         holding = [
             p
             for p in pool
             if set(map(_stem, words)) & (p.stems | _said_stems(p.words, p.text, at))
-            or (not words and any(forms & _number_forms(p.words, p.text, at) for _, forms in figures))
+            or (not words and any(forms & number_forms(p.words, p.text, at) for _, forms in figures))
         ]
         return _whose(key, holding, shown, tokens(value), first_person=speaker_is_user)
 
@@ -555,6 +537,60 @@ def check_fact(
             f"content words found; missing: {', '.join(missing[:6])})",
         )
     return FactCheck(True)
+
+
+def _says_statement(
+    key: str | None, fact_text: str, parts: Sequence[_Part], value: bool, every: Sequence[_Part]
+) -> list[_Part]:
+    """The parts of a boolean's mood (``parts``, of all the turn's ``every``) that say its statement:
+    every content word of the statement that does not name the key's subject ("The user's cat is
+    spayed" for ``user.cat.neutered``: "spayed") is said there, the names it gives ("Miso") anywhere
+    in the turn, and the statement's own polarity matches the value (a statement with a negation
+    is a ``false``). A key named in other words than the turn's is then still grounded by what its
+    statement says."""
+    said = tokens(fact_text)
+    if not key or not said or any(_is_negation(w) for w in said) == value:
+        return []
+    subject = {_stem(w) for w in _split_ident(key.rsplit(".", 1)[0])} | {"user"}
+    names = {w for t in fact_text.split() if t[:1].isupper() for w in tokens(t)}
+    words = [w for w in _content(said) if _stem(w) not in subject and len(w) > 1]
+    predicate = [w for w in words if w not in names and w.removesuffix("'s") not in names]
+    if not predicate:
+        return []
+    found = {_stem(w) for p in parts for w in p.words}
+    anywhere = {_stem(w) for p in every for w in p.words}
+    if _word_hits(predicate, found) or _word_hits([w for w in words if w not in predicate], anywhere):
+        return []
+    return [p for p in parts if p.stems & set(map(_stem, predicate))]
+
+
+def _edit_of(
+    held: Any, words: Sequence[str], figures: Sequence[tuple[str, set[str]]], pool: Sequence[_Part], at: datetime | None
+) -> list[_Part]:
+    """The asserting parts that state an edit of the held value: the value's words and figures the
+    held value lacks (at least one) are all said there, the others are the held value's ("same
+    time"). Empty when the value is no such edit."""
+    if not isinstance(held, str | int | float) or isinstance(held, bool):
+        return []
+    text = str(held)
+    kept = {_stem(t) for t in tokens(text)}
+    held_forms = number_forms(tokens(text), text, None)
+    new_words = [w for w in words if _stem(w) not in kept]
+    new_figures = [forms for _, forms in figures if not forms & held_forms]
+    if not new_words and not new_figures:
+        return []
+
+    def says(p: _Part) -> tuple[set[str], list[set[str]]]:
+        stems = p.stems | _said_stems(p.words, p.text, at)
+        offered = number_forms(p.words, p.text, at)
+        return {w for w in new_words if _stem(w) in stems}, [f for f in new_figures if f & offered]
+
+    found = [(p, *says(p)) for p in pool]
+    said_words = set().union(*(w for _, w, _ in found)) if found else set()
+    said_figures = [f for f in new_figures if any(f in fs for _, _, fs in found)]
+    if len(said_words) < len(set(new_words)) or len(said_figures) < len(new_figures):
+        return []
+    return [p for p, w, fs in found if w or fs]
 
 
 def _figures_of(value: str) -> list[tuple[str, set[str]]]:

@@ -73,7 +73,7 @@ from .identity import (
 )
 from .revisit import as_facts, touched
 from .temporal import fact_time
-from .value_forms import as_value
+from .value_forms import as_value, says_none
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
 
@@ -195,19 +195,15 @@ class RememberService:
         for f in extraction.output.facts:
             if f.source != latest["id"]:
                 continue
-            check = (
-                check_fact(
-                    f.key,
-                    f.value,
-                    f.text,
-                    latest["text"],
-                    speaker_is_user=agent.lower().startswith("user"),
-                    at=said_at,
-                )
-                if grounding
-                else None
-            )
-            if check is not None and not check.grounded:
+            user = agent.lower().startswith("user")
+            if not grounding:
+                facts.append(f)
+                continue
+            check = check_fact(f.key, f.value, f.text, latest["text"], speaker_is_user=user, at=said_at)
+            if not check.grounded and (held := self._held(f.key)) is not None:
+                # an edit of what memory holds states only what changed ("at 11 now, not 10")
+                check = check_fact(f.key, f.value, f.text, latest["text"], speaker_is_user=user, at=said_at, held=held)
+            if not check.grounded:
                 rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": check.reason})
             else:
                 facts.append(f)
@@ -266,6 +262,10 @@ class RememberService:
         for k in kept:
             held = typed.get(k["key"]) if k["key"] is not None else None
             if held is not None and k["value"] is not None and type_of(k["value"]) != held:
+                if says_none(k["value"]):  # "no more 20-hour cap": the fact holds no value now
+                    k["value"] = None
+                    fitting.append(k)
+                    continue
                 fitted = fit_value(k["value"], held)
                 if fitted is None:
                     f = k["fact"]
@@ -402,11 +402,14 @@ class RememberService:
         said_at: datetime,
     ) -> list[dict[str, Any]]:
         """The facts a ``revisit`` call finds the latest turn changes (services/revisit.py), grounded
-        like extracted ones; no call when the turn names no held belief extraction left alone."""
+        like extracted ones; no call when the turn names no held belief extraction left alone. A
+        fact extraction kept under a new key with the value a held belief changed to is that
+        belief's change (one fact, the held key): it is taken out of ``kept``."""
         b, latest = self.beliefs, turns[-1]
         covered = {k["key"] for k in kept if k["key"] is not None}
         near = b.facts.similar_claims(turn_vec, k=b.policy.key_candidates)
-        beliefs = touched(latest["text"], near, covered, b.policy.revisit_limit)
+        explained = any(r.how in ("known", "aligned", "asked") for r in resolved)
+        beliefs = touched(latest["text"], near, covered, b.policy.revisit_limit, explained=explained)
         if not beliefs:
             return []
         shown = [{"key": c.key, "value": c.value, "text": c.text, "agent": c.agent} for c in beliefs]
@@ -417,10 +420,13 @@ class RememberService:
             return []
         prov["llm_revisit_prompt"] = answer.provenance.prompt_ref
         out = []
+        held = {c.key: c.value for c in beliefs}
         for f in as_facts(answer.output, beliefs, latest["id"]):
             if b.policy.ground_extraction:
                 user = agent.lower().startswith("user")
-                check = check_fact(f.key, f.value, f.text, latest["text"], speaker_is_user=user, at=said_at)
+                check = check_fact(
+                    f.key, f.value, f.text, latest["text"], speaker_is_user=user, at=said_at, held=held.get(f.key or "")
+                )
                 if not check.grounded:
                     rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": check.reason})
                     continue
@@ -428,7 +434,24 @@ class RememberService:
             text = self_contained(f.text, f.key, value)
             out.append({"fact": f, "key": f.key, "value": value, "text": text, "vector": b.embed_many([text])[0]})
             resolved.append(ResolvedKey(proposed=f.key, key=f.key, how="revisited"))
+        new_keys = {r.key for r in resolved if r.how in ("new", "kept")}
+        for v in out:
+            for twin in [k for k in kept if k["key"] in new_keys and same_value(k["value"], v["value"])]:
+                kept.remove(twin)
+                resolved[:] = [
+                    ResolvedKey(proposed=r.proposed, key=v["key"], how="aligned", relation="revisited")
+                    if r.key == twin["key"]
+                    else r
+                    for r in resolved
+                ]
         return out
+
+    def _held(self, key: str | None) -> Any:
+        """The value of the current belief under ``key`` (None for no key, a malformed one, no belief)."""
+        if key is None or len(key) > 256 or not KEY_RE.match(key):
+            return None
+        cur = self.beliefs.belief(key)
+        return cur.value if cur is not None else None
 
     @staticmethod
     def _outside_schema(

@@ -17,7 +17,9 @@ an invented one still is:
   manager").
 
 Numbers are values too: ``"seventy"`` and ``70`` are one value (:func:`as_value`), and so are
-``"true"``/``"yes"`` and ``True``.
+``"true"``/``"yes"`` and ``True``. The figures a turn offers, in their normal forms, include its
+number words, an hour said without am/pm (both readings) and the dates it says relative to the
+turn's time (:func:`number_forms`, :func:`turn_dates`).
 
 Synonyms and translations (``veggie``, ``Lisboa``, ``hypertension``) are not forms of the turn's
 words: they stay refused (docs/memory.md, "Grounding alone").
@@ -27,15 +29,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from datetime import date, datetime
+from functools import lru_cache
 from typing import Any
+
+from .grounding import _figure_forms
+from .temporal import find_times
 
 __all__ = [
     "NUMBER_WORDS",
     "ORDINAL_WORDS",
     "SPELLED_NUMBERS",
     "as_value",
+    "number_forms",
     "said_otherwise",
+    "says_none",
     "spelled_number",
+    "turn_dates",
     "twelve_hour_forms",
 ]
 
@@ -222,3 +232,54 @@ def twelve_hour_forms(written: str, forms: set[str]) -> set[str]:
     if _TWELVE_HOUR.search(written):
         return {f for f in forms if ":" in f} or forms
     return forms
+
+
+_CLOCK = re.compile(
+    r"\b(?:at|by|from|until|till|to|before|after|around|about)\s+(\d{1,2})(?::([0-5]\d))?(?![\d:.,])"
+    r"(?!\s*(?:am|pm|a\.m|p\.m|%|percent|[kcm]?m\b|kg|mg|g\b|lbs?|miles?|hours?|hrs?|minutes?|mins?|days?|weeks?"
+    r"|months?|years?|people|persons?|times|kids|euros?|dollars?|pounds?|st\b|nd\b|rd\b|th\b|k\b))",
+    re.IGNORECASE,
+)
+"""An hour said without am/pm after a word of time ("in bed by 11", "open at 7 and close at 3")."""
+
+
+def number_forms(words: Sequence[str], text: str, at: datetime | None = None) -> set[str]:
+    """The normal forms of every figure the text offers (``services/grounding.py``), of its number
+    words, of an hour said without am/pm (both readings: "by 11" is 11:00 or 23:00), and, when the
+    turn's time ``at`` is known, of its dates said relative to it ("tomorrow", "on the 30th" — the
+    last one and the next one)."""
+    forms = set(_figure_forms(text))
+    joined = " ".join(words)
+    for word, n in NUMBER_WORDS.items():
+        if f" {word} " in f" {joined} ":
+            forms.add(str(n))
+    forms |= {str(ORDINAL_WORDS[w]) for w in words if w in ORDINAL_WORDS}  # "in third grade": 3
+    for m in _CLOCK.finditer(text):
+        h, mm = int(m.group(1)), m.group(2) or "00"
+        if 1 <= h <= 12:
+            forms |= {f"{h}:{mm}", f"{h % 12 + 12}:{mm}", f"{h % 12}:{mm}"}
+    for day, granularity in turn_dates(text, at):
+        forms |= {f"{day.year:04d}-{day.month:02d}", f"{day.year:04d}"}
+        if granularity in ("day", "minute"):
+            forms |= {day.isoformat(), f"--{day.month:02d}-{day.day:02d}", str(day.day)}
+    return forms
+
+
+@lru_cache(maxsize=512)
+def turn_dates(text: str, at: datetime | None) -> tuple[tuple[date, str], ...]:
+    """The days (and months, years) the text names relative to ``at``, each in both readings."""
+    if at is None or at.tzinfo is None:
+        return ()
+    out: list[tuple[date, str]] = []
+    for tense in (None, "future"):
+        for r in find_times(text, at, tense=tense):
+            out.append((r.at.astimezone(at.tzinfo).date(), r.granularity))
+    return tuple(out)
+
+
+NONE_WORDS = frozenset({"none", "nothing", "nobody", "no one", "n/a"})
+
+
+def says_none(value: Any) -> bool:
+    """Whether a value says there is none ("none", "nobody"): no value of the key's thing."""
+    return isinstance(value, str) and value.strip().lower() in NONE_WORDS

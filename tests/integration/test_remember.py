@@ -238,3 +238,47 @@ def test_another_source_giving_another_value_without_news_disagrees(mbg: BeliefG
     (w,) = r.results
     assert w.dispute is None and w.op == WriteOp.SUPERSEDED, w
     assert mbg.belief(plan).value == "Enterprise"  # type: ignore[union-attr]
+
+
+def test_an_edit_of_what_memory_holds_is_grounded_by_what_changed(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    """ "Lessons are at 11 now, not 10" states a new "Saturdays 11:00" because memory holds
+    "Saturdays 10:00"; "Jess moved out" states no flatmate because memory holds Jess. Without the
+    held belief the same facts are refused and nothing is written."""
+    from scripted_replies import classify
+
+    model.respond("classify", classify("UPDATE"))
+    lesson, mate = "user.piano_lesson_time", "user.flatmate"
+    turn = "Can you keep Saturday late morning free? Lessons are at 11 now, not 10."
+    model.respond("extract", facts({"key": lesson, "value": "Saturdays 11:00", "text": "Lessons are Saturdays 11:00."}))
+    refused = mbg.remember(turn, agent="user:yuki")
+    assert refused.results == [] and "saturdays" in refused.rejected[0]["reason"]
+    assert mbg.belief(lesson) is None
+
+    mbg.assert_claim(lesson, "Saturdays 10:00", "The user's piano lesson is on Saturdays at 10:00.", agent="user:yuki")
+    mbg.assert_claim(mate, "Jess", "The user shares her flat with Jess.", agent="user:yuki")
+    r = mbg.remember(turn, agent="user:yuki")
+    assert [x.op for x in r.results] == [WriteOp.UPDATE] and not r.rejected
+    assert mbg.belief(lesson).value == "Saturdays 11:00"  # type: ignore[union-attr]
+
+    model.respond("extract", facts({"key": mate, "value": "none", "text": "The user no longer has a flatmate."}))
+    r = mbg.remember("Jess moved out on Sunday so it's just me now. Should I take over the lease?", agent="user:yuki")
+    assert [x.op for x in r.results] == [WriteOp.UPDATE] and not r.rejected
+    assert mbg.belief(mate).value == "none"  # type: ignore[union-attr]
+    assert sorted(v.claim.value for v in mbg.beliefs.history(mate)) == ["Jess", "none"]
+
+
+def test_none_for_a_number_fact_leaves_it_without_a_value(mbg: BeliefGraph, model: ScriptedModel) -> None:
+    """ "No more 20-hour cap" ends a number fact: the new belief holds no value (its statement says
+    so), not the string "none" under a key of numbers, which the write path would refuse."""
+    from scripted_replies import classify
+
+    model.respond("classify", classify("UPDATE"))
+    cap = "user.work_hours_limit"
+    mbg.assert_claim(cap, 20, "The user can work at most 20 hours a week.", agent="user:arjun")
+    text = "The user no longer has a cap on working hours."
+    model.respond("extract", facts({"key": cap, "value": "none", "text": text}))
+    r = mbg.remember("Graduated! My new visa came through, so no more 20-hour cap.", agent="user:arjun")
+    assert [x.op for x in r.results] == [WriteOp.UPDATE] and not r.rejected, r
+    now = mbg.belief(cap)
+    assert now is not None and now.value is None and now.text == text
+    assert sorted(str(v.claim.value) for v in mbg.beliefs.history(cap)) == ["20", "None"]

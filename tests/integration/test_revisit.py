@@ -45,7 +45,9 @@ def test_a_change_the_extractor_missed_is_found_and_written_as_an_update(
     model.respond("revisit", revisit({"user.medication": ("amlodipine 5 mg", "The user takes amlodipine 5 mg")}))
     r = mbg.remember(AMLODIPINE, agent="user:omar")
     (call,) = model.calls_for("revisit")
-    assert [b["key"] for b in call.inputs["beliefs"]] == ["user.medication"]  # the belief the turn names, only
+    # the belief the turn names and, as it says a change ("switched") and extraction kept nothing,
+    # the closest other belief
+    assert sorted(b["key"] for b in call.inputs["beliefs"]) == ["user.city", "user.medication"]
     assert [(k.key, k.how) for k in r.keys] == [("user.medication", "revisited")]
     assert r.results[0].op == WriteOp.UPDATE and r.results[0].superseded.value == "lisinopril 10 mg"  # type: ignore[union-attr]
     assert mbg.belief("user.medication").value == "amlodipine 5 mg"  # type: ignore[union-attr]
@@ -88,3 +90,34 @@ def test_an_unchanged_belief_stays_and_the_setting_turns_the_step_off(
     with _connect(off, mbg.embedder, mbg.space, model) as b:
         b.remember(AMLODIPINE, agent="user:omar")
     assert len(model.calls_for("revisit")) == 1
+
+
+def test_a_new_key_holding_the_value_a_held_belief_changed_to_is_that_belief(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    """The extractor names the change under a key of its own (``user.training_schedule``); the
+    turn says a change and no extracted fact landed on a held belief, so the closest belief is
+    revisited, and the model says it changed to the same value: one fact, under the held key."""
+    mbg.assert_claim(
+        "user.workout_days", "Monday and Thursday", "The user trains on Monday and Thursday", agent="user:omar"
+    )
+    model.respond(
+        "extract",
+        facts(
+            {
+                "key": "user.training_schedule",
+                "value": "Tuesday and Saturday",
+                "text": "The user trains on Tuesdays and Saturdays",
+            }
+        ),
+    )
+    model.respond("disambiguate", lambda inp: {"items": [{"item": it["id"], "choice": None} for it in inp["items"]]})
+    model.respond(
+        "revisit",
+        revisit({"user.workout_days": ("Tuesday and Saturday", "The user trains on Tuesdays and Saturdays")}),
+    )
+    r = mbg.remember("Fair. I go Tuesdays and Saturdays now btw.", agent="user:omar")
+    assert [(w.claim.key, w.op) for w in r.results] == [("user.workout_days", WriteOp.UPDATE)], r.results
+    assert ("user.training_schedule", "user.workout_days", "aligned") in [(k.proposed, k.key, k.how) for k in r.keys]
+    assert mbg.belief("user.training_schedule") is None
+    assert mbg.belief("user.workout_days").value == "Tuesday and Saturday"  # type: ignore[union-attr]
