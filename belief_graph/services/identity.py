@@ -363,9 +363,13 @@ class FactIdentity:
             roots = {shape(proposals[i].key).root for i in todo}  # type: ignore[arg-type]
             rows = self._rows(roots)
             scored = self.score([proposals[i] for i in todo], rows)
+            # a fact the same turn states under its own key with another value is not this one
+            # ("we moved to York ... my job's still in Leeds": user.work_city is not user.city)
+            said = {q.key: q.value for q in proposals if q.key in known}
             unsure: list[tuple[int, list[Candidate]]] = []
             for i, cands in zip(todo, scored, strict=True):
                 p = proposals[i]
+                cands = [c for c in cands if c.key not in said or same_value(said[c.key], p.value)]
                 shown = [c.key for c in cands[: self.policy.key_candidates]]
                 if cands and cands[0].sure:
                     c = cands[0]

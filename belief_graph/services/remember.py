@@ -59,6 +59,7 @@ from .beliefs import BeliefService, _iso
 from .clauses import says_change, tokens
 from .conflicts import ConflictService, PreJudge
 from .extraction_grounding import check_fact, turn_kind
+from .fact_grounding import ground_fact
 from .grounding import extract_figures
 from .identity import (
     CANDIDATE_LIMIT,
@@ -191,23 +192,20 @@ class RememberService:
         # 2. extract, then refuse what the turn does not assert
         extraction = llm.extract(turns, known_keys=candidates)
         prov: dict[str, Any] = extraction.provenance.as_properties()
-        facts = []
+        facts, notes = [], []
         for f in extraction.output.facts:
             if f.source != latest["id"]:
                 continue
-            user = agent.lower().startswith("user")
             if not grounding:
                 facts.append(f)
                 continue
-            check = check_fact(f.key, f.value, f.text, latest["text"], speaker_is_user=user, at=said_at)
-            if not check.grounded and (held := self._held(f.key)) is not None:
-                # an edit of what memory holds states only what changed ("at 11 now, not 10")
-                check = check_fact(f.key, f.value, f.text, latest["text"], speaker_is_user=user, at=said_at, held=held)
-            if not check.grounded:
-                rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": check.reason})
+            g = ground_fact(f, latest["text"], user=agent.lower().startswith("user"), at=said_at, held=self._held)
+            if not g.check.grounded:
+                rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": g.check.reason})
             else:
-                facts.append(f)
-        warnings: list[str] = []
+                facts.append(g.fact)
+                notes += [g.note] if g.note else []
+        warnings: list[str] = notes
         kept: list[dict[str, Any]] = []
         dropped: list[ResolvedKey] = []
         for f in facts:

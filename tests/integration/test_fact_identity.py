@@ -210,3 +210,21 @@ def test_a_caller_naming_facts_its_own_way_finds_the_fact_its_key_names(mbg: Bel
     assert mbg.keys.identify("project.atlas.deadline") == "project.atlas.about.deadline"
     assert mbg.keys.identify("user.city") is None  # home or work: it does not guess
     assert mbg.keys.identify("user.sister.pets") is None
+
+
+def test_a_fact_the_turn_states_under_its_own_key_is_no_candidate_for_another(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    """ "We moved to York two weeks ago! My job's still in Leeds": the turn updates user.city to York,
+    so user.work_city = Leeds (the value user.city held) is a new fact, not user.city restated."""
+    mbg.assert_claim("user.city", "Leeds", "The user lives in Leeds.", agent="user:ruth")
+    model.respond(
+        "extract",
+        facts(
+            {"key": "user.city", "value": "York", "text": "The user lives in York."},
+            {"key": "user.work_city", "value": "Leeds", "text": "The user works in Leeds."},
+        ),
+    )
+    r = mbg.remember("Update: we moved to York two weeks ago! My job's still in Leeds.", agent="user:ruth")
+    assert [(k.proposed, k.key) for k in r.keys] == [("user.city", "user.city"), ("user.work_city", "user.work_city")]
+    assert _active(mbg) == {"user.city": "York", "user.work_city": "Leeds"}

@@ -1,0 +1,78 @@
+"""Grounding one extracted fact in ``remember``: the turn first, then what memory and the model's
+own statement add (pure functions; the rules are :mod:`belief_graph.services.extraction_grounding`).
+
+1. **The turn**: :func:`~.extraction_grounding.check_fact` on the fact as the model gave it.
+2. **What memory holds**: refused, but the fact's key holds a current belief, the check is made
+   again knowing it: an edit of the held value states only what changed ("Lessons are at 11 now,
+   not 10" for a held "Saturdays 10:00"), and "Jess moved out" states ``none`` for a held Jess.
+3. **The statement's own form of the value**: still refused, the model gave the value as a
+   proper name the turn does not say ("Wien", "CDMX", "Golang") while its own statement names it
+   in the turn's words ("The user lives in Vienna"): when exactly one name of the statement is
+   grounded where the value would be, memory keeps the turn's form. The statement is what the
+   model says the turn asserts; its value field is one more place for a model to drift.
+
+A value the turn does not state in any of these ways stays refused, with the turn's reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..llm.jobs import ExtractedFact
+from .extraction_grounding import FactCheck, check_fact
+
+__all__ = ["Grounded", "ground_fact", "statement_names"]
+
+
+@dataclass(frozen=True)
+class Grounded:
+    """The fact to keep (its value possibly in the turn's form) and the check that decided it."""
+
+    fact: ExtractedFact
+    check: FactCheck
+    note: str = ""
+    """Set when the value was taken in the statement's form ("value 'Wien' read as 'Vienna' ...")."""
+
+
+_NAME = re.compile(r"(?<![\w'’])([A-Z][\w.’'-]*(?:\s+(?:of|de|da|do|del|la|le|von|van)?\s*[A-Z][\w.’'-]*)*)")
+
+
+def statement_names(text: str) -> list[str]:
+    """The proper names of a statement ("The user lives in Mexico City": "Mexico City"), its opening
+    word and possessives ("Chloe's cat") left out: a possessive names whose fact it is."""
+    out = []
+    for m in _NAME.finditer(text):
+        name = m.group(1).rstrip(".,;:")
+        if m.start() == 0 or name.endswith(("'s", "’s")) or name in out:
+            continue
+        out.append(name)
+    return out
+
+
+def ground_fact(
+    f: ExtractedFact, turn: str, *, user: bool, at: datetime | None, held: Callable[[str | None], Any]
+) -> Grounded:
+    """Whether ``f`` is grounded in ``turn`` (module docstring); ``held(key)`` is the value of the
+    key's current belief, or None."""
+    check = check_fact(f.key, f.value, f.text, turn, speaker_is_user=user, at=at)
+    if check.grounded:
+        return Grounded(f, check)
+    now = held(f.key)
+    if now is not None:
+        again = check_fact(f.key, f.value, f.text, turn, speaker_is_user=user, at=at, held=now)
+        if again.grounded:
+            return Grounded(f, again)
+    if isinstance(f.value, str) and f.value[:1].isupper():
+        found = [
+            n
+            for n in statement_names(f.text)
+            if check_fact(f.key, n, f.text, turn, speaker_is_user=user, at=at).grounded
+        ]
+        if len(found) == 1:
+            note = f"value {f.value!r} read as {found[0]!r}, the statement's form, which the turn states"
+            return Grounded(f.model_copy(update={"value": found[0]}), FactCheck(True), note)
+    return Grounded(f, check)
