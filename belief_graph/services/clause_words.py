@@ -46,6 +46,8 @@ LEADING_FILLERS = frozenset(
 # Words that open a subordinate clause; the clause they open is asserted (presupposed true).
 PRESUPPOSING = (
     "because",
+    "bc",
+    "cuz",
     "since",
     "now that",
     "given that",
@@ -88,7 +90,9 @@ STATIVE = frozenset(
 
 ADVERBS = frozenset("just also still now really recently finally always never already actually currently".split())
 
-SUBORDINATORS = frozenset("because since as although though while when once whereas after before until that".split())
+SUBORDINATORS = frozenset(
+    "because bc cuz since as although though while when once whereas after before until that".split()
+)
 
 NOT_A_PERSON_AFTER = frozenset("tongue language nature land country board side figure ship".split())
 

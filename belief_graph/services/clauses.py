@@ -111,7 +111,7 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _PUNCT_CUT = re.compile(r"\s*(?:(?<!\d)[,:]|[,:](?!\d)|[;()\[\]]|\s[-–—]+\s|[–—])\s*")  # not "1,200", "9:40"
 
 _CUT_BEFORE = re.compile(
-    r"\s+(?=(?:because|since|now that|given that|ever since|although|though|whereas|if|unless|whether|in case"
+    r"\s+(?=(?:because|bc|cuz|since|now that|given that|ever since|although|though|whereas|if|unless|whether|in case"
     r"|as if|as though|acts like|act like|acting like)\b)"
     r"|\s+(?=(?:and|but|or|so|then)\s+(?:i|i'm|i've|i'd|i'll|my|our|we|we're|she|he|they|it|it's|there|the)\b)"
     r"|\s+(?=(?:when|once|until|after|before|while)\s+(?:i|i'm|my|our|we|she|he|they|it|the|his|her|their)\b)",

@@ -70,6 +70,7 @@ from typing import Any, Literal
 
 from .clauses import NAMED, PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
 from .grounding import _figure_forms
+from .stems import STOP_WORDS, content_stems, key_stems, split_ident, stem
 from .value_forms import (
     SPELLED_NUMBERS,
     as_value,
@@ -86,15 +87,6 @@ __all__ = ["FactCheck", "check_fact", "content_stems", "key_stems", "turn_kind"]
 
 TurnKind = Literal["statement", "question", "small_talk"]
 
-_STOP = frozenset(
-    """a an the and or but of to in on at for from by with about as is are was were be been being am i i'm im me my
-    mine we our you your he she it its they them their this that these those there here has have had do does did
-    not no so very really just also too than then now currently user user's users his her hers who which what
-    s t will would can could should may might must into over under per each every some any all more most less
-    like likes liked prefers prefer wants want kind type value""".split()
-)
-_SUFFIXES = ("ingly", "edly", "ness", "ment", "ings", "ing", "ies", "ied", "ers", "est", "ed", "es", "er", "ly", "s")
-
 
 _NEGATION_IN_VALUE = frozenset("no not non never without none free".split())
 _NEGATIVE_KEY_WORDS = frozenset(
@@ -110,7 +102,7 @@ _NEGATION_WORDS = frozenset(
 
 
 def _negative_key(key: str | None) -> bool:
-    return bool(key) and any(w in _NEGATIVE_KEY_WORDS for w in _split_ident(key or ""))
+    return bool(key) and any(w in _NEGATIVE_KEY_WORDS for w in split_ident(key or ""))
 
 
 @dataclass(frozen=True)
@@ -119,44 +111,6 @@ class FactCheck:
 
     grounded: bool
     reason: str = ""
-
-
-_ABBREVIATIONS = {
-    "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
-    "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
-    "dec": "december", "mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
-    "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday",
-    "sun": "sunday",
-}  # fmt: skip
-"""Months and weekdays as they are written short ("Tue 24 Feb"): one word with their full names."""
-
-
-def _stem(word: str) -> str:
-    word = _ABBREVIATIONS.get(word, word)
-    w = word.removesuffix("'s").replace("'", "")
-    if w.endswith("ies") and len(w) <= 6:  # "flies" = "fly", "tries" = "try"
-        w = w[:-3] + "y"
-    for suf in _SUFFIXES:
-        if len(w) - len(suf) >= 3 and w.endswith(suf):
-            w = w[: -len(suf)]
-            break
-    if w.endswith("e") and len(w) > 4:
-        w = w[:-1]
-    elif w.endswith("ic") and len(w) > 5:  # "allergic" = "allergy", "economic" = "economy"
-        w = w[:-2]
-    elif w.endswith("y") and len(w) > 3 and w[-2] not in "aeiouy":  # "allergy" = "allergies", "study" = "studied"
-        w = w[:-1]
-    return w
-
-
-def content_stems(text: str) -> set[str]:
-    """The light stems of a text's content words (no function words, no single letters)."""
-    return {_stem(w) for w in tokens(text) if w not in _STOP and len(w) > 1}
-
-
-def key_stems(key: str) -> set[str]:
-    """The light stems of a key's attribute words, its last segment (``user.code_editor``: code, editor)."""
-    return {_stem(w) for w in _split_ident(key.rsplit(".", 1)[-1]) if w not in _STOP and len(w) > 1}
 
 
 def turn_kind(text: str) -> TurnKind:
@@ -185,11 +139,11 @@ def _unit_split(token: str) -> tuple[str, ...]:
 def _said_stems(words: Sequence[str], text: str, at: datetime | None) -> set[str]:
     """Stems the text offers beyond its own words: the unit of a figure written with it ("50mg"
     offers "mg"), and the month and weekday of a date said relative to the turn ("tomorrow")."""
-    out = {_stem(m.group(2)) for w in words if (m := _UNIT_TOKEN.fullmatch(w))}
+    out = {stem(m.group(2)) for w in words if (m := _UNIT_TOKEN.fullmatch(w))}
     for day, granularity in turn_dates(text, at):
-        out.add(_stem(_MONTH_NAMES[day.month - 1]))
+        out.add(stem(_MONTH_NAMES[day.month - 1]))
         if granularity in ("day", "minute"):
-            out.add(_stem(_DAY_NAMES[day.weekday()]))
+            out.add(stem(_DAY_NAMES[day.weekday()]))
     return out
 
 
@@ -200,18 +154,12 @@ def _num_form(value: float) -> str:
 def _content(words: Iterable[str]) -> list[str]:
     """Words that carry the meaning: no stop words, nothing with a digit (figures are compared
     as figures)."""
-    return [t for t in words if t not in _STOP and not any(c.isdigit() for c in t)]
+    return [t for t in words if t not in STOP_WORDS and not any(c.isdigit() for c in t)]
 
 
 def _word_hits(words: Sequence[str], stems: set[str]) -> list[str]:
     """The words of ``words`` missing from ``stems`` (compared by stem)."""
-    return [w for w in words if _stem(w) not in stems]
-
-
-def _split_ident(text: str) -> list[str]:
-    """Words of an identifier or value: ``growth_funds``, ``GrowthFunds``, ``new-york``."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
-    return tokens(re.sub(r"[_./\-]+", " ", spaced))
+    return [w for w in words if stem(w) not in stems]
 
 
 @dataclass(frozen=True)
@@ -227,7 +175,7 @@ class _Part:
 
     @property
     def stems(self) -> set[str]:
-        return {_stem(t) for t in self.words}
+        return {stem(t) for t in self.words}
 
 
 def _is_negation(word: str) -> bool:
@@ -286,11 +234,11 @@ def _elsewhere(found: Callable[[Sequence[str], str], bool], cls: Sequence[Clause
 def _key_names_party(key: str | None, party: str) -> bool:
     if not key:
         return False
-    words = {_stem(w) for w in _split_ident(key)}
+    words = {stem(w) for w in split_ident(key)}
     if party == NAMED:  # a named person may be any party the key names ("Finn" for user.son.birthday)
-        return any(_stem(w) in words for g in PARTY_GROUPS for w in g)
+        return any(stem(w) in words for g in PARTY_GROUPS for w in g)
     group = next((g for g in PARTY_GROUPS if party in g), frozenset({party}))
-    return any(_stem(w) in words for w in group)
+    return any(stem(w) in words for w in group)
 
 
 _THIRD_PERSON = frozenset("her his their its".split())
@@ -307,26 +255,26 @@ def _whose(
     one: "Ollie moved to Glasgow")."""
     if not holding or not _about_speaker(key) or not first_person:
         return FactCheck(True)
-    own = set(value_words) | {_stem(w) for w in _split_ident(key or "")}
-    attribute = {_stem(w) for w in _content(_split_ident((key or "").rsplit(".", 1)[-1]))}
+    own = set(value_words) | {stem(w) for w in split_ident(key or "")}
+    attribute = {stem(w) for w in _content(split_ident((key or "").rsplit(".", 1)[-1]))}
 
     def speaker_s(p: _Part) -> bool:
         """Whether a part with a party still states the speaker's fact."""
         said = (p.subject or "").split()
         others = [w for w in said if w in _PARTY_NAMES and not _key_names_party(key, w)]
-        if p.party == NAMED and not others and any(w in own or _stem(w) in own for w in said):
+        if p.party == NAMED and not others and any(w in own or stem(w) in own for w in said):
             return True  # the value or the key's own word opens it: "Rent is 1,200", "The Loose Ends gig"
         ws = list(p.words)
         first_value = next((i for i, w in enumerate(ws) if w in value_words), len(ws))
         if any(w in ("me", "us") for w in ws[:first_value]):
             return True  # the speaker is the object, before the value: "the company relocated me to Accra"
         # "my landlord raised the rent to 1,400" for user.rent: the party acts on the speaker's thing
-        return any(ws[i] in ("the", "my", "our") and _stem(ws[i + 1]) in attribute for i in range(len(ws) - 1))
+        return any(ws[i] in ("the", "my", "our") and stem(ws[i + 1]) in attribute for i in range(len(ws) - 1))
 
     def someone_elses(p: _Part) -> bool:
         """ "her birthday's on the 28th" for user.birthday: the attribute is another person's."""
         ws = list(p.words)
-        pairs = [(ws[i], _stem(ws[i + 1])) for i in range(len(ws) - 1)]
+        pairs = [(ws[i], stem(ws[i + 1])) for i in range(len(ws) - 1)]
         return any(o in _THIRD_PERSON and a in attribute for o, a in pairs) and not any(
             o in ("my", "our") and a in attribute for o, a in pairs
         )
@@ -356,13 +304,13 @@ def _nothing_of(key: str, parts: Sequence[_Part], shown: str, *, first_person: b
     says the key's thing with a negation before it ("no known allergies", "no more 20-hour cap"),
     a verb that ends it ("left the band") or "-free" after it ("car-free"), or says the value memory
     holds with a verb of leaving after it ("Jess moved out" for a held ``user.roommate = Jess``)."""
-    named = _content(_split_ident(key.rsplit(".", 1)[-1]))
-    words = {_stem(w) for w in named}
-    gone = {_stem(w) for w in _content(tokens(held))} if isinstance(held, str) else set()
+    named = _content(split_ident(key.rsplit(".", 1)[-1]))
+    words = {stem(w) for w in named}
+    gone = {stem(w) for w in _content(tokens(held))} if isinstance(held, str) else set()
 
     def leaves(p: _Part) -> bool:
         ws = list(p.words)
-        return any(_stem(w) in gone and _LEAVING.search(" ".join(ws[i + 1 : i + 4])) for i, w in enumerate(ws))
+        return any(stem(w) in gone and _LEAVING.search(" ".join(ws[i + 1 : i + 4])) for i, w in enumerate(ws))
 
     if gone and (leaving := [p for p in parts if p.mood == "assert" and leaves(p)]):
         return _whose(key, leaving, shown, first_person=first_person)
@@ -370,7 +318,7 @@ def _nothing_of(key: str, parts: Sequence[_Part], shown: str, *, first_person: b
     def ends(p: _Part) -> bool:
         ws = list(p.words)
         return any(
-            _stem(w) in words
+            stem(w) in words
             and (
                 any(_is_negation(x) or x in _CEASING for x in ws[max(0, i - 4) : i])
                 or ws[i + 1 : i + 2] in (["free"], ["less"])
@@ -413,7 +361,7 @@ def check_fact(
         return FactCheck(False, f"the turn asserts nothing (it is {what})")
 
     if isinstance(value, bool):
-        words = _content(_split_ident(key.rsplit(".", 1)[-1])) if key else []
+        words = _content(split_ident(key.rsplit(".", 1)[-1])) if key else []
         if not words:
             return FactCheck(
                 False, f"boolean value {shown} under key {key!r}: the key names nothing to find in the turn"
@@ -424,14 +372,14 @@ def check_fact(
             return len(_word_hits(words, p.stems)) < len(words)
 
         def no_before(p: _Part) -> bool:  # "no more fish" for eats_fish, "no siblings": "no" denies what follows
-            keys = {_stem(w) for w in words}
+            keys = {stem(w) for w in words}
             return any(
-                _stem(t) in keys and {"no", "without"} & set(p.words[max(0, j - 2) : j]) for j, t in enumerate(p.words)
+                stem(t) in keys and {"no", "without"} & set(p.words[max(0, j - 2) : j]) for j, t in enumerate(p.words)
             )
 
         holding = [
             p for p in parts if (p.mood == want and says(p)) or (not value and p.mood == "assert" and no_before(p))
-        ] or _says_statement(key, fact_text, [p for p in parts if p.mood == want], value, parts)
+        ] or _says_statement(key, fact_text, [p for p in parts if p.mood == want], value, parts, speaker_is_user)
         if not holding:
             if value is False and any(says(p) for p in asserting):
                 return FactCheck(False, f"value {shown}: the turn mentions {' '.join(words)!r} without a negation")
@@ -470,8 +418,8 @@ def check_fact(
 
         # a value may carry the key's own words: "day shifts" for user.shift when the turn says
         # "I'm on days", "Mercy General" needs its words, "Mercy General Hospital" its third too
-        named = {_stem(w) for w in _split_ident(key)} if key else set()
-        words = [w for w in words if _stem(w) not in named] or words
+        named = {stem(w) for w in split_ident(key)} if key else set()
+        words = [w for w in words if stem(w) not in named] or words
 
         def stated(ws: Sequence[str], text: str) -> bool:
             offered = number_forms(ws, text, at)
@@ -479,14 +427,14 @@ def check_fact(
                 return False
             if not words:
                 return bool(figures)
-            stems = {_stem(t) for t in ws} | _said_stems(ws, text, at)
+            stems = {stem(t) for t in ws} | _said_stems(ws, text, at)
             # the figures count among the value's parts: "2014 Honda Civic" is said by "my 2014 Civic"
             parts = len(words) + len(figures)
             allowed = parts // 3 if parts >= 3 else 0
             return len(_missing(words, stems, ws, text)) <= allowed
 
         def _missing(ws: Sequence[str], stems: set[str], turn_words: Sequence[str], text: str) -> list[str]:
-            return said_otherwise(_word_hits(ws, stems), str(value), plain, turn_words, text, _stem)
+            return said_otherwise(_word_hits(ws, stems), str(value), plain, turn_words, text, stem)
 
         if not words and not figures:
             return FactCheck(False, f"value {shown} holds no word to find in the turn")
@@ -501,7 +449,7 @@ def check_fact(
                 return FactCheck(False, why)
             missing = _missing(
                 words,
-                {_stem(t) for t in joined_words} | _said_stems(joined_words, joined_text, at),
+                {stem(t) for t in joined_words} | _said_stems(joined_words, joined_text, at),
                 joined_words,
                 joined_text,
             )
@@ -513,7 +461,7 @@ def check_fact(
         holding = [
             p
             for p in pool
-            if set(map(_stem, words)) & (p.stems | _said_stems(p.words, p.text, at))
+            if set(map(stem, words)) & (p.stems | _said_stems(p.words, p.text, at))
             or (not words and any(forms & number_forms(p.words, p.text, at) for _, forms in figures))
         ]
         return _whose(key, holding, shown, tokens(value), first_person=speaker_is_user)
@@ -521,9 +469,9 @@ def check_fact(
     # no value (or an empty one): the statement itself must come from what the turn asserts, and a
     # key must name something the turn talks about (a model copying the prompt's example key, seen
     # on a real model: `project.deadline` with no value for "We have two cats at home")
-    stems = {_stem(t) for p in asserting for t in p.words}
+    stems = {stem(t) for p in asserting for t in p.words}
     if key:
-        kwords = _content(_split_ident(key.rsplit(".", 1)[-1]))
+        kwords = _content(split_ident(key.rsplit(".", 1)[-1]))
         if kwords and len(_word_hits(kwords, stems)) == len(kwords):
             return FactCheck(False, f"key {key!r} without a value: the turn never asserts {' '.join(kwords)!r}")
     words = list(dict.fromkeys(_content(tokens(fact_text))))
@@ -540,28 +488,34 @@ def check_fact(
 
 
 def _says_statement(
-    key: str | None, fact_text: str, parts: Sequence[_Part], value: bool, every: Sequence[_Part]
+    key: str | None, fact_text: str, parts: Sequence[_Part], value: bool, every: Sequence[_Part], first_person: bool
 ) -> list[_Part]:
     """The parts of a boolean's mood (``parts``, of all the turn's ``every``) that say its statement:
     every content word of the statement that does not name the key's subject ("The user's cat is
     spayed" for ``user.cat.neutered``: "spayed") is said there, the names it gives ("Miso") anywhere
     in the turn, and the statement's own polarity matches the value (a statement with a negation
-    is a ``false``). A key named in other words than the turn's is then still grounded by what its
+    is a ``false``); in a person's turn (``first_person``), a part that says it speaks of the
+    speaker. A key named in other words than the turn's is then still grounded by what its
     statement says."""
     said = tokens(fact_text)
     if not key or not said or any(_is_negation(w) for w in said) == value:
         return []
-    subject = {_stem(w) for w in _split_ident(key.rsplit(".", 1)[0])} | {"user"}
+    subject = {stem(w) for w in split_ident(key.rsplit(".", 1)[0])} | {"user"}
     names = {w for t in fact_text.split() if t[:1].isupper() for w in tokens(t)}
-    words = [w for w in _content(said) if _stem(w) not in subject and len(w) > 1]
+    words = [w for w in _content(said) if stem(w) not in subject and len(w) > 1]
     predicate = [w for w in words if w not in names and w.removesuffix("'s") not in names]
     if not predicate:
         return []
-    found = {_stem(w) for p in parts for w in p.words}
-    anywhere = {_stem(w) for p in every for w in p.words}
+    found = {stem(w) for p in parts for w in p.words}
+    anywhere = {stem(w) for p in every for w in p.words}
     if _word_hits(predicate, found) or _word_hits([w for w in words if w not in predicate], anywhere):
         return []
-    return [p for p in parts if p.stems & set(map(_stem, predicate))]
+    holding = [p for p in parts if p.stems & set(map(stem, predicate))]
+    # a person's turn: the speaker says it of themselves ("half the squad does the school run" does not)
+    return holding if not first_person or any(set(p.words) & _FIRST_PERSON for p in holding) else []
+
+
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine we we're we've our us".split())
 
 
 def _edit_of(
@@ -573,9 +527,9 @@ def _edit_of(
     if not isinstance(held, str | int | float) or isinstance(held, bool):
         return []
     text = str(held)
-    kept = {_stem(t) for t in tokens(text)}
+    kept = {stem(t) for t in tokens(text)}
     held_forms = number_forms(tokens(text), text, None)
-    new_words = [w for w in words if _stem(w) not in kept]
+    new_words = [w for w in words if stem(w) not in kept]
     new_figures = [forms for _, forms in figures if not forms & held_forms]
     if not new_words and not new_figures:
         return []
@@ -583,7 +537,7 @@ def _edit_of(
     def says(p: _Part) -> tuple[set[str], list[set[str]]]:
         stems = p.stems | _said_stems(p.words, p.text, at)
         offered = number_forms(p.words, p.text, at)
-        return {w for w in new_words if _stem(w) in stems}, [f for f in new_figures if f & offered]
+        return {w for w in new_words if stem(w) in stems}, [f for f in new_figures if f & offered]
 
     found = [(p, *says(p)) for p in pool]
     said_words = set().union(*(w for _, w, _ in found)) if found else set()

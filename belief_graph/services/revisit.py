@@ -37,7 +37,7 @@ from ..llm.jobs import ExtractedFact, Revisits
 from ..models import Claim
 from ..policies import same_value
 from .clause_words import says_change
-from .extraction_grounding import content_stems, key_stems
+from .stems import content_stems, key_stems
 from .value_forms import as_value
 
 __all__ = ["as_facts", "touched"]

@@ -174,3 +174,10 @@ def test_a_simile_is_not_a_statement() -> None:
     turn = "Dad's only 65 but acts like he's 90 lol. Can you recommend a gentle tablet game for him?"
     assert check_fact("user.father.age", 65, "", turn).grounded
     assert "hypothetical" in check_fact("user.father.age", 90, "", turn).reason
+
+
+def test_a_boolean_statement_in_a_persons_turn_is_said_of_the_speaker() -> None:
+    turn = "we pushed standup to 9:30 last week bc half the squad does the school run. can you move my focus block?"
+    assert [c.mood for c in clauses(turn)][:2] == ["assert", "assert"]  # "bc" opens a clause of its own
+    assert not check_fact("user.has_children", True, "The user does the school run.", turn).grounded
+    assert check_fact("user.has_children", True, "The user does the school run.", "I do the school run at 8.").grounded
