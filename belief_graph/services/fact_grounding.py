@@ -7,8 +7,10 @@ own statement add (pure functions; the rules are :mod:`belief_graph.services.ext
    not 10" for a held "Saturdays 10:00"), and "Jess moved out" states ``none`` for a held Jess.
 3. **The statement's own form of the value**: still refused, the model gave the value as a
    proper name the turn does not say ("Wien", "CDMX", "Golang") while its own statement names it
-   in the turn's words ("The user lives in Vienna"): when exactly one name of the statement is
-   grounded where the value would be, memory keeps the turn's form. The statement is what the
+   in the turn's words ("The user lives in Vienna"): when exactly one name of the statement that
+   shares no word with the value is grounded where the value would be, memory keeps the turn's
+   form. (A name that is part of the value, "Pixel" of "Pixel 9", is the value with something the
+   turn does not say: refused.) The statement is what the
    model says the turn asserts; its value field is one more place for a model to drift.
 
 A value the turn does not state in any of these ways stays refused, with the turn's reason.
@@ -23,6 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from ..llm.jobs import ExtractedFact
+from .clauses import tokens
 from .extraction_grounding import FactCheck, check_fact
 
 __all__ = ["Grounded", "ground_fact", "statement_names"]
@@ -67,10 +70,11 @@ def ground_fact(
         if again.grounded:
             return Grounded(f, again)
     if isinstance(f.value, str) and f.value[:1].isupper():
+        own = set(tokens(f.value))  # a name sharing a word with the value is a part of it, no other form
         found = [
             n
             for n in statement_names(f.text)
-            if check_fact(f.key, n, f.text, turn, speaker_is_user=user, at=at).grounded
+            if not own & set(tokens(n)) and check_fact(f.key, n, f.text, turn, speaker_is_user=user, at=at).grounded
         ]
         if len(found) == 1:
             note = f"value {f.value!r} read as {found[0]!r}, the statement's form, which the turn states"

@@ -47,6 +47,8 @@ def test_a_value_the_turn_says_only_in_the_statements_form_is_kept_in_that_form(
         ("veggie", "The user is vegetarian since Lisbon.", "Vegetarian since Lisbon, I am."),
         # the statement names nothing the turn says
         ("Wien", "The user lives in Vienna.", "My internet drops every evening."),
+        # a name that is part of the value: the value says more than the turn
+        ("Pixel 9", "The user bought a Pixel 9.", "Went with the battery swap, the Pixel was too pricey."),
     ],
 )
 def test_otherwise_the_value_stays_refused(value: str, text: str, turn: str) -> None:
