@@ -27,6 +27,7 @@ __all__ = [
     "WriteOp",
     "WriteResult",
     "new_id",
+    "parse_time",
     "time_after",
     "utcnow",
 ]
@@ -45,12 +46,19 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def parse_time(at: str) -> datetime:
+    """A stored time (ISO 8601 with an offset or ``Z``, Neo4j's nanoseconds included) as an aware
+    datetime; UTC when it carries no offset. A ``ValueError`` when it is no such time."""
+    t = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
 def time_after(previous: str | None) -> str:
     """The time of a write taken once the fact's lock is held: now, but never earlier than the
     version it follows (the clocks of several clients may disagree), so chain order = time order."""
     now = utcnow()
     if previous:
-        floor = datetime.fromisoformat(previous.replace("Z", "+00:00")) + timedelta(microseconds=1)
+        floor = parse_time(previous) + timedelta(microseconds=1)
         if floor > now:
             now = floor
     return now.isoformat()

@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime
 
 from .. import keypatterns
 from ..db.driver import Graph, Tx
@@ -42,6 +41,7 @@ from ..models import (
     PolicyRule,
     Strategy,
     new_id,
+    parse_time,
     time_after,
     utcnow,
 )
@@ -108,10 +108,6 @@ def checked_key(key: str) -> str:
             f"malformed fact key {shown(key)}: dotted names like 'user.timezone' (letters, digits, _ and -)"
         )
     return key
-
-
-def _parse_dt(s: str) -> datetime:
-    return datetime.fromisoformat(s.replace("Z", "+00:00"))
 
 
 class ConflictService:
@@ -310,7 +306,7 @@ class ConflictService:
                     "authority_gap",
                 )
         if rule.auto_age_days is not None and d.at is not None:
-            age = (datetime.fromisoformat(now) - _parse_dt(d.at)).total_seconds() / 86400.0
+            age = (parse_time(now) - parse_time(d.at)).total_seconds() / 86400.0
             if age >= rule.auto_age_days:
                 side = rule.auto_age_winner or "incumbent"
                 winner = inc.id if side == "incumbent" else ch.id

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from ..db.driver import Tx
 from ..errors import (
@@ -42,7 +41,7 @@ from ..errors import (
     UnknownKey,
     ValidationError,
 )
-from ..models import new_id, time_after
+from ..models import new_id, parse_time, time_after
 from ..models.keys import MergeOutcome, MergePlan, MergeResult, StatusChange
 from ..policies import same_value
 from ..repositories.claims import LockedFact
@@ -148,7 +147,7 @@ def _chain(versions: Sequence[MergeVersion], d: Decision) -> list[str]:
 def _at(locked: Sequence[LockedFact]) -> str:
     """The merge's time, taken under the locks: after both current claims were created."""
     times = [time_after(f.current.created_at if f.current is not None else None) for f in locked]
-    return max(times, key=lambda t: datetime.fromisoformat(t))
+    return max(times, key=parse_time)
 
 
 class KeyMerge:

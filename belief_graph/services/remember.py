@@ -42,7 +42,6 @@ and nothing is written.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -52,7 +51,7 @@ from pydantic import BaseModel, Field
 from ..db.driver import Tx
 from ..errors import EncodingError, ValidationError
 from ..llm import LLMClient
-from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id
+from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id, parse_time
 from ..models.keys import KeySchema
 from ..policies import Decision, judge, same_value
 from .beliefs import BeliefService, _iso
@@ -113,11 +112,10 @@ def _when(claim: Claim) -> datetime | None:
     at = claim.valid_from or claim.created_at
     if not at:
         return None
-    try:  # Neo4j writes nanoseconds; Python reads up to microseconds
-        when = datetime.fromisoformat(re.sub(r"(\.\d{6})\d+", r"\1", at).replace("Z", "+00:00"))
+    try:
+        return parse_time(at)
     except ValueError:
         return None
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _turns(messages_or_text: str | Sequence[Message], agent: str) -> list[dict[str, str]]:
