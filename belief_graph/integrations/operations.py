@@ -53,7 +53,7 @@ __all__ = [
     "OPERATIONS",
     "BeliefArgs",
     "BeliefResult",
-    "BeliefView",
+    "BeliefRecord",
     "DisputeView",
     "DisputesArgs",
     "DisputesResult",
@@ -147,8 +147,9 @@ class DisputesArgs(_Args):
 
 
 # -- results ------------------------------------------------------------------------------------------
-class BeliefView(BaseModel):
-    """One claim as an LLM reads it."""
+class BeliefRecord(BaseModel):
+    """One claim as a tool returns it to an agent (not the LLM jobs' ``BeliefView``: this one carries
+    its agent, status and time)."""
 
     id: str
     key: str | None
@@ -159,7 +160,7 @@ class BeliefView(BaseModel):
     since: str | None = Field(description="When it became true (valid_from), else when it was recorded.")
 
     @classmethod
-    def of(cls, c: Claim) -> BeliefView:
+    def of(cls, c: Claim) -> BeliefRecord:
         return cls(
             id=c.id,
             key=c.key,
@@ -187,7 +188,7 @@ class RememberResult(BaseModel):
     refused: list[str] = Field(description="Facts the turn does not state, with the reason (not written).")
 
 
-class RecallHitView(BeliefView):
+class RecallHitView(BeliefRecord):
     score: float
 
 
@@ -198,10 +199,10 @@ class RecallResult(BaseModel):
 
 class BeliefResult(BaseModel):
     key: str
-    belief: BeliefView | None
+    belief: BeliefRecord | None
 
 
-class VersionView(BeliefView):
+class VersionView(BeliefRecord):
     current: bool
     supersedes: str | None = None
 
@@ -212,7 +213,7 @@ class HistoryResult(BaseModel):
 
 
 class ExplainResult(BaseModel):
-    belief: BeliefView
+    belief: BeliefRecord
     current: bool
     why: str = Field(description="A short account: justifications, revisions, disputes, audits, dependents.")
     evidence: list[str] = Field(description="Ids of the premises of every justification (episodes or claims).")
@@ -225,8 +226,8 @@ class DisputeView(BaseModel):
     key: str
     status: str
     reason: str | None
-    incumbent: BeliefView
-    challenger: BeliefView
+    incumbent: BeliefRecord
+    challenger: BeliefRecord
     winner: str | None = None
 
     @classmethod
@@ -236,8 +237,8 @@ class DisputeView(BaseModel):
             key=d.key,
             status=d.status,
             reason=d.reason,
-            incumbent=BeliefView.of(d.incumbent),
-            challenger=BeliefView.of(d.challenger),
+            incumbent=BeliefRecord.of(d.incumbent),
+            challenger=BeliefRecord.of(d.challenger),
             winner=d.winner,
         )
 
@@ -272,20 +273,20 @@ def recall(bg: BeliefGraph, args: RecallArgs, scope: Scope) -> RecallResult:
     hits = bg.recall(args.query, args.k, key_prefix=args.key_prefix)
     return RecallResult(
         query=args.query,
-        hits=[RecallHitView(**BeliefView.of(h.claim).model_dump(), score=round(h.score, 4)) for h in hits],
+        hits=[RecallHitView(**BeliefRecord.of(h.claim).model_dump(), score=round(h.score, 4)) for h in hits],
     )
 
 
 def belief(bg: BeliefGraph, args: BeliefArgs, scope: Scope) -> BeliefResult:
     c = bg.belief(args.key)
-    return BeliefResult(key=args.key, belief=BeliefView.of(c) if c is not None else None)
+    return BeliefResult(key=args.key, belief=BeliefRecord.of(c) if c is not None else None)
 
 
 def history(bg: BeliefGraph, args: HistoryArgs, scope: Scope) -> HistoryResult:
     return HistoryResult(
         key=args.key,
         versions=[
-            VersionView(**BeliefView.of(v.claim).model_dump(), current=v.current, supersedes=v.supersedes)
+            VersionView(**BeliefRecord.of(v.claim).model_dump(), current=v.current, supersedes=v.supersedes)
             for v in bg.beliefs.history(args.key)
         ],
     )
@@ -301,7 +302,7 @@ def explain(bg: BeliefGraph, args: ExplainArgs, scope: Scope) -> ExplainResult:
     assert claim_id is not None  # ExplainArgs holds exactly one of the two
     ex = bg.beliefs.explain(claim_id)
     return ExplainResult(
-        belief=BeliefView.of(ex.claim),
+        belief=BeliefRecord.of(ex.claim),
         current=ex.current,
         why=ex.text(),
         evidence=[str(p.get("id")) for j in ex.justifications for p in j.get("premises", [])],
