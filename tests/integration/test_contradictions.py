@@ -4,24 +4,10 @@ real Neo4j with a scripted model."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from scripted_replies import classify, facts
 
 from belief_graph import BeliefGraph, WriteOp
 from belief_graph.llm import ScriptedModel
-
-
-@pytest.fixture()
-def model() -> ScriptedModel:
-    return ScriptedModel()
-
-
-@pytest.fixture()
-def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
-    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
-        yield b
 
 
 def test_a_speaker_contradicting_itself_keeps_the_new_value_and_opens_a_dispute(

@@ -4,7 +4,6 @@ contradicts, against the real Neo4j with a scripted model (the model's keys drif
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,12 +20,6 @@ def model() -> ScriptedModel:
     m.respond("disambiguate", choose())
     m.respond("revisit", revisit())  # a turn naming another laptop does not change the work laptop
     return m
-
-
-@pytest.fixture()
-def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
-    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
-        yield b
 
 
 def _active(bg: BeliefGraph, prefix: str = "user.") -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -70,14 +70,9 @@ def _count(bg: BeliefGraph) -> int:
 
 
 @pytest.fixture()
-def memory_model() -> ScriptedModel:
-    return ScriptedModel()
-
-
-@pytest.fixture()
-def mbg(base_settings, graph, embedder, space, memory_model) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
-    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=memory_model) as b:
-        yield b
+def memory_model(model: ScriptedModel) -> ScriptedModel:
+    """The scripted chat model of ``mbg`` (tests/integration/conftest.py), named apart from the agent's."""
+    return model
 
 
 def extracts(memory_model: ScriptedModel, key: str, value: str, text: str) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,14 +23,9 @@ AGENT = "user:ana"
 
 
 @pytest.fixture()
-def memory_model() -> ScriptedModel:
-    return ScriptedModel()
-
-
-@pytest.fixture()
-def mbg(base_settings, graph, embedder, space, memory_model) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
-    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=memory_model) as b:
-        yield b
+def memory_model(model: ScriptedModel) -> ScriptedModel:
+    """The scripted chat model of ``mbg`` (tests/integration/conftest.py), named apart from the agent's."""
+    return model
 
 
 def run(bg: BeliefGraph, text: str, *steps: list[Any]) -> dict[str, str]:

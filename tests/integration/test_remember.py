@@ -3,8 +3,6 @@ with a scripted chat model against the real Neo4j."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from scripted_replies import facts
 
@@ -16,17 +14,6 @@ from belief_graph.llm import ScriptedModel
 def _count(bg: BeliefGraph) -> int:
     rows = bg.graph.driver.execute_query("MATCH (n {space: $s}) RETURN count(n) AS n", s=bg.space).records
     return int(rows[0]["n"])
-
-
-@pytest.fixture()
-def model() -> ScriptedModel:
-    return ScriptedModel()
-
-
-@pytest.fixture()
-def mbg(base_settings, graph, embedder, space, model) -> Iterator[BeliefGraph]:  # type: ignore[no-untyped-def]
-    with BeliefGraph.connect(space=space, settings=base_settings, embedder=embedder, chat_model=model) as b:
-        yield b
 
 
 def test_remember_priya_changes_her_mind(mbg: BeliefGraph, model: ScriptedModel) -> None:
