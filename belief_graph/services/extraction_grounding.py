@@ -494,13 +494,15 @@ def _says_statement(
     every content word of the statement that does not name the key's subject ("The user's cat is
     spayed" for ``user.cat.neutered``: "spayed") is said there, the names it gives ("Miso") anywhere
     in the turn, and the statement's own polarity matches the value (a statement with a negation
-    is a ``false``); in a person's turn (``first_person``), a part that says it speaks of the
-    speaker. A key named in other words than the turn's is then still grounded by what its
+    is a ``false``); the statement names a word of the key (its subject, "cat", or attribute); in
+    a person's turn (``first_person``), a part that says it speaks of the speaker. A key named in other words than the turn's is then still grounded by what its
     statement says."""
     said = tokens(fact_text)
     if not key or not said or any(_is_negation(w) for w in said) == value:
         return []
     subject = {stem(w) for w in split_ident(key.rsplit(".", 1)[0])} | {"user"}
+    if not ({stem(w) for w in split_ident(key)} - {"user"}) & {stem(w) for w in said}:
+        return []  # a statement that names nothing of its key is no statement of it ("menu.pescatarian.main")
     names = {w for t in fact_text.split() if t[:1].isupper() for w in tokens(t)}
     words = [w for w in _content(said) if stem(w) not in subject and len(w) > 1]
     predicate = [w for w in words if w not in names and w.removesuffix("'s") not in names]

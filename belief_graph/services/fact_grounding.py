@@ -45,13 +45,15 @@ _NAME = re.compile(r"(?<![\w'’])([A-Z][\w.’'-]*(?:\s+(?:of|de|da|do|del|la|l
 
 
 def statement_names(text: str) -> list[str]:
-    """The proper names of a statement ("The user lives in Mexico City": "Mexico City"), its opening
-    word and possessives ("Chloe's cat") left out: a possessive names whose fact it is."""
+    """The proper names of a statement ("The user lives in Mexico City": "Mexico City"), the words
+    that open its sentences and possessives ("Chloe's cat") left out: a possessive names whose fact
+    it is."""
     out = []
     for m in _NAME.finditer(text):
         name = m.group(1).rstrip(".,;:")
-        if m.start() == 0 or name.endswith(("'s", "’s")) or name in out:
-            continue
+        opens = m.start() == 0 or text[: m.start()].rstrip().endswith((".", "!", "?", ":"))
+        if opens or name.endswith(("'s", "’s")) or name in out:
+            continue  # a sentence's capital says nothing ("... last week! Still living out of boxes")
         out.append(name)
     return out
 

@@ -47,6 +47,12 @@ def test_a_value_the_turn_says_only_in_the_statements_form_is_kept_in_that_form(
         ("veggie", "The user is vegetarian since Lisbon.", "Vegetarian since Lisbon, I am."),
         # the statement names nothing the turn says
         ("Wien", "The user lives in Vienna.", "My internet drops every evening."),
+        # a capital that opens a sentence is no name ("Still living out of boxes")
+        (
+            "America/Toronto",
+            "We moved to Toronto last week! Still living out of boxes.",
+            "We moved to Toronto. Still living out of boxes.",
+        ),
         # a name that is part of the value: the value says more than the turn
         ("Pixel 9", "The user bought a Pixel 9.", "Went with the battery swap, the Pixel was too pricey."),
     ],

@@ -114,6 +114,15 @@ def test_none_is_stated_where_the_held_value_leaves(turn: str, grounded: bool) -
         ("user.drinks_alcohol", True, "The user drinks red wine.", "I had a glass of red with dinner.", True, False),
         ("user.vegetarian", True, "The user is vegetarian.", "Should I go vegetarian?", True, False),
         ("user.owns_car", False, "The user sold the car.", "I sold the Golf last month.", True, False),
+        # a statement that names nothing of its key is no statement of it
+        (
+            "menu.pescatarian.main",
+            True,
+            "The user has been eating fish again.",
+            "I've been eating fish again.",
+            True,
+            False,
+        ),
     ],
 )
 def test_a_boolean_is_grounded_by_its_statement_when_its_key_says_it_otherwise(
@@ -180,4 +189,6 @@ def test_a_boolean_statement_in_a_persons_turn_is_said_of_the_speaker() -> None:
     turn = "we pushed standup to 9:30 last week bc half the squad does the school run. can you move my focus block?"
     assert [c.mood for c in clauses(turn)][:2] == ["assert", "assert"]  # "bc" opens a clause of its own
     assert not check_fact("user.has_children", True, "The user does the school run.", turn).grounded
-    assert check_fact("user.has_children", True, "The user does the school run.", "I do the school run at 8.").grounded
+    spayed = "The user's cat is spayed."
+    assert check_fact("user.cat.neutered", True, spayed, "I got the cat spayed last week.").grounded
+    assert not check_fact("user.cat.neutered", True, spayed, "The cat next door got spayed last week.").grounded
