@@ -379,7 +379,7 @@ def check_fact(
 
         holding = [
             p for p in parts if (p.mood == want and says(p)) or (not value and p.mood == "assert" and no_before(p))
-        ] or _says_statement(key, fact_text, [p for p in parts if p.mood == want], value, parts, speaker_is_user)
+        ]
         if not holding:
             if value is False and any(says(p) for p in asserting):
                 return FactCheck(False, f"value {shown}: the turn mentions {' '.join(words)!r} without a negation")
@@ -485,39 +485,6 @@ def check_fact(
             f"content words found; missing: {', '.join(missing[:6])})",
         )
     return FactCheck(True)
-
-
-def _says_statement(
-    key: str | None, fact_text: str, parts: Sequence[_Part], value: bool, every: Sequence[_Part], first_person: bool
-) -> list[_Part]:
-    """The parts of a boolean's mood (``parts``, of all the turn's ``every``) that say its statement:
-    every content word of the statement that does not name the key's subject ("The user's cat is
-    spayed" for ``user.cat.neutered``: "spayed") is said there, the names it gives ("Miso") anywhere
-    in the turn, and the statement's own polarity matches the value (a statement with a negation
-    is a ``false``); the statement names a word of the key (its subject, "cat", or attribute); in
-    a person's turn (``first_person``), a part that says it speaks of the speaker. A key named in other words than the turn's is then still grounded by what its
-    statement says."""
-    said = tokens(fact_text)
-    if not key or not said or any(_is_negation(w) for w in said) == value:
-        return []
-    subject = {stem(w) for w in split_ident(key.rsplit(".", 1)[0])} | {"user"}
-    if not ({stem(w) for w in split_ident(key)} - {"user"}) & {stem(w) for w in said}:
-        return []  # a statement that names nothing of its key is no statement of it ("menu.pescatarian.main")
-    names = {w for t in fact_text.split() if t[:1].isupper() for w in tokens(t)}
-    words = [w for w in _content(said) if stem(w) not in subject and len(w) > 1]
-    predicate = [w for w in words if w not in names and w.removesuffix("'s") not in names]
-    if not predicate:
-        return []
-    found = {stem(w) for p in parts for w in p.words}
-    anywhere = {stem(w) for p in every for w in p.words}
-    if _word_hits(predicate, found) or _word_hits([w for w in words if w not in predicate], anywhere):
-        return []
-    holding = [p for p in parts if p.stems & set(map(stem, predicate))]
-    # a person's turn: the speaker says it of themselves ("half the squad does the school run" does not)
-    return holding if not first_person or any(set(p.words) & _FIRST_PERSON for p in holding) else []
-
-
-_FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine we we're we've our us".split())
 
 
 def _edit_of(

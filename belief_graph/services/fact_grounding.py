@@ -7,9 +7,9 @@ own statement add (pure functions; the rules are :mod:`belief_graph.services.ext
    not 10" for a held "Saturdays 10:00"), and "Jess moved out" states ``none`` for a held Jess.
 3. **The statement's own form of the value**: still refused, the model gave the value as a
    proper name the turn does not say ("Wien", "CDMX", "Golang") while its own statement names it
-   in the turn's words ("The user lives in Vienna"): when exactly one name of the statement that
-   shares no word with the value is grounded where the value would be, memory keeps the turn's
-   form. (A name that is part of the value, "Pixel" of "Pixel 9", is the value with something the
+   in the turn's words ("The user lives in Vienna"): when the statement names exactly one name
+   (not a month or a weekday), it shares no word with the value and it is grounded where the value
+   would be, memory keeps the turn's form. (A name that is part of the value, "Pixel" of "Pixel 9", is the value with something the
    turn does not say: refused.) The statement is what the
    model says the turn asserts; its value field is one more place for a model to drift.
 
@@ -41,18 +41,25 @@ class Grounded:
     """Set when the value was taken in the statement's form ("value 'Wien' read as 'Vienna' ...")."""
 
 
-_NAME = re.compile(r"(?<![\w'’])([A-Z][\w.’'-]*(?:\s+(?:of|de|da|do|del|la|le|von|van)?\s*[A-Z][\w.’'-]*)*)")
+_NAME = re.compile(
+    r"(?<![\w'’])([A-Z][\w’'-]*(?:\.[\w’'-]+)*(?:\s+(?:of|de|da|do|del|la|le|von|van)?\s*[A-Z][\w’'-]*(?:\.[\w’'-]+)*)*)"
+)
+"""A run of capitalised words ("Mexico City", "University of Leeds"); a full stop ends it."""
+_TIME_WORDS = frozenset(
+    """january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday""".split()
+)
 
 
 def statement_names(text: str) -> list[str]:
     """The proper names of a statement ("The user lives in Mexico City": "Mexico City"), the words
-    that open its sentences and possessives ("Chloe's cat") left out: a possessive names whose fact
-    it is."""
+    that open its sentences, months and weekdays, and possessives ("Chloe's cat") left out: a
+    possessive names whose fact it is."""
     out = []
     for m in _NAME.finditer(text):
         name = m.group(1).rstrip(".,;:")
         opens = m.start() == 0 or text[: m.start()].rstrip().endswith((".", "!", "?", ":"))
-        if opens or name.endswith(("'s", "’s")) or name in out:
+        if opens or name.endswith(("'s", "’s")) or name in out or set(tokens(name)) <= _TIME_WORDS:
             continue  # a sentence's capital says nothing ("... last week! Still living out of boxes")
         out.append(name)
     return out
@@ -72,13 +79,14 @@ def ground_fact(
         if again.grounded:
             return Grounded(f, again)
     if isinstance(f.value, str) and f.value[:1].isupper():
+        names = statement_names(f.text)
         own = set(tokens(f.value))  # a name sharing a word with the value is a part of it, no other form
         found = [
             n
-            for n in statement_names(f.text)
+            for n in names
             if not own & set(tokens(n)) and check_fact(f.key, n, f.text, turn, speaker_is_user=user, at=at).grounded
         ]
-        if len(found) == 1:
+        if len(names) == 1 and len(found) == 1:
             note = f"value {f.value!r} read as {found[0]!r}, the statement's form, which the turn states"
             return Grounded(f.model_copy(update={"value": found[0]}), FactCheck(True), note)
     return Grounded(f, check)

@@ -47,6 +47,9 @@ def test_a_value_the_turn_says_only_in_the_statements_form_is_kept_in_that_form(
         ("veggie", "The user is vegetarian since Lisbon.", "Vegetarian since Lisbon, I am."),
         # the statement names nothing the turn says
         ("Wien", "The user lives in Vienna.", "My internet drops every evening."),
+        # the statement names two things: which one the value is, nobody knows
+        ("Leipzig", "The user moved to Leipzig in January.", "I moved there at the start of January."),
+        ("Pro", "Lena Fischer. Plan: Pro annual.", "Lena Fischer. Plan: Pro (annual)."),
         # a capital that opens a sentence is no name ("Still living out of boxes")
         (
             "America/Toronto",
@@ -79,4 +82,5 @@ def test_the_held_value_is_asked_for_only_when_the_turn_alone_refuses() -> None:
 
 def test_statement_names_leave_out_the_opening_word_and_possessives() -> None:
     assert statement_names("Chloe's cat Miso is not spayed.") == ["Miso"]
+    assert statement_names("The account of Lena Fischer is on the Pro plan since May. Still so.") == ["Lena Fischer", "Pro"]
     assert statement_names("The user studied at the University of Leeds.") == ["University of Leeds"]

@@ -1,6 +1,7 @@
 """Grounding that reads a turn against what memory holds, and the turns a person writes that are
-not split by punctuation: edits of a held value, a held value that left, a boolean named in other
-words than the turn's, a request to change one's own record, an emoji between sentences."""
+not split by punctuation: edits of a held value, a held value that left, a request to change one's
+own record, an emoji between sentences, a simile; and a boolean under a key named in other words
+than the turn's, which stays refused."""
 
 from __future__ import annotations
 
@@ -82,53 +83,25 @@ def test_none_is_stated_where_the_held_value_leaves(turn: str, grounded: bool) -
 
 
 @pytest.mark.parametrize(
-    ("key", "value", "text", "turn", "user", "grounded"),
+    ("key", "value", "text", "turn", "user"),
     [
-        # the key names the attribute in other words than the turn: its statement says it
         (
             "user.cat.neutered",
             True,
             "The user's cat is spayed.",
             "Vet record sync: Miso (cat, 3 yrs), spayed 2024-05-02, vaccines current.",
             False,
-            True,
         ),
-        (
-            "user.cat.neutered",
-            False,
-            "The user's cat is not spayed.",
-            "Boarding intake for Miso: cat is not spayed, house in a separate suite.",
-            False,
-            True,
-        ),
-        # the statement's polarity must be the value's
-        (
-            "user.cat.neutered",
-            False,
-            "The user's cat is spayed.",
-            "Vet record sync: Miso (cat, 3 yrs), spayed 2024-05-02.",
-            False,
-            False,
-        ),
-        # every word of the statement must be said, in the value's mood
-        ("user.drinks_alcohol", True, "The user drinks red wine.", "I had a glass of red with dinner.", True, False),
-        ("user.vegetarian", True, "The user is vegetarian.", "Should I go vegetarian?", True, False),
-        ("user.owns_car", False, "The user sold the car.", "I sold the Golf last month.", True, False),
-        # a statement that names nothing of its key is no statement of it
-        (
-            "menu.pescatarian.main",
-            True,
-            "The user has been eating fish again.",
-            "I've been eating fish again.",
-            True,
-            False,
-        ),
+        ("project.calendar.sync", True, "The appointment is confirmed.", "Your appointment is confirmed.", False),
+        ("menu.pescatarian.main", True, "The user has been eating fish again.", "I've been eating fish again.", True),
     ],
 )
-def test_a_boolean_is_grounded_by_its_statement_when_its_key_says_it_otherwise(
-    key: str, value: bool, text: str, turn: str, user: bool, grounded: bool
+def test_a_boolean_needs_its_keys_words_whatever_its_statement_says(
+    key: str, value: bool, text: str, turn: str, user: bool
 ) -> None:
-    assert check_fact(key, value, text, turn, speaker_is_user=user).grounded is grounded
+    """The key is what would be stored: a statement the turn says does not tell what a key named in
+    other words means (a small model writes garbage keys with true statements)."""
+    assert not check_fact(key, value, text, turn, speaker_is_user=user).grounded
 
 
 @pytest.mark.parametrize(
@@ -164,31 +137,15 @@ def test_a_name_and_its_verb_open_a_clause_of_their_own() -> None:
     assert check_fact("user.talk_slot", "Sunday 11 October, 14:00", "", turn, speaker_is_user=False, at=NOV_4).grounded
 
 
-def test_a_boolean_statement_may_name_its_subject_anywhere_in_the_turn() -> None:
-    turn = "Boarding intake for Miso (owner Chloe Martin): cat is not spayed, house in a separate suite."
-    assert check_fact(
-        "user.cat.neutered", False, "Chloe's cat Miso is not spayed.", turn, speaker_is_user=False
-    ).grounded
-    # the predicate still needs the value's mood: "spayed" is only denied here
-    assert not check_fact(
-        "user.cat.neutered", True, "Chloe's cat Miso is spayed.", turn, speaker_is_user=False
-    ).grounded
-    # and a name the turn never says is not the turn's
-    assert not check_fact(
-        "user.cat.neutered", False, "Zoe's cat Ziggy is not spayed.", turn, speaker_is_user=False
-    ).grounded
-
-
 def test_a_simile_is_not_a_statement() -> None:
     turn = "Dad's only 65 but acts like he's 90 lol. Can you recommend a gentle tablet game for him?"
     assert check_fact("user.father.age", 65, "", turn).grounded
     assert "hypothetical" in check_fact("user.father.age", 90, "", turn).reason
 
 
-def test_a_boolean_statement_in_a_persons_turn_is_said_of_the_speaker() -> None:
+def test_bc_opens_a_clause_of_its_own() -> None:
     turn = "we pushed standup to 9:30 last week bc half the squad does the school run. can you move my focus block?"
-    assert [c.mood for c in clauses(turn)][:2] == ["assert", "assert"]  # "bc" opens a clause of its own
-    assert not check_fact("user.has_children", True, "The user does the school run.", turn).grounded
-    spayed = "The user's cat is spayed."
-    assert check_fact("user.cat.neutered", True, spayed, "I got the cat spayed last week.").grounded
-    assert not check_fact("user.cat.neutered", True, spayed, "The cat next door got spayed last week.").grounded
+    assert [c.text for c in clauses(turn)][:2] == [
+        "we pushed standup to 9:30 last week",
+        "bc half the squad does the school run.",
+    ]
