@@ -30,6 +30,10 @@ INTRO = """\
 Every command prints one line `error: ...` and exits non-zero on failure (2 for bad input, 1 for
 operational errors). Read commands take `--json`. Global options: `--space NAME`, `--verbose`.
 
+`belief-graph bench ...`, `belief-graph demo` and `belief-graph llm record-demo` come from the
+checkout's `lab/` (a plugin through the `belief_graph.cli` entry points, installed by
+`scripts/bootstrap.sh`): an installed wheel has every other command, not these.
+
 """
 
 _USAGE = re.compile(r"```console\n\$ ([^\n]*)\n```")
