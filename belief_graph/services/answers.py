@@ -49,15 +49,15 @@ from ..llm import LLMClient
 from ..llm.jobs import Answer, AnswerInput, BeliefView
 from ..models.retrieval import AnswerResult, GroundingCheck
 from ..models.support import ContextItem, WorkingContext
-from .clause_words import AUXILIARIES, FUNCTION_CAPS, PARTY_GROUPS, QUESTION_WORDS
-from .clauses import tokens
 from .grounding import check_grounding, extract_figures, is_unknown
 from .identity import shape
 from .retrieval import RetrievalService
-from .stems import content_stems
 from .support import SupportService
 from .temporal import find_times
-from .value_forms import NUMBER_WORDS
+from .turns.clause_words import AUXILIARIES, FUNCTION_CAPS, PARTY_GROUPS, QUESTION_WORDS
+from .turns.clauses import tokens
+from .turns.stems import content_stems
+from .turns.value_forms import NUMBER_WORDS
 
 __all__ = [
     "DEFAULT_THRESHOLD",

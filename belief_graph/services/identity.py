@@ -11,7 +11,7 @@ space does not hold yet is matched against the facts it might be:
    the closest active claims. One read per call (``fact.identity_candidates``), capped.
 2. **Compatibility** (all required): the same root; the same *parties* (a fact of the user's sister is
    not a fact of the user: ``user.sister.city`` never aligns with ``user.city``; kinship, social roles
-   and pets as in ``services/clauses.py``); a value of the type the candidate holds.
+   and pets as in ``services/turns/clauses.py``); a value of the type the candidate holds.
 3. **Evidence**, from the key and from the statement with its value masked out ("The user lives in
    Porto" -> "The user lives in something": the *attribute* the statement is about, whatever the
    value), compared by embedding:
@@ -50,7 +50,7 @@ import numpy as np
 from ..models import Value
 from ..policies import same_value
 from ..settings import PolicySettings
-from .clauses import PARTY_GROUPS, tokens
+from .turns.clauses import PARTY_GROUPS, tokens
 
 __all__ = [
     "CONTAINER_WORDS",
@@ -182,7 +182,7 @@ _AMOUNT = re.compile(
 def fit_value(value: Any, held: str) -> Any:
     """``value`` as the type a key holds, when it says exactly that ("1,350", "€8,000", "12k" ->
     numbers, "six" -> 6, "yes" -> True, 7 -> "7"); None when it does not ("about 1400 euros")."""
-    from .value_forms import NUMBER_WORDS
+    from .turns.value_forms import NUMBER_WORDS
 
     if held == "string":
         return str(value).lower() if isinstance(value, bool) else str(value)

@@ -8,7 +8,7 @@ The flow for one call (``docs/policies.md`` has the rationale):
    **grounding** (``policy.ground_extraction``, on by default): a turn of small talk only makes no
    call and stores no fact; every other turn (questions and requests too: they state facts in
    their clauses) is extracted, and an extracted fact that the turn's asserting clauses do not
-   state is refused (``services/extraction_grounding.py``) — each refusal, with its reason, is
+   state is refused (``services/turns/extraction_grounding.py``) — each refusal, with its reason, is
    returned in ``RememberResult.rejected`` and kept on the episode (``Episode.rejections``);
 3. **fact identity** for keys the space does not hold yet (``services/identity.py``): each proposed
    fact is matched to the space's facts of the same subject by attribute (key words, and the
@@ -29,7 +29,7 @@ The flow for one call (``docs/policies.md`` has the rationale):
    belief it contradicts. The engine calls a change a contradiction whatever the model says when
    the fact cannot change (a birthday), when a past event is given another year, and when
    **another source** gives another value without the turn saying anything changed
-   (:func:`~belief_graph.services.clauses.says_change`): a booking record and an email digest,
+   (:func:`~belief_graph.services.turns.clauses.says_change`): a booking record and an email digest,
    a scraper and the user, disagree — they do not update each other;
 5. one write transaction: the episode, then every surviving fact through
    :meth:`ClaimWriter.write <belief_graph.services.writes.ClaimWriter.write>` (pass 2 against other agents by the key's strategy), each
@@ -55,10 +55,7 @@ from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, n
 from ..models.keys import KeySchema
 from ..policies import Decision, judge, same_value
 from .beliefs import BeliefService, _iso
-from .clauses import says_change, tokens
 from .conflicts import ConflictService, PreJudge
-from .extraction_grounding import check_fact, turn_kind
-from .fact_grounding import ground_fact
 from .grounding import extract_figures
 from .identity import (
     CANDIDATE_LIMIT,
@@ -73,7 +70,10 @@ from .identity import (
 )
 from .revisit import as_facts, touched
 from .temporal import fact_time
-from .value_forms import as_value, says_none
+from .turns.clauses import says_change, tokens
+from .turns.extraction_grounding import check_fact, turn_kind
+from .turns.fact_grounding import ground_fact
+from .turns.value_forms import as_value, says_none
 
 __all__ = ["RememberResult", "RememberService", "llm_prejudge"]
 

@@ -36,9 +36,9 @@ from datetime import date
 from ..llm.jobs import ExtractedFact, Revisits
 from ..models import Claim
 from ..policies import same_value
-from .clause_words import says_change
-from .stems import content_stems, key_stems
-from .value_forms import as_value
+from .turns.clause_words import says_change
+from .turns.stems import content_stems, key_stems
+from .turns.value_forms import as_value
 
 __all__ = ["as_facts", "touched"]
 

@@ -17,7 +17,7 @@ import pytest
 from belief_graph import BeliefGraph
 from belief_graph.llm import JOBS, LLMClient
 from belief_graph.llmserver import LLMServerStatus
-from belief_graph.services.extraction_grounding import check_fact
+from belief_graph.services.turns.extraction_grounding import check_fact
 from belief_graph.settings import Settings
 from belief_graph_lab.llm_demo import DEMO_SCRIPT
 

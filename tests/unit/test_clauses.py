@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from belief_graph.services.clauses import NAMED, clauses
+from belief_graph.services.turns.clauses import NAMED, clauses
 
 
 def moods(text: str) -> list[tuple[str, str]]:
@@ -98,7 +98,7 @@ def test_a_relative_clause_and_a_pronoun_speak_of_the_person_named_before() -> N
     ],
 )
 def test_says_change(text: str, changed: bool) -> None:
-    from belief_graph.services.clauses import says_change
+    from belief_graph.services.turns.clauses import says_change
 
     assert says_change(text) is changed
 

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import given, strategies as st
 
-from belief_graph.services.extraction_grounding import check_fact, turn_kind
-from belief_graph.services.value_forms import as_value
+from belief_graph.services.turns.extraction_grounding import check_fact, turn_kind
+from belief_graph.services.turns.value_forms import as_value
 
 
 @pytest.mark.parametrize(

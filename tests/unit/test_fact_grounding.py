@@ -1,5 +1,5 @@
 """Grounding one extracted fact in remember: the turn, then what memory holds, then the statement's
-own form of the value (services/fact_grounding.py)."""
+own form of the value (services/turns/fact_grounding.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from belief_graph.llm.jobs import ExtractedFact
-from belief_graph.services.fact_grounding import ground_fact, statement_names
+from belief_graph.services.turns.fact_grounding import ground_fact, statement_names
 
 pytestmark = pytest.mark.unit
 
@@ -82,5 +82,8 @@ def test_the_held_value_is_asked_for_only_when_the_turn_alone_refuses() -> None:
 
 def test_statement_names_leave_out_the_opening_word_and_possessives() -> None:
     assert statement_names("Chloe's cat Miso is not spayed.") == ["Miso"]
-    assert statement_names("The account of Lena Fischer is on the Pro plan since May. Still so.") == ["Lena Fischer", "Pro"]
+    assert statement_names("The account of Lena Fischer is on the Pro plan since May. Still so.") == [
+        "Lena Fischer",
+        "Pro",
+    ]
     assert statement_names("The user studied at the University of Leeds.") == ["University of Leeds"]

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from belief_graph.services.clauses import clauses
-from belief_graph.services.extraction_grounding import check_fact
+from belief_graph.services.turns.clauses import clauses
+from belief_graph.services.turns.extraction_grounding import check_fact
 
 pytestmark = pytest.mark.unit
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from belief_graph.services.clauses import clauses
+from belief_graph.services.turns.clauses import clauses
 from belief_graph_lab.benchmarks.memory_suite import CATEGORIES, SuiteError, load_suite
 
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from belief_graph.services.extraction_grounding import check_fact
 from belief_graph.services.grounding import extract_figures
+from belief_graph.services.turns.extraction_grounding import check_fact
 
 AT = datetime(2026, 8, 1, 12, 0, tzinfo=UTC)
 

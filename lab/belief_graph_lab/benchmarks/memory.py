@@ -48,8 +48,8 @@ from belief_graph.llm import ChatModel
 from belief_graph.models import WriteOp
 from belief_graph.models.support import WorkingContext
 from belief_graph.repositories import AdminRepository
-from belief_graph.services.extraction_grounding import check_fact
 from belief_graph.services.identity import compatible, shape
+from belief_graph.services.turns.extraction_grounding import check_fact
 from belief_graph.settings import Settings
 
 from .llm_quality import value_matches

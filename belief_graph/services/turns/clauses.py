@@ -4,7 +4,7 @@ People state facts inside questions, requests and asides ("Can you suggest a gif
 who turns 30 in May?", "I moved to Porto last week, what's a good gym near Bolhão?"), and they say
 things that are not facts at all in the same breath ("if I moved to Berlin I'd learn German",
 "should I get a dog?", "I don't live in Lisbon any more"). Extraction grounding
-(``services/extraction_grounding.py``) asks of each extracted fact whether the turn *asserts* it, so
+(``services/turns/extraction_grounding.py``) asks of each extracted fact whether the turn *asserts* it, so
 it needs to know which parts of a turn assert something. The rules, from English grammar rather
 than from any model:
 
@@ -34,7 +34,7 @@ than from any model:
    A clause that opens a subordinate clause presupposing its content ("because I'm vegetarian",
    "since I moved", "now that I'm in Porto", ", who turns 30 in May", ", which is due Friday") is
    ``assert`` wherever it stands, in a question too.
-4. **Presupposed spans** (``services/clause_spans.py``): inside a question or request, a possessive
+4. **Presupposed spans** (``services/turns/clause_spans.py``): inside a question or request, a possessive
    phrase ("my new flat in Porto", "our twins", "my wife Ana") asserts that what it names exists;
    the span runs from ``my``/``our`` for at most four words and stops at a word that opens a new
    phrase (``and``, ``to``, ``that``, ``who``...); so do a factive verb's complement, a request

@@ -1,4 +1,4 @@
-"""The closed word classes of English that :mod:`belief_graph.services.clauses` reads turns with:
+"""The closed word classes of English that :mod:`belief_graph.services.turns.clauses` reads turns with:
 question words and auxiliaries, fillers, subordinators, modals of possibility, verbs that open
 requests, negations, greetings and thanks, the people (and pets) of a speaker's life, and the
 words that say something changed (:func:`says_change`). They are

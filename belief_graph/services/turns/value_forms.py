@@ -4,7 +4,7 @@ A model that extracts a fact writes its value the way it normalises values, not 
 speaker's letters: ``"8000 euros"`` for "max €8,000", ``"11:30am"`` for "at 11:30",
 ``"ten weeks"`` for "10 weeks old", ``"Pure Gym"`` for "PureGym", ``"SF"`` for "San Francisco",
 ``"UoM"`` for "the University of Manchester". Extraction grounding
-(``services/extraction_grounding.py``) requires every word of a value to be said; this module tells
+(``services/turns/extraction_grounding.py``) requires every word of a value to be said; this module tells
 which missing words the turn says in another form, so that a normalised value is not refused while
 an invented one still is:
 
@@ -33,8 +33,8 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
 
-from .grounding import _figure_forms
-from .temporal import find_times
+from ..grounding import _figure_forms
+from ..temporal import find_times
 
 __all__ = [
     "NUMBER_WORDS",

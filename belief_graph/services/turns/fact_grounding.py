@@ -1,5 +1,5 @@
 """Grounding one extracted fact in ``remember``: the turn first, then what memory and the model's
-own statement add (pure functions; the rules are :mod:`belief_graph.services.extraction_grounding`).
+own statement add (pure functions; the rules are :mod:`belief_graph.services.turns.extraction_grounding`).
 
 1. **The turn**: :func:`~.extraction_grounding.check_fact` on the fact as the model gave it.
 2. **What memory holds**: refused, but the fact's key holds a current belief, the check is made
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..llm.jobs import ExtractedFact
+from ...llm.jobs import ExtractedFact
 from .clauses import tokens
 from .extraction_grounding import FactCheck, check_fact
 

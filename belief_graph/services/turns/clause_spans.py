@@ -1,4 +1,4 @@
-"""What a question or a request still asserts (rule 4 of :mod:`belief_graph.services.clauses`):
+"""What a question or a request still asserts (rule 4 of :mod:`belief_graph.services.turns.clauses`):
 the spans a non-asserting clause presupposes. Pure functions over a clause's word tokens.
 
 * a **possessive phrase** asserts that what it names exists ("a good gym near my new flat in

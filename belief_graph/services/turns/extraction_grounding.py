@@ -10,7 +10,7 @@ with its reason. People also state facts inside questions and requests ("Can you
 my sister, who turns 30 in May?"), so the check judges each **fact** against the parts of the turn
 that assert something, never the turn's punctuation:
 
-1. **The turn** is cut into clauses, each with a mood (``services/clauses.py``): ``assert``,
+1. **The turn** is cut into clauses, each with a mood (``services/turns/clauses.py``): ``assert``,
    ``question``, ``hypothetical``, ``negated`` or ``small_talk``. What the turn *asserts* is its
    ``assert`` clauses (subordinate clauses that presuppose their content included: "because I'm
    vegetarian", ", who turns 30 in May") and the possessive phrases of its questions and requests
@@ -33,7 +33,7 @@ that assert something, never the turn's punctuation:
      "Mercy General", "2014 Honda Civic" for "my 2014 Civic"); a value made only of common words
      (``May``, ``no``) needs those words; a value that carries its own negation ("no meat",
      "non-smoker") may come from a negated clause; a word the turn says in another form is said
-     (``services/value_forms.py``: a currency word by its sign, am/pm by the time, a compound
+     (``services/turns/value_forms.py``: a currency word by its sign, am/pm by the time, a compound
      written in one word or two, an acronym by the words it spells), and so is a number spelled
      out inside the value ("ten weeks" by "10 weeks old") and a phone number however spaced;
    * ``none`` (``nothing``, ``nobody``): the key's thing said with a negation before it ("no known
@@ -68,8 +68,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from ..grounding import _figure_forms
 from .clauses import NAMED, PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
-from .grounding import _figure_forms
 from .stems import STOP_WORDS, content_stems, key_stems, split_ident, stem
 from .value_forms import (
     SPELLED_NUMBERS,
@@ -517,6 +517,6 @@ def _edit_of(
 
 
 def _figures_of(value: str) -> list[tuple[str, set[str]]]:
-    from .grounding import extract_figures
+    from ..grounding import extract_figures
 
     return extract_figures(value)
