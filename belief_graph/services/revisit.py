@@ -36,6 +36,7 @@ from datetime import date
 from ..llm.jobs import ExtractedFact, Revisits
 from ..models import Claim
 from ..policies import same_value
+from .temporal import MONTH_NAMES, WEEKDAY_NAMES
 from .turns.clause_words import says_change
 from .turns.stems import content_stems, key_stems
 from .turns.value_forms import as_value
@@ -73,7 +74,7 @@ def _value_stems(claim: Claim) -> set[str]:
     value = str(claim.value)
     if _ISO_DAY.match(value):  # a date is said by its month and weekday too ("not Thursday")
         day = date.fromisoformat(value[:10])
-        value += f" {day:%B} {day:%A}"
+        value += f" {MONTH_NAMES[day.month - 1]} {WEEKDAY_NAMES[day.weekday()]}"  # not strftime: locale-free
     return content_stems(value)
 
 

@@ -105,9 +105,30 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..grounding import extract_figures
-from .grammar import _MONTHS, _ONSET, _WEEKDAYS, EARLIEST_YEAR, Granularity, TimeRef, _alt, find_times
+from .grammar import (
+    _MONTHS,
+    _ONSET,
+    _WEEKDAYS,
+    EARLIEST_YEAR,
+    MONTH_NAMES,
+    WEEKDAY_NAMES,
+    Granularity,
+    TimeRef,
+    _alt,
+    find_times,
+)
 
-__all__ = ["EARLIEST_YEAR", "Granularity", "TimeRef", "fact_time", "find_times", "resolve_since", "when_from_text"]
+__all__ = [
+    "EARLIEST_YEAR",
+    "MONTH_NAMES",
+    "WEEKDAY_NAMES",
+    "Granularity",
+    "TimeRef",
+    "fact_time",
+    "find_times",
+    "resolve_since",
+    "when_from_text",
+]
 
 
 _ONSET_PHRASE = re.compile(rf"^(?:{_ONSET})\b|\b(?:ago|back)$", re.IGNORECASE | re.ASCII)

@@ -13,7 +13,7 @@ from typing import Literal
 from ...errors import ValidationError
 from ...limits import EARLIEST_TIME
 
-__all__ = ["EARLIEST_YEAR", "Granularity", "TimeRef", "find_times"]
+__all__ = ["EARLIEST_YEAR", "MONTH_NAMES", "WEEKDAY_NAMES", "Granularity", "TimeRef", "find_times"]
 
 Granularity = Literal["minute", "day", "week", "month", "year"]
 
@@ -59,6 +59,10 @@ _MONTHS_SHORT = {
     "dec": 12,
 }
 _WEEKDAYS = {d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
+MONTH_NAMES = tuple(_MONTHS)
+"""The months' names in order, lower case (January first)."""
+WEEKDAY_NAMES = tuple(_WEEKDAYS)
+"""The weekdays' names in order, lower case (Monday first, as ``date.weekday()``)."""
 
 _UNITS = {
     w: i

@@ -69,6 +69,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ..grounding import _figure_forms
+from ..temporal import MONTH_NAMES, WEEKDAY_NAMES
 from .clauses import NAMED, PARTY_GROUPS, Clause, Mood, clauses, party_of, tokens
 from .stems import STOP_WORDS, content_stems, key_stems, split_ident, stem
 from .value_forms import (
@@ -127,8 +128,6 @@ def turn_kind(text: str) -> TurnKind:
 
 
 _UNIT_TOKEN = re.compile(r"(\d+(?:[.,]\d+)?)([a-z]+)")
-_MONTH_NAMES = ("january february march april may june july august september october november december").split()
-_DAY_NAMES = "monday tuesday wednesday thursday friday saturday sunday".split()
 
 
 def _unit_split(token: str) -> tuple[str, ...]:
@@ -141,9 +140,9 @@ def _said_stems(words: Sequence[str], text: str, at: datetime | None) -> set[str
     offers "mg"), and the month and weekday of a date said relative to the turn ("tomorrow")."""
     out = {stem(m.group(2)) for w in words if (m := _UNIT_TOKEN.fullmatch(w))}
     for day, granularity in turn_dates(text, at):
-        out.add(stem(_MONTH_NAMES[day.month - 1]))
+        out.add(stem(MONTH_NAMES[day.month - 1]))
         if granularity in ("day", "minute"):
-            out.add(stem(_DAY_NAMES[day.weekday()]))
+            out.add(stem(WEEKDAY_NAMES[day.weekday()]))
     return out
 
 

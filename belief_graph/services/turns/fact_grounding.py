@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from ...llm.jobs import ExtractedFact
+from ..temporal import MONTH_NAMES, WEEKDAY_NAMES
 from .clauses import tokens
 from .extraction_grounding import FactCheck, check_fact
 
@@ -45,10 +46,7 @@ _NAME = re.compile(
     r"(?<![\w'’])([A-Z][\w’'-]*(?:\.[\w’'-]+)*(?:\s+(?:of|de|da|do|del|la|le|von|van)?\s*[A-Z][\w’'-]*(?:\.[\w’'-]+)*)*)"
 )
 """A run of capitalised words ("Mexico City", "University of Leeds"); a full stop ends it."""
-_TIME_WORDS = frozenset(
-    """january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday""".split()
-)
+_TIME_WORDS = frozenset(MONTH_NAMES + WEEKDAY_NAMES)
 
 
 def statement_names(text: str) -> list[str]:
