@@ -71,7 +71,7 @@ from .identity import (
 from .revisit import as_facts, touched
 from .temporal import fact_time
 from .turns.clauses import says_change, tokens
-from .turns.extraction_grounding import check_fact, turn_kind
+from .turns.extraction_grounding import turn_kind
 from .turns.fact_grounding import ground_fact
 from .turns.value_forms import as_value, says_none
 
@@ -203,7 +203,7 @@ class RememberService:
             else:
                 facts.append(g.fact)
                 notes += [g.note] if g.note else []
-        warnings: list[str] = notes
+        warnings: list[str] = list(notes)
         kept: list[dict[str, Any]] = []
         dropped: list[ResolvedKey] = []
         for f in facts:
@@ -418,14 +418,13 @@ class RememberService:
         out = []
         held = {c.key: c.value for c in beliefs}
         for f in as_facts(answer.output, beliefs, latest["id"]):
-            if b.policy.ground_extraction:
+            if b.policy.ground_extraction:  # the one grounding path of extracted facts
                 user = agent.lower().startswith("user")
-                check = check_fact(
-                    f.key, f.value, f.text, latest["text"], speaker_is_user=user, at=said_at, held=held.get(f.key or "")
-                )
-                if not check.grounded:
-                    rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": check.reason})
+                g = ground_fact(f, latest["text"], user=user, at=said_at, held=lambda k: held.get(k or ""))
+                if not g.check.grounded:
+                    rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": g.check.reason})
                     continue
+                f = g.fact
             value = as_value(f.value)
             text = self_contained(f.text, f.key, value)
             out.append({"fact": f, "key": f.key, "value": value, "text": text, "vector": b.embed_many([text])[0]})
