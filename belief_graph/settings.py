@@ -252,6 +252,11 @@ class PolicySettings(_Section):
     hypothetical's content, another person's attribute), and makes no call for a turn of small talk
     (refusals recorded on the episode). Turn it off only to measure
     what it prevents (``belief-graph bench llm-quality`` does, side by side)."""
+    inferences: Literal["off", "held", "any"] = "any"
+    """What ``remember`` does with a value the turn implies but does not say, cited by the model with
+    the turn's words it rests on (services/turns/inference.py): ``any`` takes it when the citation
+    holds, ``held`` only for a fact memory already holds (it changes what is known, opens nothing),
+    ``off`` refuses it like any value the turn does not state."""
 
 
 class LimitSettings(_Section):

@@ -29,6 +29,8 @@ class HitProvenance(BaseModel):
     """Ids of every premise (episodes and claims) of the claim's justifications."""
     perspective: str | None = None
     """For an interpretation: the perspective that holds it."""
+    inferred_from: str | None = None
+    """For a value ``remember`` took as an inference: the turn's words it rests on."""
 
 
 class RetrievalHit(RecallHit):

@@ -39,6 +39,7 @@ class HitDetail:
             episodes=[{k: v for k, v in e.items() if v is not None} for e in row["episodes"]],
             evidence=list(row["evidence"]),
             perspective=row["perspective"],
+            inferred_from=row.get("inferred_from"),
         )
 
 

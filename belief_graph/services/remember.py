@@ -51,6 +51,7 @@ from pydantic import BaseModel, Field
 from ..db.driver import Tx
 from ..errors import EncodingError, ValidationError
 from ..llm import LLMClient
+from ..llm.jobs import ExtractedFact
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id, parse_time
 from ..models.keys import KeySchema
 from ..policies import Decision, judge, same_value
@@ -116,6 +117,12 @@ def _when(claim: Claim) -> datetime | None:
         return parse_time(at)
     except ValueError:
         return None
+
+
+def _props(prov: dict[str, Any], kept: Mapping[str, Any]) -> dict[str, Any]:
+    """The provenance a fact's claim carries: the prompts and model, and an inference's evidence."""
+    evidence = kept.get("inferred_from")
+    return prov if evidence is None else {**prov, "inferred_from": evidence}
 
 
 def _turns(messages_or_text: str | Sequence[Message], agent: str) -> list[dict[str, str]]:
@@ -190,30 +197,39 @@ class RememberService:
         # 2. extract, then refuse what the turn does not assert
         extraction = llm.extract(turns, known_keys=candidates)
         prov: dict[str, Any] = extraction.provenance.as_properties()
-        facts, notes = [], []
+        facts: list[tuple[ExtractedFact, str | None]] = []
+        notes: list[str] = []
         for f in extraction.output.facts:
             if f.source != latest["id"]:
                 continue
             if not grounding:
-                facts.append(f)
+                facts.append((f, None))
                 continue
             g = ground_fact(f, latest["text"], user=agent.lower().startswith("user"), at=said_at, held=self._held)
             if not g.check.grounded:
                 rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": g.check.reason})
             else:
-                facts.append(g.fact)
+                facts.append((g.fact, g.inferred_from))
                 notes += [g.note] if g.note else []
         warnings: list[str] = list(notes)
         kept: list[dict[str, Any]] = []
         dropped: list[ResolvedKey] = []
-        for f in facts:
+        for f, inferred_from in facts:
             key = f.key
             if key is not None and (len(key) > 256 or not KEY_RE.match(key)):
                 warnings.append(f"extracted key {key!r} is malformed; stored as a statement without a key")
                 dropped.append(ResolvedKey(proposed=key, key=None, how="dropped"))
                 key = None
             value = as_value(f.value) if key is not None else None
-            kept.append({"fact": f, "key": key, "value": value, "text": self_contained(f.text, key, value)})
+            kept.append(
+                {
+                    "fact": f,
+                    "key": key,
+                    "value": value,
+                    "text": self_contained(f.text, key, value),
+                    "inferred_from": inferred_from,
+                }
+            )
         vectors = b.embed_many([k["text"] for k in kept]) if kept else []
         for k, vec in zip(kept, vectors, strict=True):
             k["vector"] = vec
@@ -251,6 +267,8 @@ class RememberService:
         # 3b. revisit the held beliefs the turn names that no extracted fact landed on
         if policy.revisit:
             kept += self._revisited(llm, turns, turn_vec, kept, resolved, rejected, prov, warnings, agent, said_at)
+        # inferences by the policy: "held" takes one only for a fact memory holds (services/turns/inference.py)
+        kept = self._inferences_by_policy(kept, rejected)
         # value types follow the (possibly re-aligned) key: a value of another type than the key
         # holds is converted when it says the same ("1,350" for a number key), else refused
         typed = b.facts.value_types([k["key"] for k in kept if k["key"] is not None and k["value"] is not None])
@@ -377,7 +395,10 @@ class RememberService:
 
         def work(tx: Tx) -> RememberResult:
             ep = self._episode(tx, episode_id, latest["text"], agent, conversation, at, rejected)
-            results = [b.writer.write(tx, p, props=prov, op_hint=hints.get(i), verdicts=verdicts) for i, p in prepared]
+            results = [
+                b.writer.write(tx, p, props=_props(prov, kept[i]), op_hint=hints.get(i), verdicts=verdicts)
+                for i, p in prepared
+            ]
             return RememberResult(
                 episode=ep, results=results, keys=resolved, skipped=skipped, rejected=rejected, warnings=warnings
             )
@@ -424,10 +445,22 @@ class RememberService:
                 if not g.check.grounded:
                     rejected.append({"text": f.text, "key": f.key, "value": f.value, "reason": g.check.reason})
                     continue
-                f = g.fact
+                f, inferred_from = g.fact, g.inferred_from
+            else:
+                inferred_from = None
             value = as_value(f.value)
             text = self_contained(f.text, f.key, value)
-            out.append({"fact": f, "key": f.key, "value": value, "text": text, "vector": b.embed_many([text])[0]})
+            vector = b.embed_many([text])[0]
+            out.append(
+                {
+                    "fact": f,
+                    "key": f.key,
+                    "value": value,
+                    "text": text,
+                    "vector": vector,
+                    "inferred_from": inferred_from,
+                }
+            )
             resolved.append(ResolvedKey(proposed=f.key, key=f.key, how="revisited"))
         new_keys = {r.key for r in resolved if r.how in ("new", "kept")}
         for v in out:
@@ -439,6 +472,30 @@ class RememberService:
                     else r
                     for r in resolved
                 ]
+        return out
+
+    def _inferences_by_policy(self, kept: list[dict[str, Any]], rejected: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The facts to keep: every stated one, and an inferred one as ``policy.inferences`` says
+        (``any``; ``held``: only under a key, resolved by identity, that holds a current belief;
+        ``off``: none)."""
+        mode = self.beliefs.policy.inferences
+        out = []
+        for k in kept:
+            evidence = k.get("inferred_from")
+            if evidence is None or (
+                mode == "any" or (mode == "held" and k["key"] is not None and self.beliefs.belief(k["key"]) is not None)
+            ):
+                out.append(k)
+                continue
+            f = k["fact"]
+            where = f"{k['key']!r} holds no belief" if k["key"] is not None else "it has no key"
+            why = (
+                "inferences are off (policy.inferences)"
+                if mode == "off"
+                else (f"an inference only changes a fact memory holds (policy.inferences = held), and {where}")
+            )
+            reason = f"value {f.value!r} is not stated in the turn; inferred from {evidence!r}, but {why}"
+            rejected.append({"text": f.text, "key": k["key"], "value": f.value, "reason": reason})
         return out
 
     def _held(self, key: str | None) -> Any:

@@ -92,6 +92,14 @@ def as_facts(out: Revisits, beliefs: Sequence[Claim], source: str) -> list[Extra
         if same_value(as_value(r.value), belief.value):  # "changed" to what memory holds: a small model's echo
             continue
         facts.append(
-            ExtractedFact(source=source, key=belief.key, value=r.value, text=r.text, kind="semantic", confidence=0.8)
+            ExtractedFact(
+                source=source,
+                key=belief.key,
+                value=r.value,
+                text=r.text,
+                kind="semantic",
+                confidence=0.8,
+                evidence=r.evidence,
+            )
         )
     return facts

@@ -35,7 +35,7 @@ CALL (c) {
 }
 RETURN c {.id, .key, .value, .text, .kind, .agent, status: status, .confidence,
        created_at: toString(c.created_at), valid_from: toString(c.valid_from), valid_to: toString(c.valid_to)} AS claim,
-       c.perspective AS perspective,
+       c.perspective AS perspective, c.inferred_from AS inferred_from,
        CASE WHEN c.embedding IS NULL OR size(c.embedding) <> size($embedding) THEN null
             ELSE vector.similarity.cosine(c.embedding, $embedding) END AS similarity,
        families, head(intact) AS certificate, evidence, episodes

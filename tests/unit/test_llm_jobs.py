@@ -60,6 +60,7 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                     "text": "The user lives in Lisbon",
                     "kind": "semantic",
                     "confidence": 0.9,
+                    "evidence": "I moved to Lisbon",
                 }
             ]
         },
@@ -74,8 +75,14 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         },
         {
             "items": [
-                {"key": "user.medication", "changed": True, "value": "amlodipine", "text": "The user takes amlodipine"},
-                {"key": "user.city", "changed": False, "value": None, "text": ""},
+                {
+                    "key": "user.medication",
+                    "changed": True,
+                    "value": "amlodipine",
+                    "text": "The user takes amlodipine",
+                    "evidence": "the amlodipine my doctor switched me to",
+                },
+                {"key": "user.city", "changed": False, "value": None, "text": "", "evidence": None},
             ]
         },
     ),

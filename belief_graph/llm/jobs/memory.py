@@ -40,6 +40,11 @@ class ExtractedFact(_Out):
         description="observation: what was literally said or seen; semantic: a durable fact"
     )
     confidence: float = Field(ge=0, le=1, description="0..1")
+    evidence: str | None = Field(
+        default=None,
+        description="the words of the turn the fact rests on, copied exactly; needed when the value is not said "
+        "but follows from what is said",
+    )
 
 
 class Extraction(_Out):
@@ -72,6 +77,9 @@ class Revisited(_Out):
     )
     value: Value = Field(description="the value the latest turn gives instead, in its own words; null when unchanged")
     text: str = Field(description="one self-contained sentence stating the new value; empty when unchanged")
+    evidence: str | None = Field(
+        default=None, description="the words of the latest turn that say or imply the change, copied exactly"
+    )
 
 
 class Revisits(_Out):

@@ -84,7 +84,16 @@ from .value_forms import (
 
 _PARTY_NAMES = frozenset(w for g in PARTY_GROUPS for w in g)
 
-__all__ = ["FactCheck", "check_fact", "content_stems", "key_stems", "turn_kind"]
+__all__ = [
+    "FactCheck",
+    "about_speaker_only",
+    "asserted_stems",
+    "check_fact",
+    "content_stems",
+    "key_stems",
+    "parties_saying",
+    "turn_kind",
+]
 
 TurnKind = Literal["statement", "question", "small_talk"]
 
@@ -209,6 +218,28 @@ def _parts(source_text: str, *, relayed: bool = False) -> tuple[list[_Part], lis
             else:
                 parts.append(_Part(span, "assert", party_of(sw, predicate=False), tuple(sw)))
     return parts, cls
+
+
+def asserted_stems(source_text: str, *, speaker_is_user: bool = True) -> set[str]:
+    """The stems of the words the turn asserts or denies (its ``assert`` and ``negated`` parts, the
+    possessive phrases of its questions included): what it says, not what it asks or supposes."""
+    parts, _ = _parts(source_text, relayed=not speaker_is_user)
+    return {s for p in parts for s in p.stems}
+
+
+def parties_saying(
+    source_text: str, stems: set[str], *, speaker_is_user: bool = True
+) -> list[tuple[str | None, str | None]]:
+    """Whose fact each asserting part holding one of ``stems`` states, as ``(party, name)``: party
+    None for the speaker's own, a party word ("brother") or :data:`NAMED` for another person's;
+    name: the name a :data:`NAMED` part opens with ("ava")."""
+    parts, _ = _parts(source_text, relayed=not speaker_is_user)
+    return [(p.party, p.subject) for p in parts if p.stems & stems]
+
+
+def about_speaker_only(key: str | None) -> bool:
+    """A key about the speaker that names nobody else (``user.birthday``, not ``user.sister.birthday``)."""
+    return _about_speaker(key) and not any(_key_names_party(key, w) for g in PARTY_GROUPS for w in g)
 
 
 _MOOD_NAMES = {

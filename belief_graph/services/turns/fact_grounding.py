@@ -13,6 +13,11 @@ own statement add (pure functions; the rules are :mod:`belief_graph.services.tur
    turn does not say: refused.) The statement is what the
    model says the turn asserts; its value field is one more place for a model to drift.
 
+4. **An inference on its evidence**: still refused, a value the turn does not say at all but the
+   model concluded, citing the turn's words it rests on ("Sam and I broke up" for ``single``), is
+   kept as an inference when the citation holds (:mod:`.inference`); ``remember`` then keeps it only
+   for a fact memory holds.
+
 A value the turn does not state in any of these ways stays refused, with the turn's reason.
 """
 
@@ -28,6 +33,8 @@ from ...llm.jobs import ExtractedFact
 from ..temporal import MONTH_NAMES, WEEKDAY_NAMES
 from .clauses import tokens
 from .extraction_grounding import FactCheck, check_fact
+from .inference import check_inference
+from .stems import stem
 
 __all__ = ["Grounded", "ground_fact", "statement_names"]
 
@@ -40,13 +47,16 @@ class Grounded:
     check: FactCheck
     note: str = ""
     """Set when the value was taken in the statement's form ("value 'Wien' read as 'Vienna' ...")."""
+    inferred_from: str | None = None
+    """The turn's words an inferred value rests on (rule 4); None for a value the turn states."""
 
 
 _NAME = re.compile(
     r"(?<![\w'’])([A-Z][\w’'-]*(?:\.[\w’'-]+)*(?:\s+(?:of|de|da|do|del|la|le|von|van)?\s*[A-Z][\w’'-]*(?:\.[\w’'-]+)*)*)"
 )
 """A run of capitalised words ("Mexico City", "University of Leeds"); a full stop ends it."""
-_TIME_WORDS = frozenset(MONTH_NAMES + WEEKDAY_NAMES)
+_TIME_STEMS = frozenset(stem(w) for w in MONTH_NAMES + WEEKDAY_NAMES)
+"""Months and weekdays, by stem: "Tuesdays" is a weekday too."""
 
 
 def statement_names(text: str) -> list[str]:
@@ -57,7 +67,7 @@ def statement_names(text: str) -> list[str]:
     for m in _NAME.finditer(text):
         name = m.group(1).rstrip(".,;:")
         opens = m.start() == 0 or text[: m.start()].rstrip().endswith((".", "!", "?", ":"))
-        if opens or name.endswith(("'s", "’s")) or name in out or set(tokens(name)) <= _TIME_WORDS:
+        if opens or name.endswith(("'s", "’s")) or name in out or {stem(t) for t in tokens(name)} <= _TIME_STEMS:
             continue  # a sentence's capital says nothing ("... last week! Still living out of boxes")
         out.append(name)
     return out
@@ -87,4 +97,9 @@ def ground_fact(
         if len(names) == 1 and len(found) == 1:
             note = f"value {f.value!r} read as {found[0]!r}, the statement's form, which the turn states"
             return Grounded(f.model_copy(update={"value": found[0]}), FactCheck(True), note)
+    if f.evidence:
+        inferred = check_inference(f, turn, user=user, at=at)
+        if inferred.grounded:
+            return Grounded(f, inferred, inferred_from=f.evidence.strip())
+        return Grounded(f, FactCheck(False, f"{check.reason}; not taken as an inference: {inferred.reason}"))
     return Grounded(f, check)
