@@ -19,7 +19,7 @@ space does not hold yet is matched against the facts it might be:
    * *same attribute*: the keys' words are the same once segments, separators, plurals and
      container words (``profile``, ``info``, ``details``, ``data``...; not ``personal`` or ``main``, which tell
      one fact from another) are set aside
-     (``user.pets`` = ``user.pet``, ``user.sister_age`` = ``user.sister.age``,
+     (``user.pets`` = ``user.pet``, ``user.sister_age`` = ``user.sister.age``, ``user.relationship_status`` = ``user.relationship``,
      ``user.profile.city`` = ``user.city``): **sure**;
    * *same statement*: the masked statements are at least ``key_align_threshold`` alike: **sure**,
      unless the keys are *siblings* (the same head word with different modifiers: ``home_city`` /
@@ -74,9 +74,11 @@ ROOTS: Mapping[str, str] = {"user": "user", "me": "user", "my": "user", "i": "us
 
 CONTAINER_WORDS = frozenset(
     """profile info information details detail data attributes attribute fact facts properties property record
-    records settings misc""".split()
+    records settings misc status""".split()
 )
-"""Words of a key that group attributes without naming one (``user.profile.city`` is ``user.city``)."""
+"""Words of a key that group attributes without naming one (``user.profile.city`` is ``user.city``), or
+that qualify one without naming another (``user.relationship_status`` is ``user.relationship``,
+``user.employment_status`` is ``user.employment``)."""
 
 CANDIDATE_LIMIT = 2000
 """At most this many facts per subject root are scored (the rest are not candidates)."""
