@@ -45,15 +45,17 @@ from belief_graph.embeddings import Embedder
 from belief_graph.errors import BeliefGraphError, EncodingError, LLMUnavailable
 from belief_graph.facade import BeliefGraph
 from belief_graph.llm import ChatModel
+from belief_graph.llm.jobs import ExtractedFact
 from belief_graph.models import WriteOp
 from belief_graph.models.support import WorkingContext
 from belief_graph.repositories import AdminRepository
 from belief_graph.services.identity import compatible, shape
 from belief_graph.services.turns.extraction_grounding import check_fact
+from belief_graph.services.turns.fact_grounding import ground_fact
 from belief_graph.settings import Settings
 
 from .llm_quality import value_matches
-from .memory_models import Noise, gold_model, matches_any
+from .memory_models import Noise, cite, gold_model, matches_any
 from .memory_suite import CATEGORIES, Item, Question, Statement
 
 __all__ = ["GOALS", "MODELS", "ItemResult", "grounding_on_suite", "run_item", "run_memory", "summarize"]
@@ -471,10 +473,19 @@ def grounding_on_suite(items: Sequence[Item]) -> dict[str, dict[str, Any]]:
     """Extraction grounding alone, no model: of the suite's gold statements, how many it refuses
     (each checked against its own turn under its gold key); of its traps (and of the assistant's
     suggestions, offered as the next user turn's facts), how many it lets through. Split into the
-    items with odd numbers (the half the clause rules were developed on) and even ones (held out)."""
+    items with odd numbers (the half the clause rules were developed on) and even ones (held out).
+    ``*_cited``: the same with the evidence the stand-in models cite (:func:`cite`) and inferences
+    taken on it (``policy.inferences = any``; no memory held, so what an edit of a held value grounds
+    is not counted): what inferences give back of the gold, and what they let through of the traps."""
     out: dict[str, dict[str, Any]] = {}
+
+    def cited(key: str, value: Any, text: str, turn: str, evidence: str | None, user: bool, at: Any) -> bool:
+        f = ExtractedFact(source="t", key=key, value=value, text=text, kind="semantic", confidence=0.9,
+                          evidence=cite(turn, text, evidence))  # fmt: skip
+        return ground_fact(f, turn, user=user, at=at, held=lambda _: None).check.grounded
+
     for half, odd in (("odd", 1), ("even", 0)):
-        gold = refused = traps = accepted = 0
+        gold = refused = traps = accepted = refused_cited = accepted_cited = 0
         for item in items:
             if int(item.id[-3:]) % 2 != odd:
                 continue
@@ -486,18 +497,21 @@ def grounding_on_suite(items: Sequence[Item]) -> dict[str, dict[str, Any]]:
                 user, at = t.agent.startswith("user"), said[i][2]
                 for st in t.states:
                     gold += 1
-                    refused += not check_fact(
-                        item.facts[st.fact].key, st.value, st.text, t.text, speaker_is_user=user, at=at
-                    ).grounded
+                    key = item.facts[st.fact].key
+                    refused += not check_fact(key, st.value, st.text, t.text, speaker_is_user=user, at=at).grounded
+                    refused_cited += not cited(key, st.value, st.text, t.text, st.evidence, user, at)
                 offered = list(t.traps) + (list(turns[i - 1].traps) if i and turns[i - 1].agent == "assistant" else [])
                 for tr in offered:
                     traps += 1
                     accepted += check_fact(tr.key, tr.value, tr.text, t.text, speaker_is_user=user, at=at).grounded
+                    accepted_cited += cited(tr.key, tr.value, tr.text, t.text, None, user, at)
         out[half] = {
             "gold": gold,
             "gold_refused": _rate(refused, gold),
             "traps": traps,
             "traps_accepted": _rate(accepted, traps),
+            "gold_refused_cited": _rate(refused_cited, gold),
+            "traps_accepted_cited": _rate(accepted_cited, traps),
         }
     return out
 

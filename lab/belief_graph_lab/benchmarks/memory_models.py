@@ -9,6 +9,10 @@ model. Both are deterministic (seeded per item and turn) and play every job ``re
   singular last segment), says a value in another of its forms (an alias), drops facts and adds
   facts the turn does not assert (a trap of the turn, the assistant's suggestion before it, an
   earlier statement carried over from the conversation), each at a stated rate (:class:`Noise`);
+* every fact they give (gold, trap or carried over) cites as ``evidence`` the piece of the turn
+  (a sentence, or a part of it between commas and dashes) that shares most content words with the
+  fact's statement, or the statement's own ``evidence`` where the suite gives one; none when no
+  piece shares a word — as a model cites what it concluded from, right or wrong;
 * ``revisit``: a held belief changed when the turn has a gold statement of its fact with another
   value (the noisy one drops it and says another form at the extraction's rates, drawn anew);
 * ``disambiguate``: the candidate key that holds the same gold fact when one is shown (the noisy
@@ -31,11 +35,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from belief_graph.llm import ScriptedModel
+from belief_graph.services.turns.stems import content_stems
 
 from .llm_quality import value_matches
 from .memory_suite import FactDef, GoldValue, Item, Question, Statement, Turn
 
-__all__ = ["Noise", "drift_variants", "gold_model", "matches_any"]
+__all__ = ["Noise", "cite", "drift_variants", "gold_model", "matches_any"]
 
 
 @dataclass(frozen=True)
@@ -151,8 +156,34 @@ def gold_model(item: Item, noise: Noise | None = None, name: str | None = None) 
 # -- extract ------------------------------------------------------------------------------------
 
 
-def _fact_json(source: str, key: str | None, value: Any, text: str) -> dict[str, Any]:
-    return {"source": source, "key": key, "value": value, "text": text, "kind": "semantic", "confidence": 0.9}
+def _fact_json(source: str, key: str | None, value: Any, text: str, evidence: str | None) -> dict[str, Any]:
+    return {
+        "source": source,
+        "key": key,
+        "value": value,
+        "text": text,
+        "kind": "semantic",
+        "confidence": 0.9,
+        "evidence": evidence,
+    }
+
+
+_PIECES = re.compile(r"(?<=[.!?;])\s+|,\s+|\s+[-–—]\s+|\s*\(|\)\s*")
+
+
+def cite(turn: str, statement: str, given: str | None = None) -> str | None:
+    """The evidence a stand-in model cites for ``statement``: ``given``, else the piece of ``turn``
+    sharing most content words with it (the first of equals), else None."""
+    if given:
+        return given
+    want = content_stems(statement)
+    best, hits = None, 0
+    for piece in _PIECES.split(turn):
+        piece = piece.strip().rstrip(".!?;:")
+        n = len(content_stems(piece) & want)
+        if n > hits:
+            best, hits = piece, n
+    return best
 
 
 def _turn_of(st: _State, inputs: Mapping[str, Any]) -> tuple[int, int, Turn] | None:
@@ -184,7 +215,7 @@ def _extract(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
             value = rng.choice(s.aliases)
         st.emitted[s.text] = _Emitted(s.fact, s, key)
         st.keys_of.setdefault(s.fact, set()).add(key)
-        facts.append(_fact_json(latest["id"], key, value, s.text))
+        facts.append(_fact_json(latest["id"], key, value, s.text, cite(turn.text, s.text, s.evidence)))
     if n is not None:
         rng = st.rng(si, ti, "extra")
         if rng.random() < n.extra:
@@ -192,7 +223,7 @@ def _extract(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
             if extra is not None:
                 key, value, text = extra
                 st.emitted.setdefault(text, _Emitted(None, None, key))
-                facts.append(_fact_json(latest["id"], key, value, text))
+                facts.append(_fact_json(latest["id"], key, value, text, cite(turn.text, text)))
     return {"facts": facts}
 
 
@@ -220,7 +251,7 @@ def _revisit(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
     for b in inputs["beliefs"]:
         fid = st.fact_of_key(b["key"])
         said = [(k, x) for k, x in enumerate(found[2].states) if x.fact == fid] if found and fid else []
-        entry: dict[str, Any] = {"key": b["key"], "changed": False, "value": None, "text": ""}
+        entry: dict[str, Any] = {"key": b["key"], "changed": False, "value": None, "text": "", "evidence": None}
         if said and found is not None and fid is not None:
             k, x = said[0]
             rng = st.rng(found[0], found[1], k, "revisit")
@@ -232,7 +263,7 @@ def _revisit(st: _State, inputs: Mapping[str, Any]) -> dict[str, Any]:
             if not dropped and not value_matches(value, b["value"]) and x.change != "restate":
                 st.emitted[x.text] = _Emitted(fid, x, b["key"])
                 st.keys_of.setdefault(fid, set()).add(b["key"])
-                entry.update(changed=True, value=value, text=x.text)
+                entry.update(changed=True, value=value, text=x.text, evidence=cite(found[2].text, x.text, x.evidence))
         out.append(entry)
     return {"items": out}
 

@@ -113,6 +113,10 @@ class Statement(_Model):
     """How this statement relates to the fact's previous statement: ``restate`` (same value, maybe in
     other words), ``update`` (the world changed), ``correction`` (the speaker fixes a mistake),
     ``contradiction`` (the two cannot both hold and nothing says which is right)."""
+    evidence: str | None = None
+    """The turn's words the stand-in models cite for the fact when their own citation (the piece
+    of the turn sharing most words with ``text``) would find nothing: an inference whose words
+    and statement share none ("Ava arrived on Tuesday" for "no longer pregnant")."""
 
 
 class Trap(_Model):

@@ -128,9 +128,14 @@ def show(
     rates = ", ".join(f"{k} {v:g}" for k, v in noise.as_dict().items() if k != "seed")
     console.print(f"noisy extractor: {rates} (seed {noise.seed})", highlight=False, markup=False)
     table(
-        "extraction grounding alone on the suite (no model): gold statements refused, traps let through",
-        ["items", "gold statements", "refused", "traps", "let through"],
-        [[h, g["gold"], g["gold_refused"], g["traps"], g["traps_accepted"]] for h, g in grounding.items()],
+        "extraction grounding alone on the suite (no model): gold statements refused, traps let through;"
+        " cited: with the stand-in models' evidence and inferences taken on it",
+        ["items", "gold statements", "refused", "refused, cited", "traps", "let through", "let through, cited"],
+        [
+            [h, g["gold"], g["gold_refused"], g["gold_refused_cited"], g["traps"], g["traps_accepted"],
+             g["traps_accepted_cited"]]
+            for h, g in grounding.items()
+        ],  # fmt: skip
     )
     if judged:
         table(
