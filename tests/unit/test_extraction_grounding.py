@@ -266,11 +266,38 @@ def test_normalisation_does_not_invent(key: str, value: object, source: str, at:
     ("given", "meant"),
     [("seventy", 70), ("sixty-five", 65), ("twenty one", 21), ("two hundred", 200), ("a dozen", 12),
      ("yes", True), ("No", False), ("TRUE", True), ("single", "single"), ("once", "once"),
-     ("one-bed", "one-bed"), ("nineteen ninety", "nineteen ninety"), ("Porto", "Porto")],
+     ("one-bed", "one-bed"), ("nineteen ninety", "nineteen ninety"), ("Porto", "Porto"), ("null", None),
+     ("NULL", None), ("none", "none")],
 )  # fmt: skip
 def test_as_value_reads_what_the_model_meant(given: str, meant: object) -> None:
     got = as_value(given)
     assert got == meant and type(got) is type(meant)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "source", "grounded"),
+    [
+        # the speaker says what they are: not the boss's diet, not the sister's city
+        ("user.boss.diet", "pescatarian",
+         "Lunch went great, Delia loved it. For the record I'm the opposite of vegan, pescatarian.", False),
+        ("user.sister.city", "Lyon", "I'm in Lyon for good now, the move is done.", False),
+        ("user.diet", "pescatarian", "For the record I'm the opposite of vegan, pescatarian.", True),
+        # said of the person, by name, by pronoun, by their word, or for a "we": theirs
+        ("user.boss.diet", "vegan", "My boss Delia is vegan and it's her birthday on Friday.", True),
+        ("user.boss.diet", "vegan", "My boss is coming to lunch and I'm stressed. She's vegan, any ideas?", True),
+        ("user.boss.diet", "vegan", "I'm booking a vegan place for my boss.", True),
+        ("user.team.sprint_length", "two weeks", "I'm a manager with 4 reports and we run two-week sprints.", True),
+        # a proper name names the person or pet, never the speaker's own attribute
+        ("user.daughter.name", "Lucía", "Lucía finishes school at 15:00 and I'm at the office till 17:00.", True),
+    ],
+)  # fmt: skip
+def test_a_value_the_speaker_says_of_themself_is_no_other_persons(
+    key: str, value: str, source: str, grounded: bool
+) -> None:
+    got = check_fact(key, value, "", source)
+    assert got.grounded is grounded, got.reason
+    if not grounded:
+        assert "of the speaker, not" in got.reason
 
 
 @pytest.mark.parametrize(

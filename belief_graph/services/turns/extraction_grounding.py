@@ -180,6 +180,8 @@ class _Part:
     words: tuple[str, ...]
     subject: str | None = None
     """The name a clause of a :data:`NAMED` party opens with."""
+    sentence: int = 0
+    """The sentence of the turn the part is in."""
 
     @property
     def stems(self) -> set[str]:
@@ -204,19 +206,20 @@ def _parts(source_text: str, *, relayed: bool = False) -> tuple[list[_Part], lis
         mood = c.mood
         if mood == "quoted" and relayed:
             mood = "negated" if any(_is_negation(w) for w in words) else "assert"
+        n = c.sentence
         if mood == "assert":
-            parts.append(_Part(c.text, "assert", c.party, tuple(words), c.subject))
+            parts.append(_Part(c.text, "assert", c.party, tuple(words), c.subject, n))
         elif mood == "negated":
             cut = next((i for i, w in enumerate(words) if _is_negation(w)), 0)
             if cut:
-                parts.append(_Part(" ".join(words[:cut]), "assert", c.party, tuple(words[:cut]), c.subject))
-            parts.append(_Part(" ".join(words[cut:]), "negated", c.party, tuple(words[cut:]), c.subject))
+                parts.append(_Part(" ".join(words[:cut]), "assert", c.party, tuple(words[:cut]), c.subject, n))
+            parts.append(_Part(" ".join(words[cut:]), "negated", c.party, tuple(words[cut:]), c.subject, n))
         for span in c.presupposed:
             sw = tokens(span)
             if sw and sw[0].endswith("'s") and sw[0] not in ("my", "our"):  # "Anjali's birthday on July 22"
-                parts.append(_Part(span, "assert", NAMED, tuple(sw), sw[0].removesuffix("'s")))
+                parts.append(_Part(span, "assert", NAMED, tuple(sw), sw[0].removesuffix("'s"), n))
             else:
-                parts.append(_Part(span, "assert", party_of(sw, predicate=False), tuple(sw)))
+                parts.append(_Part(span, "assert", party_of(sw, predicate=False), tuple(sw), None, n))
     return parts, cls
 
 
@@ -363,6 +366,38 @@ def _nothing_of(key: str, parts: Sequence[_Part], shown: str, *, first_person: b
     return _whose(key, holding, shown, first_person=first_person)
 
 
+_SPEAKER_IS = frozenset("i'm im am".split())
+"""The speaker saying what they are ("I'm pescatarian", "I am vegan")."""
+_WE = frozenset("we we're were our ours us".split())
+
+
+def _the_speakers_own(key: str | None, value: str, parts: Sequence[_Part], shown: str) -> str:
+    """Why a value under a key about a person of the speaker's life (``user.boss.diet``) is the
+    speaker's own, or "": every part stating it is the speaker's (no party, no name, no "she"),
+    in sentences where the speaker says what they are ("I'm", "I am"), never name that person and
+    do not speak for a "we" ("For the record I'm the opposite of vegan, pescatarian" for the
+    boss's diet). The person's name is not judged here: it names them, whoever speaks."""
+    if not key or not _about_speaker(key):
+        return ""
+    named = {stem(w) for w in split_ident(key.rsplit(".", 1)[0])}
+    group = next((g for g in PARTY_GROUPS if any(stem(w) in named for w in g)), None)
+    wanted = {stem(w) for w in _content(tokens(value))}
+    if group is None or not wanted or "name" in split_ident(key.rsplit(".", 1)[-1]):
+        return ""
+    stating = [p for p in parts if p.mood == "assert" and wanted <= p.stems]
+    if not stating or any(p.party is not None for p in stating):
+        return ""
+    around = [p for p in parts if p.sentence in {q.sentence for q in stating}]
+    if any(p.party is not None or set(p.words) & (group | _THIRD_PERSON | {"he", "she", "they", "him", "them"})
+           for p in around):  # fmt: skip
+        return ""
+    said = {w for p in around for w in p.words}
+    if not said & _SPEAKER_IS or said & _WE:
+        return ""
+    who = sorted(group & {w for w in split_ident(key)} or group)[0]
+    return f"value {shown}: the turn says it of the speaker, not of the speaker's {who} ({key!r})"
+
+
 def check_fact(
     key: str | None,
     value: Any,
@@ -381,6 +416,27 @@ def check_fact(
     ``held``: the value memory holds for ``key``, if any: an edit of it states only what changed
     ("Lessons are at 11 now" turns a held "Saturdays 10:00" into "Saturdays 11:00"), and a turn
     that says the held one left ("Jess moved out") states ``none``."""
+    got = _check_value(key, value, fact_text, source_text, speaker_is_user=speaker_is_user, at=at, held=held)
+    plain = as_value(value)
+    if got.grounded and speaker_is_user and isinstance(plain, str):
+        parts, _ = _parts(source_text)
+        why = _the_speakers_own(key, plain, parts, repr(plain))
+        if why:
+            return FactCheck(False, why)
+    return got
+
+
+def _check_value(
+    key: str | None,
+    value: Any,
+    fact_text: str,
+    source_text: str,
+    *,
+    speaker_is_user: bool = True,
+    at: datetime | None = None,
+    held: Any = None,
+) -> FactCheck:
+    """``check_fact`` before its last rule (whose fact a value under a key about another person is)."""
     value = as_value(value)
     parts, cls = _parts(source_text, relayed=not speaker_is_user)
     shown = repr(value)

@@ -131,9 +131,12 @@ def spelled_number(text: str) -> int | None:
 def as_value(value: Any) -> Any:
     """The value a model meant: ``"true"``/``"false"`` and ``"yes"``/``"no"`` (any case) are
     booleans; a number spelled out as the whole value ("seventy", "twenty-one") is the number, so
-    that "70" and "seventy" are one value of one fact."""
+    that "70" and "seventy" are one value of one fact; ``"null"`` (JSON's null written as a string,
+    seen on a real model: ``user.sister.birthday = "null"``) is no value."""
     if isinstance(value, str):
         low = value.strip().lower()
+        if low in ("null", "undefined"):
+            return None
         if low in _YES_NO:
             return _YES_NO[low]
         n = spelled_number(low)
