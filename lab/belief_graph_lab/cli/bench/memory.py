@@ -132,8 +132,15 @@ def show(
         " cited: with the stand-in models' evidence and inferences taken on it",
         ["items", "gold statements", "refused", "refused, cited", "traps", "let through", "let through, cited"],
         [
-            [h, g["gold"], g["gold_refused"], g["gold_refused_cited"], g["traps"], g["traps_accepted"],
-             g["traps_accepted_cited"]]
+            [
+                h,
+                g["gold"],
+                g["gold_refused"],
+                g["gold_refused_cited"],
+                g["traps"],
+                g["traps_accepted"],
+                g["traps_accepted_cited"],
+            ]
             for h, g in grounding.items()
         ],  # fmt: skip
     )
