@@ -47,7 +47,9 @@ that assert something, never the turn's punctuation:
 3. **Whose fact**: a fact under a key about the speaker (``user.*``) whose value the turn states
    only of a person of the speaker's life ("my brother lives in Lyon") is refused unless the key
    names that person (``user.brother.city``); so is one whose attribute the turn gives only as
-   someone else's ("her birthday's on the 28th" for ``user.birthday``).
+   someone else's ("her birthday's on the 28th" for ``user.birthday``); and the other way round,
+   a key about such a person (``user.boss.diet``) for a value the speaker says of themself ("For
+   the record I'm the opposite of vegan, pescatarian").
 
 A value the model wrote as the string ``"true"``/``"false"`` or ``"yes"``/``"no"`` is a boolean
 (:func:`as_value`). A
@@ -369,6 +371,8 @@ def _nothing_of(key: str, parts: Sequence[_Part], shown: str, *, first_person: b
 _SPEAKER_IS = frozenset("i'm im am".split())
 """The speaker saying what they are ("I'm pescatarian", "I am vegan")."""
 _WE = frozenset("we we're were our ours us".split())
+_OTHERS = _THIRD_PERSON | frozenset("he she they him them".split())
+"""Words that speak of somebody else: in a sentence with one of them, "I'm" need not be the value's subject."""
 
 
 def _the_speakers_own(key: str | None, value: str, parts: Sequence[_Part], shown: str) -> str:
@@ -388,8 +392,7 @@ def _the_speakers_own(key: str | None, value: str, parts: Sequence[_Part], shown
     if not stating or any(p.party is not None for p in stating):
         return ""
     around = [p for p in parts if p.sentence in {q.sentence for q in stating}]
-    if any(p.party is not None or set(p.words) & (group | _THIRD_PERSON | {"he", "she", "they", "him", "them"})
-           for p in around):  # fmt: skip
+    if any(p.party is not None or set(p.words) & (group | _OTHERS) for p in around):
         return ""
     said = {w for p in around for w in p.words}
     if not said & _SPEAKER_IS or said & _WE:

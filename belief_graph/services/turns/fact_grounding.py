@@ -15,8 +15,8 @@ own statement add (pure functions; the rules are :mod:`belief_graph.services.tur
 
 4. **An inference on its evidence**: still refused, a value the turn does not say at all but the
    model concluded, citing the turn's words it rests on ("Sam and I broke up" for ``single``), is
-   kept as an inference when the citation holds (:mod:`.inference`); ``remember`` then keeps it only
-   for a fact memory holds.
+   kept as an inference when the citation holds (:mod:`.inference`); ``remember`` then takes it as
+   ``policy.inferences`` says (any, only for a fact memory holds, or none).
 
 A value the turn does not state in any of these ways stays refused, with the turn's reason.
 """

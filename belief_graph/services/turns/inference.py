@@ -98,7 +98,7 @@ def _within(needle: list[str], hay: list[str]) -> bool:
 
 def check_inference(f: ExtractedFact, turn: str, *, user: bool, at: datetime | None = None) -> FactCheck:
     """Whether ``f``, whose value the turn does not state, is an inference its evidence supports
-    (the module docstring's four rules). ``reason`` says why not, or quotes the evidence."""
+    (the module docstring's six rules). ``reason`` says why not, or quotes the evidence."""
     evidence = (f.evidence or "").strip()
     if not evidence:
         return FactCheck(False, "no evidence cited")
