@@ -419,29 +419,28 @@ def check_fact(
     ``held``: the value memory holds for ``key``, if any: an edit of it states only what changed
     ("Lessons are at 11 now" turns a held "Saturdays 10:00" into "Saturdays 11:00"), and a turn
     that says the held one left ("Jess moved out") states ``none``."""
-    got = _check_value(key, value, fact_text, source_text, speaker_is_user=speaker_is_user, at=at, held=held)
+    parts, cls = _parts(source_text, relayed=not speaker_is_user)
+    got = _check_parts(key, as_value(value), fact_text, parts, cls, speaker_is_user, at, held)
     plain = as_value(value)
     if got.grounded and speaker_is_user and isinstance(plain, str):
-        parts, _ = _parts(source_text)
         why = _the_speakers_own(key, plain, parts, repr(plain))
         if why:
             return FactCheck(False, why)
     return got
 
 
-def _check_value(
+def _check_parts(
     key: str | None,
     value: Any,
     fact_text: str,
-    source_text: str,
-    *,
-    speaker_is_user: bool = True,
-    at: datetime | None = None,
-    held: Any = None,
+    parts: list[_Part],
+    cls: list[Clause],
+    speaker_is_user: bool,
+    at: datetime | None,
+    held: Any,
 ) -> FactCheck:
-    """``check_fact`` before its last rule (whose fact a value under a key about another person is)."""
-    value = as_value(value)
-    parts, cls = _parts(source_text, relayed=not speaker_is_user)
+    """``check_fact`` on the turn's parts and clauses (read once), before its last rule (whose fact
+    a value under a key about another person is)."""
     shown = repr(value)
     asserting = [p for p in parts if p.mood == "assert"]
     if not parts:
