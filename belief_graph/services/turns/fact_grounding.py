@@ -13,7 +13,11 @@ own statement add (pure functions; the rules are :mod:`belief_graph.services.tur
    turn does not say: refused.) The statement is what the
    model says the turn asserts; its value field is one more place for a model to drift.
 
-4. **An inference on its evidence**: still refused, a value the turn does not say at all but the
+4. **A value the speaker takes up**: still refused, a value the turn names where it states nothing
+   (a request, somebody else's words) and a later clause of the speaker's takes up with a pro-form
+   ("Could you send the filter to Leipzig instead of Hamburg? I moved there") is kept, with where it
+   was named and the words that took it up (:mod:`.anaphora`).
+5. **An inference on its evidence**: still refused, a value the turn does not say at all but the
    model concluded, citing the turn's words it rests on ("Sam and I broke up" for ``single``), is
    kept as an inference when the citation holds (:mod:`.inference`); ``remember`` then takes it as
    ``policy.inferences`` says (any, only for a fact memory holds, or none).
@@ -31,6 +35,7 @@ from typing import Any
 
 from ...llm.jobs import ExtractedFact
 from ..temporal import MONTH_NAMES, WEEKDAY_NAMES
+from .anaphora import check_taken_up
 from .clauses import tokens
 from .extraction_grounding import FactCheck, check_fact
 from .inference import check_inference
@@ -46,9 +51,10 @@ class Grounded:
     fact: ExtractedFact
     check: FactCheck
     note: str = ""
-    """Set when the value was taken in the statement's form ("value 'Wien' read as 'Vienna' ...")."""
+    """Set when the value was taken in the statement's form ("value 'Wien' read as 'Vienna' ...") or
+    taken up by the speaker's pro-form ("value 'Leipzig' named in ..., taken up by 'I moved there'")."""
     inferred_from: str | None = None
-    """The turn's words an inferred value rests on (rule 4); None for a value the turn states."""
+    """The turn's words an inferred value rests on (rule 5); None for a value the turn states."""
 
 
 _NAME = re.compile(
@@ -97,6 +103,9 @@ def ground_fact(
         if len(names) == 1 and len(found) == 1:
             note = f"value {f.value!r} read as {found[0]!r}, the statement's form, which the turn states"
             return Grounded(f.model_copy(update={"value": found[0]}), FactCheck(True), note)
+    taken = check_taken_up(f, turn, user=user)
+    if taken.grounded:
+        return Grounded(f, taken, taken.reason)
     if f.evidence:
         inferred = check_inference(f, turn, user=user, at=at)
         if inferred.grounded:
