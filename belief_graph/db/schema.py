@@ -6,7 +6,10 @@ one or more schema statements separated by ``;``. Every statement names what it 
 data writes, so each statement runs in its own auto-commit transaction and the migration is then
 recorded as a ``(:SchemaMigration {version, name, checksum, applied_at})`` node. A recorded
 migration whose file changed since (checksum differs) is reported as drift, never re-applied
-silently.
+silently. Several clients may apply the migrations of a fresh store at once (agents started
+together): their schema statements can deadlock or find the object another just created; since
+every statement is idempotent, such a client reads what is recorded again and goes on
+(:func:`apply_migrations`: up to twelve attempts, a random pause of up to 8 s between them).
 
 The *expected* schema is read from the same files (names and kinds of every constraint and
 index; a later migration that drops or re-creates an object replaces the earlier definition), so
@@ -19,13 +22,16 @@ truth for the HNSW configuration, and an index whose SHOW INDEXES options differ
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchemaError
+from neo4j.exceptions import ClientError, TransientError
+
+from ..errors import DatabaseError, SchemaError
 from .cypher_lexer import split_statements
 from .driver import Graph
 from .registry import resource_dir
@@ -201,8 +207,39 @@ def pending_migrations(graph: Graph, migrations: list[Migration] | None = None) 
     return [m for m in migs if m.version not in applied]
 
 
+_RACE_ATTEMPTS = 12
+_RACE_PAUSE = (0.25, 8.0)
+"""Seconds before the first retry, and the most between two: a pause drawn at random up to the
+growing bound ("full jitter"), so the clients that lost a round do not meet again in the next."""
+_ALREADY_THERE = ("EquivalentSchemaRuleAlreadyExists", "IndexAlreadyExists", "ConstraintAlreadyExists")
+"""Schema errors a concurrent client's statement causes (the object was created meanwhile)."""
+
+
+def _raced(exc: BaseException | None) -> bool:
+    """Whether the driver error under a :class:`DatabaseError` is one a concurrent client causes."""
+    if isinstance(exc, TransientError):  # DeadlockDetected, LockClient stopped, ...
+        return True
+    return isinstance(exc, ClientError) and any(c in (exc.code or "") for c in _ALREADY_THERE)
+
+
 def apply_migrations(graph: Graph, *, dimension: int) -> list[Migration]:
-    """Apply pending migrations in order; returns those applied. Raises SchemaError on drift."""
+    """Apply pending migrations in order; returns those this call applied. Raises SchemaError on
+    drift. A statement that loses a race with another client applying the same migrations (a
+    deadlock, an object created meanwhile) is retried after reading what is recorded again."""
+    done: list[Migration] = []
+    for attempt in range(_RACE_ATTEMPTS):
+        try:
+            _apply_pending(graph, dimension, done)
+            return done
+        except DatabaseError as exc:
+            if not _raced(exc.__cause__) or attempt == _RACE_ATTEMPTS - 1:
+                raise
+            first, most = _RACE_PAUSE
+            time.sleep(random.uniform(first, min(most, first * 2**attempt)))
+    return done  # pragma: no cover - the loop returns or raises
+
+
+def _apply_pending(graph: Graph, dimension: int, done: list[Migration]) -> None:
     migs = load_migrations()
     applied = _applied(graph)
     drift = [
@@ -213,7 +250,6 @@ def apply_migrations(graph: Graph, *, dimension: int) -> list[Migration]:
     if drift:
         raise SchemaError("schema drift: applied migrations changed since: " + "; ".join(drift), drift)
     _check_vector_dimension(graph, dimension)
-    done = []
     values: dict[str, Any] = {"dimension": dimension}
     for m in migs:
         if m.version in applied:
@@ -229,7 +265,6 @@ def apply_migrations(graph: Graph, *, dimension: int) -> list[Migration]:
             statements=len(m.statements),
         )
         done.append(m)
-    return done
 
 
 def index_info(graph: Graph, name: str) -> dict[str, Any] | None:

@@ -471,3 +471,43 @@ def test_a_transaction_over_the_memory_cap_is_a_typed_error_and_a_space_delete_h
         assert {r["s"]: r["n"] for r in left.records} == {"kept": sizes["kept"]}
     finally:
         g.close()
+
+
+@pytest.mark.timeout(300)
+def test_clients_starting_together_on_a_fresh_store_all_get_the_schema(make_server: MakeServer) -> None:
+    """Four clients apply the migrations of a fresh store at the same moment (agents started
+    together): none fails on a deadlock or on an index another just created, every migration is
+    recorded once, and the schema verifies."""
+    import threading
+
+    from belief_graph.db.driver import Graph, create_driver
+    from belief_graph.db.schema import apply_migrations, load_migrations, verify_schema
+
+    srv = make_server()
+    assert srv.start().ready
+    graphs = [Graph(create_driver(srv.neo4j.model_copy(update={"uri": srv.bolt_uri})), srv.neo4j) for _ in range(4)]
+    start = threading.Barrier(len(graphs))
+    applied: list[list[int]] = []
+    failed: list[BaseException] = []
+
+    def client(g: Graph) -> None:
+        start.wait()
+        try:
+            applied.append([m.version for m in apply_migrations(g, dimension=384)])
+        except BaseException as exc:  # noqa: BLE001 - every failure is the test's finding
+            failed.append(exc)
+
+    threads = [threading.Thread(target=client, args=(g,)) for g in graphs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    try:
+        assert not failed, failed
+        versions = [m.version for m in load_migrations()]
+        recorded = graphs[0].driver.execute_query("MATCH (m:SchemaMigration) RETURN m.version AS v ORDER BY v").records
+        assert [r["v"] for r in recorded] == versions
+        assert verify_schema(graphs[0], dimension=384).ok
+    finally:
+        for g in graphs:
+            g.close()
