@@ -173,7 +173,8 @@ class BeliefGraph:
     def remember(self, messages_or_text: str | Sequence[str | dict[str, Any]], agent: str,
                  conversation: str | None = None, at: datetime | None = None) -> RememberResult:
         """Extract facts from the latest turn with the LLM and write them as :meth:`assert_claim` does."""
-        return RememberService(self.beliefs, lambda: self.llm, self.keys.schema).remember(messages_or_text, agent, conversation, at)
+        return RememberService(self.beliefs, lambda: self.llm, self.keys.schema, self.rules.specs).remember(
+            messages_or_text, agent, conversation, at)
 
     def belief(self, key: str) -> Claim | None:
         """The current belief for ``key`` (None when there is none)."""

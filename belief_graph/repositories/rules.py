@@ -64,6 +64,12 @@ class RuleRepository(Repo):
         """The active versions (name, version, spec) inside ``tx``, without instance counts."""
         return self.graph.run(tx, "rules.active_rules", space=self.space)
 
+    def active_specs(self) -> list[RuleSpec]:
+        """The specs of the active versions, without instance counts (one indexed read)."""
+        return [
+            RuleSpec.model_validate_json(r["spec"]) for r in self._read(None, "rules.active_rules", space=self.space)
+        ]
+
     def evaluate(self, tx: Tx, instances: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
         """Walk each instance's premise chain over the current beliefs (see the statement)."""
         return self.graph.run(

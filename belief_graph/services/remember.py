@@ -54,6 +54,7 @@ from ..llm import LLMClient
 from ..llm.jobs import ExtractedFact
 from ..models import KEY_RE, Claim, ClaimInput, Episode, WriteOp, WriteResult, new_id, parse_time
 from ..models.keys import KeySchema
+from ..models.rules import RuleSpec
 from ..policies import Decision, judge, same_value
 from .beliefs import BeliefService, _iso
 from .conflicts import ConflictService, PreJudge
@@ -69,6 +70,7 @@ from .identity import (
     past_event_redated,
     type_of,
 )
+from .key_candidates import RuleReads, candidate_keys, rule_reads
 from .revisit import as_facts, touched
 from .temporal import fact_time
 from .turns.clauses import says_change, tokens
@@ -153,11 +155,14 @@ class RememberService:
         beliefs: BeliefService,
         llm: Callable[[], LLMClient],
         schema: Callable[[], KeySchema | None] | None = None,
+        rules: Callable[[], Sequence[RuleSpec]] | None = None,
     ) -> None:
         self.beliefs = beliefs
         self.llm = llm
         self.schema = schema
         """The space's key schema, read once per call (``bg.keys.schema``); None: no schema."""
+        self.rules = rules
+        """The specs of the space's active rules (``bg.rules.specs``), read once per call for the keys they read."""
 
     def remember(
         self,
@@ -184,8 +189,9 @@ class RememberService:
         schema = self.schema() if self.schema is not None else None
         declared = {k.key for k in schema.keys} if schema is not None else None
 
-        # 1. candidate keys for the prompt: the registry's closest keys and the keys of the closest
-        # active claims (by the turn's text), capped; with a key schema, its keys only
+        # 1. candidate keys for the prompt (services/key_candidates.py): the keys stored rules read,
+        # the registry's closest keys and the keys of the closest active claims (by the turn's text),
+        # no rule's lookup table, capped; with a key schema, its keys only
         turn_vec = b.embed_many([latest["text"]])[0]
         registry = [k for k, _, _ in b.similar_keys(latest["text"], k=policy.key_candidates)]
         if declared is not None:
@@ -193,7 +199,8 @@ class RememberService:
             candidates = list(dict.fromkeys(ranked))[: policy.key_candidates]
         else:
             claimed = [c.key for c, _ in b.facts.similar_claims(turn_vec, k=policy.key_candidates) if c.key]
-            candidates = list(dict.fromkeys(registry + claimed))[: policy.key_candidates]
+            reads = rule_reads(self.rules()) if self.rules is not None else RuleReads()
+            candidates = candidate_keys(reads, registry, claimed, cap=policy.key_candidates)
         # 2. extract, then refuse what the turn does not assert
         extraction = llm.extract(turns, known_keys=candidates)
         prov: dict[str, Any] = extraction.provenance.as_properties()

@@ -116,6 +116,11 @@ class RuleService:
     def all(self, all_versions: bool = False) -> list[RuleInfo]:
         return self.repo.rules(all_versions=all_versions)
 
+    def specs(self) -> list[RuleSpec]:
+        """The specs of the active rules, without counting their instances (``remember`` reads them
+        for the keys it shows the extractor)."""
+        return self.repo.active_specs()
+
     def get(self, name: str, all_versions: bool = False) -> list[RuleInfo]:
         """The active version of ``name`` (every version with ``all_versions``, oldest first)."""
         got = self.repo.rules(name=name, all_versions=all_versions)
