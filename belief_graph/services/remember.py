@@ -2,8 +2,10 @@
 
 The flow for one call (``docs/policies.md`` has the rationale):
 
-1. candidate keys for the prompt: the registry keys closest to the latest turn (vector index on
-   ``Fact.embedding``), capped at ``policy.key_candidates`` — never the whole registry;
+1. candidate keys for the prompt (:mod:`.key_candidates`): the fixed premise keys of the active
+   rules, then the registry keys closest to the latest turn (vector index on ``Fact.embedding``)
+   and the keys of the closest active claims, no rule's lookup table, capped at
+   ``policy.key_candidates`` — never the whole registry; with a key schema, the schema's keys;
 2. **extract** (one LLM call): facts of the latest turn (earlier turns are context only);
    **grounding** (``policy.ground_extraction``, on by default): a turn of small talk only makes no
    call and stores no fact; every other turn (questions and requests too: they state facts in
