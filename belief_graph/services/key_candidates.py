@@ -18,6 +18,12 @@ list decides much of a fact's identity before the engine sees it. Without a key 
    coins with the one memory holds.
 
 With a key schema the schema's keys are the list (``remember``), and nothing here applies.
+
+The same reading gives the keys rules **derive** and let nobody write (``direct_writes: refuse``,
+the default): a fact a model files under one ("The new office is in Leeds" as ``user.office_city``,
+which a rule derives from ``user.employer``) is refused by ``remember`` with that reason, as a fact
+of the turn, instead of failing the turn's whole write with :class:`~belief_graph.errors.DerivedKeyConflict`
+and losing the facts beside it.
 """
 
 from __future__ import annotations
@@ -28,22 +34,30 @@ from dataclasses import dataclass
 
 from ..models.rules import RuleSpec
 
-__all__ = ["RuleReads", "candidate_keys", "rule_reads"]
+__all__ = ["RuleKeys", "candidate_keys", "rule_keys"]
 
 _SLOT = re.compile(r"\{[^{}]+\}")
 
 
 @dataclass(frozen=True)
-class RuleReads:
-    """What the active rules read: the keys wanted from conversations, and the lookup tables."""
+class RuleKeys:
+    """What the active rules read (the keys wanted from conversations, the lookup tables) and the
+    keys they derive and let nobody write."""
 
     wanted: tuple[str, ...] = ()
     """Fixed premise keys (``user.city``), in rule order, each once."""
     lookups: tuple[re.Pattern[str], ...] = ()
     """Key patterns of premises filled from an earlier premise's value (``city\\.[^.]+\\.timezone``)."""
 
+    derived: tuple[tuple[re.Pattern[str], str], ...] = ()
+    """Conclusion key patterns of the rules that refuse direct writes, with the rule's name."""
+
     def is_lookup(self, key: str) -> bool:
         return any(p.fullmatch(key) for p in self.lookups)
+
+    def derived_by(self, key: str) -> str | None:
+        """The rule that derives ``key`` and refuses direct writes to it, or None."""
+        return next((name for p, name in self.derived if p.fullmatch(key)), None)
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -51,11 +65,14 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(r"[^.]+".join(re.escape(p) for p in parts))
 
 
-def rule_reads(specs: Iterable[RuleSpec]) -> RuleReads:
-    """The keys wanted and the lookup tables of ``specs`` (the module docstring)."""
+def rule_keys(specs: Iterable[RuleSpec]) -> RuleKeys:
+    """The keys wanted, the lookup tables and the derived keys of ``specs`` (the module docstring)."""
     wanted: list[str] = []
     lookups: list[re.Pattern[str]] = []
+    derived: list[tuple[re.Pattern[str], str]] = []
     for spec in specs:
+        if spec.direct_writes == "refuse":
+            derived.append((_pattern(spec.conclusion.key), spec.name))
         bound: set[str] = set()
         for i, p in enumerate(spec.premises):
             slots = {s[1:-1] for s in _SLOT.findall(p.key)}
@@ -65,10 +82,10 @@ def rule_reads(specs: Iterable[RuleSpec]) -> RuleReads:
                 lookups.append(_pattern(p.key))
             bound.add(p.as_)
             bound |= slots
-    return RuleReads(tuple(dict.fromkeys(wanted)), tuple(lookups))
+    return RuleKeys(tuple(dict.fromkeys(wanted)), tuple(lookups), tuple(derived))
 
 
-def candidate_keys(reads: RuleReads, registry: Sequence[str], claimed: Sequence[str], *, cap: int) -> list[str]:
+def candidate_keys(reads: RuleKeys, registry: Sequence[str], claimed: Sequence[str], *, cap: int) -> list[str]:
     """At most ``cap`` keys: the wanted keys (at most half), then the registry's and the claimed
     ones that are no lookup table, each once."""
     first = list(reads.wanted[: max(1, cap // 2)]) if reads.wanted else []

@@ -72,7 +72,7 @@ from .identity import (
     past_event_redated,
     type_of,
 )
-from .key_candidates import RuleReads, candidate_keys, rule_reads
+from .key_candidates import RuleKeys, candidate_keys, rule_keys
 from .revisit import as_facts, touched
 from .temporal import fact_time
 from .turns.clauses import says_change, tokens
@@ -151,6 +151,20 @@ def _turns(messages_or_text: str | Sequence[Message], agent: str) -> list[dict[s
     return turns
 
 
+def _not_derived(kept: list[dict[str, Any]], rules: RuleKeys, rejected: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``kept`` without the facts under a key a rule derives and refuses direct writes to; each is
+    recorded in ``rejected`` with the rule (services/key_candidates.py)."""
+    out = []
+    for k in kept:
+        rule = rules.derived_by(k["key"]) if k["key"] is not None else None
+        if rule is None:
+            out.append(k)
+            continue
+        reason = f"fact {k['key']!r} is derived by rule {rule!r}: its premises decide it, a turn does not"
+        rejected.append({"text": k["fact"].text, "key": k["key"], "value": k["value"], "reason": reason})
+    return out
+
+
 class RememberService:
     def __init__(
         self,
@@ -196,13 +210,13 @@ class RememberService:
         # no rule's lookup table, capped; with a key schema, its keys only
         turn_vec = b.embed_many([latest["text"]])[0]
         registry = [k for k, _, _ in b.similar_keys(latest["text"], k=policy.key_candidates)]
+        rules = rule_keys(self.rules()) if self.rules is not None else RuleKeys()
         if declared is not None:
             ranked = [k for k in registry if k in declared] + sorted(declared)
             candidates = list(dict.fromkeys(ranked))[: policy.key_candidates]
         else:
             claimed = [c.key for c, _ in b.facts.similar_claims(turn_vec, k=policy.key_candidates) if c.key]
-            reads = rule_reads(self.rules()) if self.rules is not None else RuleReads()
-            candidates = candidate_keys(reads, registry, claimed, cap=policy.key_candidates)
+            candidates = candidate_keys(rules, registry, claimed, cap=policy.key_candidates)
         # 2. extract, then refuse what the turn does not assert
         extraction = llm.extract(turns, known_keys=candidates)
         prov: dict[str, Any] = extraction.provenance.as_properties()
@@ -278,6 +292,8 @@ class RememberService:
             kept += self._revisited(llm, turns, turn_vec, kept, resolved, rejected, prov, warnings, agent, said_at)
         # inferences by the policy: "held" takes one only for a fact memory holds (services/turns/inference.py)
         kept = self._inferences_by_policy(kept, rejected)
+        # a key a rule derives and lets nobody write is refused as this fact's, not the turn's failure
+        kept = _not_derived(kept, rules, rejected)
         # value types follow the (possibly re-aligned) key: a value of another type than the key
         # holds is converted when it says the same ("1,350" for a number key), else refused
         typed = b.facts.value_types([k["key"] for k in kept if k["key"] is not None and k["value"] is not None])
