@@ -56,6 +56,11 @@ _MONTHS = {
 _MONTH_RE = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_ISO_DATETIME = re.compile(
+    r"\b(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\d:])"
+)
+"""A timestamp (a belief's ``since``: ``2026-12-07T01:58:12.123+00:00``) is one date and one time,
+never the numbers 2026, 12 and 7 that would ground an invented "7%"."""
 _ISO_MONTH = re.compile(r"\b(\d{4})-(\d{2})\b(?!-\d)")
 _PHONE = re.compile(r"(?<![\w.])(\+\d{1,3}[\s-]?)?(\(?\d{1,5}\)?(?:[\s.-]\d{2,6}){1,5})(?!\w|[.,]\d)")
 _SLASH_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")
@@ -146,7 +151,12 @@ def extract_figures(text: str) -> list[tuple[str, set[str]]]:
         a, b = m.span()
         return any(a < e and s < b for s, e in spans)
 
+    for m in _ISO_DATETIME.finditer(text):
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        add(m, {_date(y, mo, d) or "", _date(None, mo, d) or "", f"{int(m.group(4))}:{m.group(5)}"})
     for m in _ISO_DATE.finditer(text):
+        if taken(m):
+            continue
         y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
         add(m, {_date(y, mo, d) or "", _date(None, mo, d) or ""})
     for m in _ISO_MONTH.finditer(text):  # "2027-08": the month of a year
@@ -266,10 +276,16 @@ def _belief_text(b: Any) -> str:
     value = getattr(b, "value", None)
     if value is not None:
         parts.append(str(value))
-    since = getattr(b, "since", None)
-    if since:
-        parts.append(str(since))
     return " ".join(parts)
+
+
+def _since_forms(b: Any) -> set[str]:
+    """The normal forms of a belief's ``since`` (when it became true): the date, its month of the
+    year ("since December 2026") and the time, never their loose numbers (a belief true since the
+    7th grounds no "7%")."""
+    since = getattr(b, "since", None)
+    forms = {f for _, fs in extract_figures(str(since)) for f in fs} if since else set()
+    return forms | {f[:7] for f in forms if re.fullmatch(r"\d{4}-\d{2}-\d{2}", f)}
 
 
 def check_grounding(
@@ -298,7 +314,7 @@ def check_grounding(
         )
     cited = [b for b in beliefs if str(b.id) in set(citations)]
     cited_text = " ".join(_belief_text(b) for b in cited)
-    cited_forms = _figure_forms(cited_text)
+    cited_forms = _figure_forms(cited_text) | {f for b in cited for f in _since_forms(b)}
     stray = []
     for written, forms in extract_figures(text):
         if not forms & cited_forms:

@@ -99,3 +99,22 @@ def test_any_number_absent_from_the_cited_beliefs_is_rejected(n: int) -> None:
         assert problems == []
     else:
         assert "figure" in problems
+
+
+@dataclass
+class Since(B):
+    since: str | None = None
+
+
+@pytest.mark.parametrize("day", ["2026-12-07T01:58:12.123000+00:00", "2026-07-17T07:12:00Z", "2027-12-27 12:07"])
+def test_a_beliefs_timestamp_is_a_date_and_a_time_never_loose_numbers(day: str) -> None:
+    """A belief's ``since`` is shown to the reader; its day, month, year and minutes must not ground
+    an invented figure ("7%" on a 7th, "12%" in December), whatever today's date."""
+    salary = Since("b1", "The user's annual income is 85,000 euros", "user.salary", 85000, since=day)
+    for invented in ("income grew 7% last year", "income grew 12% last year", "a 2026 bonus", "up 58 euros"):
+        problems = check_grounding("q?", [salary], f"The user earns 85,000 euros, and {invented}.", ["b1"])
+        assert [p.kind for p in problems] == ["figure"], (day, invented)
+    assert not check_grounding("q?", [salary], f"The user earns 85,000 euros since {day[:10]}.", ["b1"])
+    month = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+             "November", "December"][int(day[5:7]) - 1]  # fmt: skip
+    assert not check_grounding("q?", [salary], f"It is 85,000 euros since {month} {day[:4]}.", ["b1"])
