@@ -85,3 +85,25 @@ def test_a_turn_the_model_cannot_read_is_counted_apart_from_a_dropped_one(
     assert all("EncodingError" in e for e in r.errors)
     [row] = [x for x in summarize([r]) if x["category"] == "all"]
     assert row["dropped_turns"] == 0.0 and row["unreadable_turns"] == 1.0
+
+
+def test_a_live_run_its_journal_holds_whole_is_printed_again_without_a_model(
+    base_settings: Settings, graph: Any, embedder: Any, tmp_path: Path, run_cli: Any
+) -> None:
+    item = load_suite(categories=["update"])[0]
+    journal = tmp_path / "live.jsonl"
+    played = run_memory(
+        base_settings, [item], ["live"], embedder=embedder, live_model=lambda: gold_model(item), journal=journal
+    )
+    no_model = {"BELIEF_GRAPH_LLM__PROVIDER": "replay"}
+    args = ["bench", "memory", "-m", "live", "-c", "update", "--journal", str(journal), "--json"]
+    out = run_cli([*args, "--limit", "1"], **no_model)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert played[0].chat_model and data["live_model"] == played[0].chat_model  # the model played, not a setting
+    printed = {r["category"]: r for r in data["rows"] if r["model"] == "live"}
+    expected = {r["category"]: r for r in summarize(played)}
+    assert printed == expected and printed["update"]["correct"] == 1.0  # the journal's figures, as played
+    more = run_cli([*args, "--limit", "2"], **no_model)  # a second item the journal does not hold
+    assert more.returncode == 1 and "needs a model" in more.stderr
+    assert len(journal.read_text().splitlines()) == 1  # nothing played, nothing appended

@@ -58,7 +58,7 @@ from .llm_quality import value_matches
 from .memory_models import Noise, cite, gold_model, matches_any
 from .memory_suite import CATEGORIES, Item, Question, Statement
 
-__all__ = ["GOALS", "MODELS", "ItemResult", "grounding_on_suite", "run_item", "run_memory", "summarize"]
+__all__ = ["GOALS", "MODELS", "ItemResult", "grounding_on_suite", "read_journal", "run_item", "run_memory", "summarize"]
 
 MODELS = ("scripted", "noisy", "live")
 GOALS: dict[str, tuple[str, float, str]] = {
@@ -100,6 +100,8 @@ class ItemResult:
     said_correct: int = 0
     calls: int = 0
     seconds: float = 0.0
+    chat_model: str = ""
+    """The name of the model the item was played on (empty in journals written before it was kept)."""
     errors: list[str] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     """Per question: what was asked, what came back, and the verdict (for reading a run)."""
@@ -230,7 +232,7 @@ def run_item(
     settings: Settings, item: Item, model_name: str, chat_model: ChatModel, embedder: Embedder, run: str
 ) -> ItemResult:
     """Play ``item`` into a fresh space with ``chat_model`` and score it (the space is deleted)."""
-    res = ItemResult(item.id, item.category, model_name)
+    res = ItemResult(item.id, item.category, model_name, chat_model=chat_model.name)
     space = f"bench-mem-{run}-{model_name}-{item.id}"
     t0 = time.perf_counter()
     with BeliefGraph.connect(space=space, settings=settings, embedder=embedder, chat_model=chat_model) as bg:
@@ -421,6 +423,17 @@ def _ask_key(bg: BeliefGraph, item: Item, q: Question, note: dict[str, Any]) -> 
 # -- the whole run --------------------------------------------------------------------------------
 
 
+def read_journal(journal: Path | None) -> dict[tuple[str, str], ItemResult]:
+    """The finished items of a journal by (model, item id); none when there is no journal yet."""
+    done: dict[tuple[str, str], ItemResult] = {}
+    if journal is not None and journal.exists():
+        for line in journal.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                d = json.loads(line)
+                done[(d["model"], d["item"])] = ItemResult(**d)
+    return done
+
+
 def run_memory(
     settings: Settings,
     items: Sequence[Item],
@@ -434,12 +447,7 @@ def run_memory(
 ) -> list[ItemResult]:
     """Every item on every model; ``journal``: a JSON-lines file of finished items (an interrupted
     run picks up where it stopped)."""
-    done: dict[tuple[str, str], ItemResult] = {}
-    if journal is not None and journal.exists():
-        for line in journal.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                d = json.loads(line)
-                done[(d["model"], d["item"])] = ItemResult(**d)
+    done = read_journal(journal)
     run = uuid.uuid4().hex[:8]
     out: list[ItemResult] = []
     live: ChatModel | None = None
@@ -532,7 +540,7 @@ def summarize(results: Sequence[ItemResult]) -> list[dict[str, Any]]:
             tot = {
                 k: sum(getattr(r, k) for r in rs)
                 for k in ItemResult.__dataclass_fields__
-                if k not in ("item", "category", "model", "errors", "notes", "trace", "seconds")
+                if k not in ("item", "category", "model", "errors", "notes", "trace", "seconds", "chat_model")
             }
             rows.append(
                 {

@@ -15,7 +15,7 @@ from belief_graph.facade import BeliefGraph
 from belief_graph.llm import ChatModel, make_chat_model
 from belief_graph.llm.factory import resolve_provider
 
-from ...benchmarks.memory import MODELS, goals, grounding_on_suite, run_memory, summarize
+from ...benchmarks.memory import MODELS, goals, grounding_on_suite, read_journal, run_memory, summarize
 from ...benchmarks.memory_models import Noise
 from ...benchmarks.memory_suite import CATEGORIES, SuiteError, load_suite
 
@@ -47,7 +47,10 @@ def bench_memory(
     limit: int = typer.Option(0, "--limit", help="At most this many items per category (0: all)."),
     suite: list[Path] = typer.Option(None, "--suite", help="Suite files (default: the shipped suite)."),
     journal: Path = typer.Option(
-        None, "--journal", help="Append each finished item here (JSON lines); a rerun skips what it holds."
+        None,
+        "--journal",
+        help="Append each finished item here (JSON lines); a rerun skips what it holds, and needs no model "
+        "for the live items it holds.",
     ),
     out: Path = typer.Option(None, "--out", help="Also write every item's result (with its questions) as JSON."),
     json_: bool = typer.Option(False, "--json", help="Print the rows and goals as one JSON object."),
@@ -77,7 +80,9 @@ def bench_memory(
                 chosen.append(it)
         items = chosen
     s = state(ctx).settings
-    if "live" in models and resolve_provider(s.llm, s.llm_server) == "replay":
+    journaled = read_journal(journal)
+    live_to_play = "live" in models and any(("live", it.id) not in journaled for it in items)
+    if live_to_play and resolve_provider(s.llm, s.llm_server) == "replay":
         raise LLMUnavailable(
             "bench memory --model live needs a model: start `belief-graph llm serve`, or set "
             "BELIEF_GRAPH_LLM__API_KEY (or BASE_URL with PROVIDER=openai) for any OpenAI-compatible model"
@@ -102,7 +107,8 @@ def bench_memory(
         "grounding": grounding_on_suite(items),
     }
     if "live" in models:
-        data["live_model"] = s.llm.model
+        names = sorted({r.chat_model or "unknown" for r in results if r.model == "live"})
+        data["live_model"] = ", ".join(names)  # the models the live items were played on
     if out is not None:
         import json
 
