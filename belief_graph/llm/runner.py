@@ -72,9 +72,9 @@ from .jobs import (
 from .prompts import REPAIR_PROMPT, Prompt, get_prompts
 from .protocol import ChatMessage, ChatModel, ChatRequest, ModelTimeout, RawResponse, output_json_schema
 from .usage import CallRecord, LLMUsage, Outcome, UsageMeter
-from .validation import _Aliases, _coerce, _validate, alias_map
+from .validation import _Aliases, _coerce, _validate, alias_map, keep_valid_items
 
-__all__ = ["JobResult", "LLMClient", "Provenance", "alias_map"]
+__all__ = ["JobResult", "LLMClient", "Provenance", "SetAside", "alias_map"]
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
 R = TypeVar("R")
@@ -108,6 +108,18 @@ class JobResult(Generic[OutputT]):
     job: str
     output: OutputT
     provenance: Provenance
+    set_aside: tuple[SetAside, ...] = ()
+    """Items of a job that keeps valid items, left out of ``output`` after the last repair
+    attempt because they alone failed its check (empty for a reply valid whole)."""
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """One item of a reply left out of the output: as the model wrote it (ids mapped back) and
+    why the check refused it."""
+
+    item: dict[str, Any]
+    problems: tuple[str, ...]
 
 
 class LLMClient:
@@ -244,21 +256,23 @@ class LLMClient:
         inp = _coerce(spec, inputs)
         prompt = self.prompts[spec.name]
         if not spec.batched:
-            out, hashes, calls = self._call(spec, prompt, inp, repair_attempts)
-            return self._result(spec, prompt, out, hashes, calls)
+            out, hashes, calls, aside = self._call(spec, prompt, inp, repair_attempts)
+            return self._result(spec, prompt, out, hashes, calls, aside)
         assert spec.batch_field is not None and spec.output_field is not None
         items = list(getattr(inp, spec.batch_field))
         merged: list[Any] = []
         all_hashes: list[str] = []
+        all_aside: list[SetAside] = []
         total_calls = 0
         for start in range(0, len(items), self.max_batch):
             chunk = inp.model_copy(update={spec.batch_field: items[start : start + self.max_batch]})
-            out, hashes, calls = self._call(spec, prompt, chunk, repair_attempts)
+            out, hashes, calls, aside = self._call(spec, prompt, chunk, repair_attempts)
             merged.extend(getattr(out, spec.output_field))
             all_hashes += hashes
+            all_aside += aside
             total_calls += calls
         output = spec.output_model.model_validate({spec.output_field: merged})
-        return self._result(spec, prompt, output, all_hashes, total_calls)
+        return self._result(spec, prompt, output, all_hashes, total_calls, all_aside)
 
     def run_then(self, job: str, inputs: BaseModel | Mapping[str, Any], write: Callable[[JobResult[Any]], R]) -> R:
         """Run ``job`` and pass the valid result to ``write``; ``write`` never sees an invalid
@@ -363,7 +377,13 @@ class LLMClient:
 
     # -- internals -------------------------------------------------------------------------------
     def _result(
-        self, spec: JobSpec, prompt: Prompt, output: BaseModel, hashes: list[str], calls: int
+        self,
+        spec: JobSpec,
+        prompt: Prompt,
+        output: BaseModel,
+        hashes: list[str],
+        calls: int,
+        aside: Sequence[SetAside] = (),
     ) -> JobResult[Any]:
         prov = Provenance(
             job=spec.name,
@@ -373,12 +393,14 @@ class LLMClient:
             calls=calls,
             prompt_hashes=tuple(hashes),
         )
-        return JobResult(spec.name, output, prov)
+        return JobResult(spec.name, output, prov, tuple(aside))
 
     def _call(
         self, spec: JobSpec, prompt: Prompt, inp: BaseModel, repair_attempts: int | None = None
-    ) -> tuple[BaseModel, list[str], int]:
-        """One job call with repair retries. Returns (output, [first prompt hash], calls made)."""
+    ) -> tuple[BaseModel, list[str], int, list[SetAside]]:
+        """One job call with repair retries. Returns (output, [first prompt hash], calls made,
+        items set aside): a job that keeps valid items, still invalid after the last attempt only
+        in some items, keeps the reply without them."""
         values = inp.model_dump(mode="json")
         items = len(values.get(spec.batch_field, [])) if spec.batch_field else 1
         max_tokens, timeout = self.limits(spec.name, spec.size(inp))
@@ -391,6 +413,7 @@ class LLMClient:
         errors: list[str] = []
         last_text: str | None = None
         last_outcome: Outcome = "invalid"
+        last_parsed: BaseModel | None = None
         first_hash = ""
         attempts = 1 + (self.repair_attempts if repair_attempts is None else repair_attempts)
         for attempt in range(1, attempts + 1):
@@ -415,6 +438,7 @@ class LLMClient:
                 self._record(spec, prompt, attempt, "timeout", started, items, None)
                 errors.append(f"attempt {attempt}: timeout: {exc}")
                 last_outcome = "timeout"
+                last_parsed = None
                 continue
             except LLMError:
                 self._record(spec, prompt, attempt, "unavailable", started, items, None)
@@ -422,13 +446,28 @@ class LLMClient:
             verdict = _validate(spec, seen_inp, raw, max_tokens)
             self._record(spec, prompt, attempt, verdict.outcome, started, items, raw)
             if verdict.output is not None:
-                return aliases.outputs(spec, verdict.output), [first_hash], attempt
+                return aliases.outputs(spec, verdict.output), [first_hash], attempt, []
             errors.append(f"attempt {attempt}: {verdict.outcome}: {verdict.problem}")
             last_text = verdict.text
+            last_parsed = verdict.parsed
             last_outcome = verdict.outcome
             if attempt < attempts:
                 messages.append(ChatMessage("assistant", verdict.text or raw.refusal or ""))
                 messages.extend(repair.render({"errors": verdict.problem}))
+        split = keep_valid_items(spec, seen_inp, last_parsed) if last_parsed is not None else None
+        if split is not None:
+            reduced, refused = split
+            field = spec.output_field
+            assert field is not None
+            shown_aside = spec.output_model.model_validate(
+                {field: [item.model_dump(mode="json") for item, _ in refused]}
+            )
+            real_aside = getattr(aliases.outputs(spec, shown_aside), field)
+            aside = [
+                SetAside(item.model_dump(mode="json"), tuple(problems))
+                for item, (_, problems) in zip(real_aside, refused, strict=True)
+            ]
+            return aliases.outputs(spec, reduced), [first_hash], attempts, aside
         reason = errors[-1].split(": ", 1)[1] if errors else last_outcome
         raise EncodingError(spec.name, reason, raw=last_text, errors=errors, attempts=attempts)
 

@@ -32,6 +32,8 @@ class _Verdict:
     output: BaseModel | None
     problem: str
     text: str | None
+    parsed: BaseModel | None = None
+    """A reply of the output schema whose content check failed (what ``keep_valid_items`` splits)."""
 
 
 # Prefix of the aliases of the ids found under each input field (``turns`` -> t1, t2, ...).
@@ -200,8 +202,31 @@ def _validate(spec: JobSpec, inp: BaseModel, raw: RawResponse, max_tokens: int |
         return _Verdict("invalid", None, f"schema violation: {_format_errors(exc)}", text)
     problems = spec.check(inp, output)
     if problems:
-        return _Verdict("invalid", None, "invalid content: " + "; ".join(problems[:_MAX_ERRORS]), text)
+        return _Verdict("invalid", None, "invalid content: " + "; ".join(problems[:_MAX_ERRORS]), text, output)
     return _Verdict("ok", output, "", text)
+
+
+def keep_valid_items(
+    spec: JobSpec, inp: BaseModel, output: BaseModel
+) -> tuple[BaseModel, list[tuple[BaseModel, list[str]]]] | None:
+    """``output`` without the items of ``spec.output_field`` its check refuses, judged one by one,
+    and those items with their problems; None when the job does not keep valid items or what is
+    left still fails the check (a problem of no one item)."""
+    field = spec.output_field
+    if not spec.keeps_valid_items or field is None:
+        return None
+    kept: list[BaseModel] = []
+    aside: list[tuple[BaseModel, list[str]]] = []
+    for n, item in enumerate(getattr(output, field)):
+        problems = spec.check(inp, output.model_copy(update={field: [item]}))
+        if problems:
+            aside.append((item, [re.sub(rf"^{re.escape(field)}\[0\]", f"{field}[{n}]", p) for p in problems]))
+        else:
+            kept.append(item)
+    reduced = output.model_copy(update={field: kept})
+    if spec.check(inp, reduced):
+        return None
+    return reduced, aside
 
 
 def _clip(text: str | None) -> str | None:

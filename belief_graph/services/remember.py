@@ -11,7 +11,9 @@ The flow for one call (``docs/policies.md`` has the rationale):
    call and stores no fact; every other turn (questions and requests too: they state facts in
    their clauses) is extracted, and an extracted fact that the turn's asserting clauses do not
    state is refused (``services/turns/extraction_grounding.py``) — each refusal, with its reason, is
-   returned in ``RememberResult.rejected`` and kept on the episode (``Episode.rejections``);
+   returned in ``RememberResult.rejected`` and kept on the episode (``Episode.rejections``); so is a
+   fact the model still writes invalid after its repairs (a key that is no dotted name): the
+   reply's other facts are kept (``JobSpec.keeps_valid_items``), not lost with it;
 3. **fact identity** for keys the space does not hold yet (``services/identity.py``): each proposed
    fact is matched to the space's facts of the same subject by attribute (key words, and the
    statement with its value masked out); where the engine is sure it aligns without a call, where
@@ -103,7 +105,8 @@ class RememberResult(BaseModel):
     skipped: list[dict[str, Any]] = Field(default_factory=list)
     """Facts not written (NOOP by classification), with the rationale."""
     rejected: list[dict[str, Any]] = Field(default_factory=list)
-    """Facts refused by grounding (text, key, value, reason): the turn does not state them."""
+    """Facts refused (text, key, value, reason): by grounding (the turn does not state them), by a
+    rule or the key schema, or written invalid by the model after its repairs."""
     warnings: list[str] = Field(default_factory=list)
     extracted: bool = True
     """Whether the turn reached extraction (False only for a turn of small talk)."""
@@ -222,6 +225,13 @@ class RememberService:
         prov: dict[str, Any] = extraction.provenance.as_properties()
         facts: list[tuple[ExtractedFact, str | None]] = []
         notes: list[str] = []
+        for aside in extraction.set_aside:  # facts the model still wrote invalid after its repairs
+            item = aside.item
+            if item.get("source") == latest["id"]:
+                reason = "the model wrote this fact invalid after its repairs: " + "; ".join(aside.problems)
+                rejected.append(
+                    {"text": item.get("text"), "key": item.get("key"), "value": item.get("value"), "reason": reason}
+                )
         for f in extraction.output.facts:
             if f.source != latest["id"]:
                 continue

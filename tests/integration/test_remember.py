@@ -180,6 +180,21 @@ def test_invalid_output_writes_nothing(mbg: BeliefGraph, model: ScriptedModel) -
     assert _count(mbg) == n
 
 
+def test_a_fact_still_invalid_after_the_repairs_is_refused_and_the_turns_other_facts_kept(
+    mbg: BeliefGraph, model: ScriptedModel
+) -> None:
+    bad = {"key": "user boyfriend.birthday", "value": "May 3", "text": "The user's boyfriend's birthday is May 3"}
+    model.respond("extract", facts(bad, {"key": "user.city", "value": "Porto", "text": "The user lives in Porto"}))
+    r = mbg.remember("I live in Porto, and my boyfriend's birthday is May 3.", agent="user:a")
+    assert len(model.calls_for("extract")) == 3  # the repairs were tried first
+    assert mbg.belief("user.city").value == "Porto"  # type: ignore[union-attr]
+    [refused] = [x for x in r.rejected if x["key"] == bad["key"]]
+    assert refused["value"] == "May 3" and "invalid after its repairs" in refused["reason"]
+    assert "dotted" in refused["reason"]
+    assert any(bad["key"] in str(x) for x in r.episode.rejections)  # kept on the episode
+    assert [x.key for x in r.keys] == ["user.city"]
+
+
 def test_llm_judge_strategy(mbg: BeliefGraph, model: ScriptedModel) -> None:
     mbg.conflicts.set_policy("user.diet", "llm_judge")
     a = mbg.assert_claim("user.diet", "vegetarian", "The user is vegetarian", agent="agent-a")

@@ -644,3 +644,56 @@ def test_an_irrelevant_observation_may_carry_an_explanation() -> None:
         [{"id": "o-1", "text": "I had pasta for lunch."}],
     )
     assert r.provenance.calls == 1 and r.output.items[0].relevant is False
+
+
+# ------------------------------------------------------------------ keeping a reply's valid items
+
+_GOOD_FACT = CASES["extract"][1]["facts"][0]
+_BAD_KEY = {**_GOOD_FACT, "key": "user boyfriend.birthday", "value": "May 3", "text": "His birthday is May 3"}
+_BAD_SOURCE = {**_GOOD_FACT, "source": "ep-9", "text": "Another turn's fact"}
+
+
+def test_a_reply_invalid_only_in_some_facts_keeps_the_others_after_the_last_repair() -> None:
+    reply = {"facts": [_BAD_KEY, _GOOD_FACT, _BAD_SOURCE]}
+    client, model = client_with("extract", reply, repair_attempts=2)
+    result = client.run("extract", CASES["extract"][0])
+    assert len(model.calls) == 3  # the repairs were tried first, with the problems fed back
+    assert "dotted name" in model.calls[1].messages[-1].content
+    assert result.output.model_dump(mode="json") == {"facts": [_GOOD_FACT]}
+    assert result.provenance.calls == 3
+    aside = {a.item["text"]: a for a in result.set_aside}
+    assert set(aside) == {_BAD_KEY["text"], _BAD_SOURCE["text"]}
+    bad_key = aside[_BAD_KEY["text"]]
+    assert bad_key.item["key"] == "user boyfriend.birthday" and bad_key.item["source"] == "ep-1"  # real id
+    assert len(bad_key.problems) == 1 and bad_key.problems[0].startswith("facts[0]") and "dotted" in bad_key.problems[0]
+    assert aside[_BAD_SOURCE["text"]].problems[0].startswith("facts[2]")
+    assert "not a turn id" in aside[_BAD_SOURCE["text"]].problems[0]
+    assert client.usage().jobs["extract"].failed == 3  # the reply was invalid: counted so
+
+
+def test_a_reply_repaired_in_time_sets_nothing_aside() -> None:
+    client, _ = client_with("extract", {"facts": [_BAD_KEY, _GOOD_FACT]}, CASES["extract"][1])
+    result = client.run("extract", CASES["extract"][0])
+    assert result.output.model_dump(mode="json") == CASES["extract"][1] and result.set_aside == ()
+
+
+def test_a_reply_with_no_valid_fact_is_an_empty_extraction_with_every_fact_set_aside() -> None:
+    client, _ = client_with("extract", {"facts": [_BAD_KEY]}, repair_attempts=1)
+    result = client.run("extract", CASES["extract"][0])
+    assert result.output.facts == [] and [a.item["key"] for a in result.set_aside] == [_BAD_KEY["key"]]
+
+
+def test_a_job_that_judges_its_reply_whole_still_fails_whole() -> None:
+    """classify's check holds a rule across items (one answer per item): nothing is kept."""
+    inputs, answer = CASES["classify"]
+    client, _ = client_with("classify", {"items": []}, repair_attempts=1)
+    with pytest.raises(EncodingError) as info:
+        client.run("classify", inputs)
+    assert "missing item" in info.value.reason
+
+
+def test_a_reply_cut_off_or_malformed_at_the_last_attempt_is_not_kept_in_part() -> None:
+    client, _ = client_with("extract", {"facts": [_BAD_KEY, _GOOD_FACT]}, "not json", repair_attempts=1)
+    with pytest.raises(EncodingError) as info:
+        client.run("extract", CASES["extract"][0])
+    assert "malformed JSON" in info.value.reason

@@ -199,6 +199,10 @@ class JobSpec:
     limits: JobLimits = field(kw_only=True)
     sized_by: str | None = field(default=None, kw_only=True)
     """The input list whose length scales ``limits`` (default: ``batch_field``)."""
+    keeps_valid_items: bool = field(default=False, kw_only=True)
+    """The items of ``output_field`` are judged one by one (``check`` holds no rule across them):
+    after the last repair attempt, a reply that is valid but for some items is kept without them,
+    each set aside with its problems, instead of failing whole with its valid items."""
 
     @property
     def batched(self) -> bool:

@@ -222,6 +222,7 @@ EXTRACT = JobSpec(
     "facts",
     ("source",),
     limits=JobLimits(max_tokens=384, max_tokens_per_item=256, timeout=90, timeout_per_item=40),
+    keeps_valid_items=True,
 )
 
 REVISIT = JobSpec(
