@@ -84,7 +84,6 @@ def remember(bg: BeliefGraph, texts: list[str], max_batch: int | None = None) ->
 FAILURES: dict[str, tuple[Any, ...]] = {
     "malformed": ('{"facts": [{"source": "turn-1", ',),
     "schema": ({"facts": [{"source": "turn-1", "key": "user.city"}]},),
-    "unknown-id": ({"facts": [{**VALID["facts"][0], "source": "turn-99"}]},),
     "refusal": (Refusal(),),
     "empty": ("",),
     "timeout": (Timeout(),),
@@ -106,6 +105,17 @@ def test_failing_job_leaves_the_graph_unchanged(
     assert engine.belief("user.city") is None
     usage = engine.llm_usage().llm.jobs["extract"]
     assert usage.ok == 0 and usage.failed == (1 if failure == "unavailable" else 3)
+
+
+def test_a_fact_its_check_refuses_alone_is_set_aside_after_the_repairs_and_never_written(
+    engine: BeliefGraph, model: ScriptedModel, graph: Graph, space: str
+) -> None:
+    """extract judges its facts one by one: the fact of no turn is left out, the valid one written."""
+    model.add("extract", {"facts": [{**VALID["facts"][0], "source": "turn-99"}, VALID["facts"][1]]})
+    results = remember(engine, ["I moved to Lisbon.", "So my time zone is Lisbon's."])
+    assert [r.claim.key for r in results] == ["user.timezone"]
+    assert engine.belief("user.city") is None
+    assert engine.llm_usage().llm.jobs["extract"].failed == 3  # every reply was invalid, and repaired in vain
 
 
 def test_valid_output_is_written_after_repair(

@@ -101,7 +101,7 @@ def test_errors_reach_the_model_as_the_tool_output_and_write_nothing(
 ) -> None:
     mbg.assert_claim("user.city", "Lisbon", "The user lives in Lisbon.", agent=AGENT)
     before = _count(mbg)
-    memory_model.respond("extract", facts({"key": "User City!!", "value": "Porto", "text": "The user lives in Porto."}))
+    memory_model.respond("extract", lambda inputs: "not json")  # an extraction the model never gets right
     out = run(
         mbg,
         "I live in Porto.",
